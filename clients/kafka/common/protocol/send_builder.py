@@ -1,0 +1,63 @@
+"""Port of clients/src/main/java/org/apache/kafka/common/protocol/SendBuilder.java.
+
+Collects the encoding of a message as a list of parts: bytes written by the generated code, and
+record sets kept as they are (a memoryview of in-memory records, or a FileRecords slice that the
+network layer hands to os.sendfile). Nothing large is copied until someone asks for `to_bytes()`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Records smaller than this are copied into the byte buffer; larger ones become their own part.
+ZERO_COPY_THRESHOLD = 4096
+
+
+class SendBuilder:
+    __slots__ = ("buf", "parts", "_parts_size")
+
+    def __init__(self) -> None:
+        self.buf = bytearray()
+        self.parts: list[Any] = []  # bytes, memoryview or FileRecords, in order, before `buf`
+        self._parts_size = 0
+
+    @property
+    def size(self) -> int:
+        return self._parts_size + len(self.buf)
+
+    def _flush(self) -> None:
+        if self.buf:
+            self.parts.append(bytes(self.buf))
+            self._parts_size += len(self.buf)
+            self.buf = bytearray()
+
+    def add_records(self, records: Any) -> None:
+        """Appends a record set's bytes (the length prefix is the caller's). After this call `buf` may be
+        a new bytearray: generated code re-reads it."""
+        if isinstance(records, (bytes, bytearray, memoryview)):
+            data: Any = records
+        elif hasattr(records, "buffer"):
+            data = records.buffer()
+        else:  # FileRecords: stays a zero-copy part
+            self._flush()
+            self.parts.append(records)
+            self._parts_size += records.size_in_bytes()
+            return
+        if len(data) < ZERO_COPY_THRESHOLD:
+            self.buf += data
+        else:
+            self._flush()
+            self.parts.append(data)
+            self._parts_size += len(data)
+
+    def build(self) -> list[Any]:
+        """The parts in order: bytes and memoryviews, and FileRecords to be sent with sendfile."""
+        self._flush()
+        return self.parts
+
+    def to_bytes(self) -> bytes:
+        if not self.parts:
+            return bytes(self.buf)
+        chunks = [p if isinstance(p, (bytes, bytearray, memoryview)) else p.read_bytes() for p in self.parts]
+        chunks.append(self.buf)
+        return b"".join(chunks)
