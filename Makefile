@@ -25,7 +25,7 @@ python-env: $(STAMP)
 
 $(STAMP): setup.cfg pyproject.toml
 	[ -x $(PY) ] || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q --upgrade pip "setuptools>=68" wheel
 	$(PY) -m pip install -q -e '.[test]'
 	touch $(STAMP)
 

@@ -114,6 +114,7 @@ class Errors(enum.Enum):
     FEATURE_UPDATE_FAILED = 96
     PRINCIPAL_DESERIALIZATION_FAILURE = 97
     SNAPSHOT_NOT_FOUND = 98
+    POSITION_OUT_OF_RANGE = 99
     UNKNOWN_TOPIC_ID = 100
     DUPLICATE_BROKER_REGISTRATION = 101
     BROKER_ID_NOT_REGISTERED = 102
@@ -288,6 +289,7 @@ _MESSAGES: dict[Errors, str | None] = {
     Errors.FEATURE_UPDATE_FAILED: "Unable to update finalized features due to an unexpected server error.",
     Errors.PRINCIPAL_DESERIALIZATION_FAILURE: "Request principal deserialization failed during forwarding. This indicates an internal error on the broker cluster security setup.",
     Errors.SNAPSHOT_NOT_FOUND: "Requested snapshot was not found",
+    Errors.POSITION_OUT_OF_RANGE: "Requested position is not greater than or equal to zero, and less than the size of the snapshot.",
     Errors.UNKNOWN_TOPIC_ID: "This server does not host this topic ID.",
     Errors.DUPLICATE_BROKER_REGISTRATION: "This broker ID is already in use.",
     Errors.BROKER_ID_NOT_REGISTERED: "The given broker ID was not registered.",
@@ -411,6 +413,7 @@ _EXCEPTIONS: dict[Errors, type[e.ApiException] | None] = {
     Errors.FEATURE_UPDATE_FAILED: e.FeatureUpdateFailedException,
     Errors.PRINCIPAL_DESERIALIZATION_FAILURE: e.PrincipalDeserializationException,
     Errors.SNAPSHOT_NOT_FOUND: e.SnapshotNotFoundException,
+    Errors.POSITION_OUT_OF_RANGE: e.PositionOutOfRangeException,
     Errors.UNKNOWN_TOPIC_ID: e.UnknownTopicIdException,
     Errors.DUPLICATE_BROKER_REGISTRATION: e.DuplicateBrokerRegistrationException,
     Errors.BROKER_ID_NOT_REGISTERED: e.BrokerIdNotRegisteredException,
