@@ -21,7 +21,9 @@ ONE_MB = 1024 * 1024
 def _produce_request(records: bytes) -> ProduceRequestData:
     partition = ProduceRequestData.PartitionProduceData(index=0, records=records)
     topic = ProduceRequestData.TopicProduceData(name="bench-topic", partition_data=[partition])
-    return ProduceRequestData(acks=-1, timeout_ms=30000, topic_data=ProduceRequestData.TopicProduceDataCollection([topic]))
+    return ProduceRequestData(
+        acks=-1, timeout_ms=30000, topic_data=ProduceRequestData.TopicProduceDataCollection([topic])
+    )
 
 
 def _fetch_response(partitions: int, records_per_partition: int) -> FetchResponseData:

@@ -16,9 +16,9 @@ from typing import Any
 
 from kafka.common.message import (
     ApiMessageType,
-    FindCoordinatorResponseData,
     ApiVersionsResponseData,
     FetchResponseData,
+    FindCoordinatorResponseData,
     ListOffsetsResponseData,
     MetadataResponseData,
     ProduceResponseData,
@@ -149,7 +149,9 @@ class RecordPeer:
         resp.brokers.append(MetadataResponseData.MetadataResponseBroker(node_id=0, host="127.0.0.1", port=self.port))
         topic = MetadataResponseData.MetadataResponseTopic(name=self.topic)
         topic.partitions.append(
-            MetadataResponseData.MetadataResponsePartition(partition_index=0, leader_id=0, replica_nodes=[0], isr_nodes=[0])
+            MetadataResponseData.MetadataResponsePartition(
+                partition_index=0, leader_id=0, replica_nodes=[0], isr_nodes=[0]
+            )
         )
         resp.topics.append(topic)
         return resp

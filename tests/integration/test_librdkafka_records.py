@@ -85,7 +85,9 @@ def _consume(bootstrap: str, expected: int) -> list[tuple[bytes | None, bytes | 
                 continue
             assert msg.error() is None, msg.error()
             ts_type, ts = msg.timestamp()
-            out.append((msg.key(), msg.value(), list(msg.headers() or []), (ts_type, ts if ts_type else None), msg.offset()))
+            out.append(
+                (msg.key(), msg.value(), list(msg.headers() or []), (ts_type, ts if ts_type else None), msg.offset())
+            )
     finally:
         consumer.close()
     return out

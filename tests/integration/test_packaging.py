@@ -34,7 +34,18 @@ def test_setup_cfg_lists_every_package() -> None:
 def test_wheel_installs_and_imports(tmp_path: Path) -> None:
     """A wheel built from the checkout holds both source folders and the .spec files, and imports in a clean venv."""
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(tmp_path),
+            str(ROOT),
+        ],
         check=True,
         cwd=tmp_path,
     )
@@ -76,10 +87,15 @@ def test_run_class_uses_kafka_python(tmp_path: Path) -> None:
     module = tmp_path / "kafka_probe"
     module.mkdir()
     (module / "__init__.py").write_text("")
-    (module / "hello_world.py").write_text("import sys\ndef main():\n    print(sys.executable, *sys.argv)\n    return 3\n")
+    (module / "hello_world.py").write_text(
+        "import sys\ndef main():\n    print(sys.executable, *sys.argv)\n    return 3\n"
+    )
     env["PYTHONPATH"] = str(tmp_path)
     done = subprocess.run(
-        [str(ROOT / "bin" / "kafka-run-class.sh"), "kafka_probe.HelloWorld", "a"], env=env, capture_output=True, text=True
+        [str(ROOT / "bin" / "kafka-run-class.sh"), "kafka_probe.HelloWorld", "a"],
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 3
     expected = ROOT / ".venv" / "bin" / "python"

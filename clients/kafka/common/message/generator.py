@@ -89,7 +89,8 @@ class MessageGenerator:
     def _collect(self) -> None:
         spec = self.spec
         for cs in spec.common_structs:
-            self.structs[cs.name] = _Struct(cs.name, cs.fields, cs.versions)
+            # A common struct may say "0+"; it only ever exists within the message's own versions.
+            self.structs[cs.name] = _Struct(cs.name, cs.fields, cs.versions.intersect(spec.valid_versions))
         top = _Struct(spec.data_class_name, spec.fields, spec.valid_versions)
         self.structs[top.name] = top
         self._collect_nested(spec.fields, spec.valid_versions)

@@ -99,8 +99,9 @@ class ApiKeys(enum.Enum):
     def oldest_version(self) -> int:
         return self.message_type.lowest_supported_version
 
-    def latest_version(self, enable_unstable_last_version: bool = False) -> int:
-        """The newest version; a last version marked unstable counts only when enabled."""
+    def latest_version(self, enable_unstable_last_version: bool = True) -> int:
+        """The newest version; with False, a last version marked unstable does not count (as in Java, the
+        default counts it: only what a broker advertises leaves it out)."""
         hi = self.message_type.highest_supported_version
         if self.message_type.latest_version_unstable and not enable_unstable_last_version:
             hi -= 1
@@ -110,8 +111,19 @@ class ApiKeys(enum.Enum):
     def flexible_versions(self) -> Versions:
         return self.message_type.flexible_versions
 
-    def is_version_supported(self, version: int, enable_unstable_last_version: bool = False) -> bool:
+    def is_version_supported(self, version: int) -> bool:
+        return self.oldest_version <= version <= self.latest_version()
+
+    def is_version_enabled(self, version: int, enable_unstable_last_version: bool) -> bool:
+        """Whether a broker serves `version`. ApiVersions accepts every version: a client sends its newest
+        and the broker answers an unknown one in the v0 layout."""
+        if self is ApiKeys.API_VERSIONS:
+            return True
         return self.oldest_version <= version <= self.latest_version(enable_unstable_last_version)
+
+    def is_version_deprecated(self, version: int) -> bool:
+        deprecated = self.message_type.request_spec.deprecated_versions
+        return deprecated is not None and deprecated.contains(version)
 
     def is_version_flexible(self, version: int) -> bool:
         return self.flexible_versions.contains(version)

@@ -47,6 +47,11 @@ def test_unstable_latest_version_is_hidden() -> None:
     assert not ApiKeys.CONSUMER_GROUP_DESCRIBE.has_valid_version()
     assert ApiKeys.CONSUMER_GROUP_DESCRIBE.has_valid_version(enable_unstable_last_version=True)
     assert ApiKeys.PRODUCE.has_valid_version()
+    assert ApiKeys.CONSUMER_GROUP_DESCRIBE.latest_version() == 0
+    assert ApiKeys.CONSUMER_GROUP_DESCRIBE.latest_version(False) == -1
+    assert not ApiKeys.CONSUMER_GROUP_DESCRIBE.is_version_enabled(0, False)
+    assert ApiKeys.API_VERSIONS.is_version_enabled(9, False)
+    assert ApiKeys.PRODUCE.is_version_deprecated(0) and not ApiKeys.PRODUCE.is_version_deprecated(7)
 
 
 def test_header_versions() -> None:

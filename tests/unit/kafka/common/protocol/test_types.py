@@ -11,7 +11,14 @@ from kafka.common.protocol import types as t
 
 @pytest.mark.parametrize(
     ("value", "encoded"),
-    [(0, b"\x00"), (1, b"\x01"), (127, b"\x7f"), (128, b"\x80\x01"), (300, b"\xac\x02"), (2**32 - 1, b"\xff\xff\xff\xff\x0f")],
+    [
+        (0, b"\x00"),
+        (1, b"\x01"),
+        (127, b"\x7f"),
+        (128, b"\x80\x01"),
+        (300, b"\xac\x02"),
+        (2**32 - 1, b"\xff\xff\xff\xff\x0f"),
+    ],
 )
 def test_unsigned_varint_bytes(value: int, encoded: bytes) -> None:
     """Unsigned varints use the protobuf encoding, little-endian groups of seven bits."""
@@ -22,7 +29,9 @@ def test_unsigned_varint_bytes(value: int, encoded: bytes) -> None:
     assert t.size_of_unsigned_varint(value) == len(encoded)
 
 
-@pytest.mark.parametrize(("value", "encoded"), [(0, b"\x00"), (-1, b"\x01"), (1, b"\x02"), (-64, b"\x7f"), (64, b"\x80\x01")])
+@pytest.mark.parametrize(
+    ("value", "encoded"), [(0, b"\x00"), (-1, b"\x01"), (1, b"\x02"), (-64, b"\x7f"), (64, b"\x80\x01")]
+)
 def test_varint_is_zigzag(value: int, encoded: bytes) -> None:
     """Signed varints are zig-zag encoded: 0, -1, 1, -2 ... map to 0, 1, 2, 3 ..."""
     out = bytearray()

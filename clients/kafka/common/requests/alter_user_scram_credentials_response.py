@@ -1,0 +1,18 @@
+"""Port of clients/src/main/java/org/apache/kafka/common/requests/AlterUserScramCredentialsResponse.java (Kafka 3.7).
+
+An error and message per user.
+"""
+
+from __future__ import annotations
+
+from kafka.common.protocol.api_keys import ApiKeys
+from kafka.common.protocol.errors import Errors
+from kafka.common.requests.abstract_response import AbstractResponse
+
+
+class AlterUserScramCredentialsResponse(AbstractResponse):
+    API_KEY = ApiKeys.ALTER_USER_SCRAM_CREDENTIALS
+    CLIENT_THROTTLE_SINCE = 0
+
+    def error_counts(self) -> dict[Errors, int]:
+        return self._error_counts_of_codes(r.error_code for r in self._data.results)
