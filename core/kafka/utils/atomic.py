@@ -1,0 +1,132 @@
+"""Port of java.util.concurrent.atomic.{AtomicInteger,AtomicLong,AtomicBoolean,AtomicReference} semantics.
+
+# PORT: Kafka's Scala code leans on these Java classes; Python has no lock-free primitives, so each holder
+# guards its value with a small mutex. The method names are Java's, snake_cased.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class AtomicReference(Generic[T]):
+    """A value that threads read and replace atomically; compare_and_set compares by identity, as Java does."""
+
+    __slots__ = ("_lock", "_value")
+
+    # Java compares references. Boxed numbers and booleans compare by value in the subclasses, since equal
+    # Python ints need not be the same object.
+    _BY_VALUE = False
+
+    def __init__(self, value: T) -> None:
+        self._lock = threading.Lock()
+        self._value = value
+
+    def get(self) -> T:
+        return self._value  # a single attribute read is atomic under the GIL
+
+    def set(self, value: T) -> None:
+        with self._lock:
+            self._value = value
+
+    def get_and_set(self, value: T) -> T:
+        with self._lock:
+            old = self._value
+            self._value = value
+            return old
+
+    def compare_and_set(self, expected: T, new: T) -> bool:
+        with self._lock:
+            current = self._value
+            if not (current is expected or (self._BY_VALUE and current == expected)):
+                return False
+            self._value = new
+            return True
+
+    def update_and_get(self, fn: Callable[[T], T]) -> T:
+        with self._lock:
+            self._value = fn(self._value)
+            return self._value
+
+    def get_and_update(self, fn: Callable[[T], T]) -> T:
+        with self._lock:
+            old = self._value
+            self._value = fn(old)
+            return old
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._value!r})"
+
+
+class AtomicBoolean(AtomicReference[bool]):
+    """A boolean flag with atomic compare_and_set (Java's AtomicBoolean)."""
+
+    __slots__ = ()
+
+    def __init__(self, value: bool = False) -> None:
+        super().__init__(value)
+
+    _BY_VALUE = True
+
+
+class AtomicLong(AtomicReference[int]):
+    """A counter with atomic arithmetic (Java's AtomicLong; Python ints do not overflow)."""
+
+    __slots__ = ()
+
+    def __init__(self, value: int = 0) -> None:
+        super().__init__(value)
+
+    _BY_VALUE = True
+
+    def increment_and_get(self) -> int:
+        return self.add_and_get(1)
+
+    def decrement_and_get(self) -> int:
+        return self.add_and_get(-1)
+
+    def get_and_increment(self) -> int:
+        return self.get_and_add(1)
+
+    def get_and_decrement(self) -> int:
+        return self.get_and_add(-1)
+
+    def add_and_get(self, delta: int) -> int:
+        with self._lock:
+            self._value += delta
+            return self._value
+
+    def get_and_add(self, delta: int) -> int:
+        with self._lock:
+            old = self._value
+            self._value = old + delta
+            return old
+
+    def __int__(self) -> int:
+        return self._value
+
+
+class AtomicInteger(AtomicLong):
+    """Java's AtomicInteger: as AtomicLong, wrapping at 32 bits like Java's int arithmetic."""
+
+    __slots__ = ()
+
+    @staticmethod
+    def _wrap(v: int) -> int:
+        v &= 0xFFFFFFFF
+        return v - 0x100000000 if v >= 0x80000000 else v
+
+    def add_and_get(self, delta: int) -> int:
+        with self._lock:
+            self._value = self._wrap(self._value + delta)
+            return self._value
+
+    def get_and_add(self, delta: int) -> int:
+        with self._lock:
+            old = self._value
+            self._value = self._wrap(old + delta)
+            return old
