@@ -553,3 +553,21 @@ class UnsupportedVersionException(ApiException):
 
 class WakeupException(KafkaException):
     pass
+
+
+# Scala's kafka.common package (core) and Java's org.apache.kafka.common (clients) both map to
+# kafka.common here; the core-side exceptions a broker raises live below.
+
+
+class InconsistentBrokerMetadataException(KafkaException):
+    """meta.properties differs between log dirs (Scala kafka.common.InconsistentBrokerMetadataException)."""
+
+
+class InconsistentBrokerIdException(KafkaException):
+    """broker.id in the config differs from meta.properties (Scala kafka.common.InconsistentBrokerIdException)."""
+
+# InconsistentClusterIdException exists in Java's errors (above) and serves for the Scala one too.
+
+
+class GenerateBrokerIdException(KafkaException):
+    """broker.id generation from /brokers/seqid failed (Scala kafka.common.GenerateBrokerIdException)."""

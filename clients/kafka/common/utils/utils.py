@@ -1,0 +1,158 @@
+"""Port of clients/src/main/java/org/apache/kafka/common/utils/Utils.java (Kafka 2.8), the parts a broker uses.
+
+Java properties files (`load_props`, `store_props` in java.util.Properties' format, so that files
+written by Kafka and by us are interchangeable), atomic file moves, and small helpers.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Mapping
+
+_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
+
+
+def _logical_lines(text: str) -> list[str]:
+    """Joins lines ending in an odd number of backslashes with the next one, dropping the next's indent."""
+    out: list[str] = []
+    pending = ""
+    for raw in text.splitlines():
+        line = raw.lstrip() if pending else raw
+        if not pending and (not line.strip() or line.lstrip()[:1] in ("#", "!")):
+            continue
+        trailing = len(line) - len(line.rstrip("\\"))
+        if trailing % 2 == 1:
+            pending += line[:-1]
+            continue
+        out.append(pending + line)
+        pending = ""
+    if pending:
+        out.append(pending)
+    return out
+
+
+def _unescape(s: str) -> str:
+    out = []
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c == "\\" and i + 1 < len(s):
+            n = s[i + 1]
+            if n == "u" and i + 5 < len(s) + 0 and len(s) >= i + 6:
+                try:
+                    out.append(chr(int(s[i + 2 : i + 6], 16)))
+                    i += 6
+                    continue
+                except ValueError:
+                    pass
+            out.append(_ESCAPES.get(n, n))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def parse_props(text: str) -> dict[str, str]:
+    """Parses java.util.Properties text: `key=value`, `key:value` or `key value`, # and ! comments,
+    backslash line continuations and escapes."""
+    props: dict[str, str] = {}
+    for line in _logical_lines(text):
+        line = line.lstrip()
+        i = 0
+        key_chars = []
+        while i < len(line):
+            c = line[i]
+            if c == "\\" and i + 1 < len(line):
+                key_chars.append(line[i : i + 2])
+                i += 2
+                continue
+            if c in "=: \t\f":
+                break
+            key_chars.append(c)
+            i += 1
+        rest = line[i:]
+        rest = rest.lstrip(" \t\f")
+        if rest[:1] in ("=", ":"):
+            rest = rest[1:].lstrip(" \t\f")
+        props[_unescape("".join(key_chars))] = _unescape(rest)
+    return props
+
+
+def load_props(filename: str) -> dict[str, str]:
+    """Reads a properties file (ISO-8859-1 as Java reads it, UTF-8 accepted too)."""
+    with open(filename, "rb") as f:
+        data = f.read()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return parse_props(text)
+
+
+def _escape(s: str, is_key: bool) -> str:
+    out = []
+    for i, c in enumerate(s):
+        if c == " " and (is_key or i == 0):
+            out.append("\\ ")
+        elif c in "=:#!":
+            out.append("\\" + c)
+        elif c == "\\":
+            out.append("\\\\")
+        elif c == "\t":
+            out.append("\\t")
+        elif c == "\n":
+            out.append("\\n")
+        elif c == "\r":
+            out.append("\\r")
+        elif c == "\f":
+            out.append("\\f")
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def store_props(props: Mapping[str, str], comments: str | None = None) -> str:
+    """The text java.util.Properties.store writes: optional comment line, a date line, then key=value."""
+    lines = []
+    if comments is not None:
+        lines.append("#" + comments)
+    lines.append("#" + time.strftime("%a %b %d %H:%M:%S %Z %Y"))
+    for k, v in props.items():
+        lines.append(f"{_escape(k, True)}={_escape(v, False)}")
+    return "\n".join(lines) + "\n"
+
+
+def atomic_move_with_fallback(source: str | os.PathLike[str], target: str | os.PathLike[str]) -> None:
+    """Renames source over target atomically (os.replace) and fsyncs the target's directory so that the
+    rename survives a crash. Only when the atomic rename fails (e.g. EXDEV across devices) is a plain,
+    non-atomic move tried; if that fails too, its error is raised with the first as its cause."""
+    try:
+        os.replace(source, target)
+    except OSError as outer:
+        try:
+            shutil.move(os.fspath(source), os.fspath(target))
+        except OSError as inner:
+            raise inner from outer
+    flush_dir(os.path.dirname(os.path.abspath(target)))
+
+
+def flush_dir(path: str) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def parse_key_value_args(args: list[str]) -> dict[str, str]:
+    """Port of CommandLineUtils.parseKeyValueArgs: `k=v` pairs; a value may itself contain '='."""
+    props: dict[str, str] = {}
+    for arg in args:
+        key, sep, value = arg.partition("=")
+        if not sep or not key:
+            raise ValueError(f"Invalid command line properties: {arg}")
+        props[key] = value
+    return props
