@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Runs a kafka-port entry point, as Kafka's kafka-run-class.sh runs a class:
-#   kafka-run-class.sh kafka.tools.DumpLogSegments --files ...
+#   kafka-run-class.sh [-daemon] [-name servicename] [-loggc] kafka.tools.DumpLogSegments --files ...
 # A dotted Kafka class name is mapped to our module (CamelCase -> snake_case) and its main().
 # The interpreter is $KAFKA_PYTHON if set, else the checkout's .venv/bin/python, else python3.
+# With -daemon the process runs detached, its console output in $LOG_DIR/<name>.out.
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
-  echo "USAGE: $0 [-daemon] [-name servicename] classname [opts]" >&2
+  echo "USAGE: $0 [-daemon] [-name servicename] [-loggc] classname [opts]" >&2
   exit 1
 fi
 
@@ -21,14 +22,34 @@ else
 fi
 
 export PYTHONPATH="$base_dir/core:$base_dir/clients${PYTHONPATH:+:$PYTHONPATH}"
+export LOG_DIR="${LOG_DIR:-$base_dir/logs}"
+
+daemon_mode=false
+daemon_name=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    -daemon) daemon_mode=true; shift ;;
+    -name) daemon_name=$2; shift 2 ;;
+    -loggc) shift ;;  # JVM garbage-collection logging has no Python counterpart
+    *) break ;;
+  esac
+done
 
 class_name=$1
 shift
-exec "$python_bin" -c '
+launcher='
 import importlib, re, sys
 name = sys.argv[1]
 package, _, cls = name.rpartition(".")
 module = package + "." + re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", cls).lower()
 sys.argv = [name] + sys.argv[2:]
 sys.exit(importlib.import_module(module).main())
-' "$class_name" "$@"
+'
+
+if [ "$daemon_mode" = true ]; then
+  mkdir -p "$LOG_DIR"
+  out="$LOG_DIR/${daemon_name:-$class_name}.out"
+  nohup "$python_bin" -c "$launcher" "$class_name" "$@" > "$out" 2>&1 < /dev/null &
+else
+  exec "$python_bin" -c "$launcher" "$class_name" "$@"
+fi

@@ -34,8 +34,12 @@ class Logging:
 
     @property
     def logger(self) -> logging.Logger:
-        name = type(self).logger_name or _kafka_logger_name(type(self))
-        return logging.getLogger(name)
+        cls = type(self)
+        logger = _LOGGERS.get(cls)
+        if logger is None:
+            logger = logging.getLogger(cls.logger_name or _kafka_logger_name(cls))
+            _LOGGERS[cls] = logger
+        return logger
 
     def _msg(self, msg: str) -> str:
         return msg if self.log_ident is None else self.log_ident + msg
@@ -67,6 +71,10 @@ class Logging:
 
     def fatal(self, msg: str, exc: BaseException | None = None) -> None:
         self.logger.critical(self._msg(msg), exc_info=exc)
+
+
+# One logger per class, looked up once: logging.getLogger takes a lock, and request paths log a lot.
+_LOGGERS: dict[type, logging.Logger] = {}
 
 
 def _kafka_logger_name(cls: type) -> str:
