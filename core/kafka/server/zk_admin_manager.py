@@ -1,0 +1,697 @@
+"""Port of core/src/main/scala/kafka/server/ZkAdminManager.scala (Kafka 2.8).
+
+The admin requests a ZooKeeper-mode broker carries out itself, by writing to ZooKeeper:
+
+- CreateTopics (`create_topics`): resolves partitions and replication factor (-1 = the broker's num.partitions and
+  default.replication.factor) or takes the manual assignment, validates name, assignment and configs, writes
+  `/config/topics/<topic>` and `/brokers/topics/<topic>`, then waits (DelayedCreatePartitions) until the metadata
+  cache shows a leader for every new partition;
+- DeleteTopics (`delete_topics`): marks `/admin/delete_topics/<topic>`, then waits (DelayedDeleteTopics) until the
+  metadata cache no longer has the topic;
+- CreatePartitions (`create_partitions`): grows a topic's assignment, then waits like CreateTopics;
+- AlterConfigs / IncrementalAlterConfigs (`alter_configs`, `incremental_alter_configs`): replace or edit (SET,
+  DELETE, APPEND, SUBTRACT) the overrides of a topic (`/config/topics/<topic>`) or the dynamic configs of this
+  broker or of all brokers (`/config/brokers/<id>`, `/config/brokers/<default>`), each followed by a change
+  notification that every broker's DynamicConfigManager acts on; IncrementalAlterConfigs also sets this broker's
+  logger levels (BROKER_LOGGER).
+
+Waiting operations sit in the `topic` purgatory (thread `ExpirationReaper-<id>-topic`); KafkaApis calls
+`try_complete_delayed_topic_operations(topic)` for each topic of an UpdateMetadata request.
+
+Locking: the manager has no lock of its own. A delayed operation checks the metadata cache (a lock-free snapshot)
+under its own lock; dynamic broker config validation takes DynamicBrokerConfig's lock alone.
+
+Errors are answered per topic or resource, as Kafka does: ApiExceptions with their own error and message, a
+ConfigException as INVALID_CONFIG (CreateTopics) or INVALID_REQUEST with "Invalid config value for resource ..."
+(the alter requests), anything else as UNKNOWN_SERVER_ERROR.
+
+# PORT: not ported yet: the create-topic and alter-config policies (create.topic.policy.class.name,
+# alter.config.policy.class.name; a configured policy is reported and not applied), client quotas
+# (describe/alterClientQuotas) and SCRAM credentials (describe/alterUserScramCredentials), which need the quota and
+# SCRAM layers; and Kafka's reloadUpdatedFilesWithoutConfigChange (SSL keystores), which needs listener
+# reconfiguration. ControllerMutationQuota (ControllerMutationQuotaManager.scala) is a Protocol here; None means
+# unlimited. IncrementalAlterConfigs takes the request's AlterableConfig entries (name, config_operation, value)
+# where Kafka first turns them into the admin client's AlterConfigOp; `OpType` carries AlterConfigOp.OpType's ids.
+# AdminZkClient.changeBrokerConfig is not ported yet; `_change_broker_config` does its work with KafkaZkClient.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from kafka.admin.admin_utils import AdminOperationException, BrokerMetadata, assign_replicas_to_brokers
+from kafka.common.config.config_def import ConfigDef, ConfigKey, Type
+from kafka.common.config.config_exception import ConfigException
+from kafka.common.config.config_resource import ConfigResource
+from kafka.common.errors import (
+    ApiException,
+    InvalidConfigurationException,
+    InvalidPartitionsException,
+    InvalidReplicaAssignmentException,
+    InvalidRequestException,
+    ReassignmentInProgressException,
+    ThrottlingQuotaExceededException,
+    TopicExistsException,
+    UnknownTopicOrPartitionException,
+)
+from kafka.common.message import CreateTopicsResponseData
+from kafka.common.protocol.errors import Errors
+from kafka.common.protocol.types import ZERO_UUID
+from kafka.common.requests.api_error import ApiError, exception_message
+from kafka.common.requests.create_topics_request import NO_NUM_PARTITIONS, NO_REPLICATION_FACTOR
+from kafka.log.log_config import LogConfig
+from kafka.server.config_handler import DynamicConfig, dynamic_config_of
+from kafka.server.config_helper import ConfigHelper, Log4jController, ZkConfigRepository, resource_name_to_broker_id
+from kafka.server.delayed_create_partitions import CreatePartitionsMetadata, DelayedCreatePartitions
+from kafka.server.delayed_delete_topics import DelayedDeleteTopics, DeleteTopicMetadata
+from kafka.server.delayed_operation import DelayedOperation, DelayedOperationPurgatory
+from kafka.server.delayed_operation_key import TopicKey
+from kafka.server.kafka_config import KafkaConfig
+from kafka.utils.logging import Logging
+from kafka.zk.admin_zk_client import AdminZkClient, TopicAlreadyMarkedForDeletionException
+from kafka.zk.zk_data import ConfigEntityName, ConfigType
+
+if TYPE_CHECKING:
+    from kafka.server.metadata_cache import MetadataCache
+    from kafka.zk.kafka_zk_client import KafkaZkClient
+
+__all__ = ["ControllerMutationQuota", "OpType", "ZkAdminManager"]
+
+
+class ControllerMutationQuota(Protocol):
+    """Kafka's ControllerMutationQuota: records the partitions a request creates or deletes, raising
+    ThrottlingQuotaExceededException when the client's quota is exceeded."""
+
+    def record(self, permits: float) -> None: ...
+
+
+class OpType(enum.IntEnum):
+    """AlterConfigOp.OpType: the operation of an IncrementalAlterConfigs entry, by wire id."""
+
+    SET = 0
+    DELETE = 1
+    APPEND = 2
+    SUBTRACT = 3
+
+
+class ZkAdminManager(Logging):
+    """See the module docstring. Threads: the `topic` purgatory's reaper and timer; everything else runs on the
+    request handler threads that call in."""
+
+    logger_name = "kafka.server.ZkAdminManager"
+
+    def __init__(
+        self, config: KafkaConfig, metrics: Any, metadata_cache: MetadataCache, zk_client: KafkaZkClient
+    ) -> None:
+        self.config = config
+        self.metrics = metrics
+        self.metadata_cache = metadata_cache
+        self.zk_client = zk_client
+        self.log_ident = f"[Admin Manager on Broker {config.broker_id}]: "
+        self._topic_purgatory: DelayedOperationPurgatory[DelayedOperation] = DelayedOperationPurgatory(
+            "topic", broker_id=config.broker_id
+        )
+        self._admin_zk_client = AdminZkClient(zk_client)
+        self.config_helper = ConfigHelper(metadata_cache, config, ZkConfigRepository(self._admin_zk_client))
+        for prop, value in (
+            (KafkaConfig.CREATE_TOPIC_POLICY_CLASS_NAME_PROP, config.create_topic_policy_class_name),
+            (KafkaConfig.ALTER_CONFIG_POLICY_CLASS_NAME_PROP, config.alter_config_policy_class_name),
+        ):
+            if value is not None:
+                self.warn(f"{prop}={value} is configured, but policies are not supported by this broker; ignored")
+        self._default_num_partitions = config.num_partitions
+        self._default_replication_factor = config.default_replication_factor
+
+    @property
+    def has_delayed_topic_operations(self) -> bool:
+        return self._topic_purgatory.num_delayed != 0
+
+    def try_complete_delayed_topic_operations(self, topic: str) -> None:
+        """Re-checks the create/delete operations waiting on `topic` (its metadata changed)."""
+        key = TopicKey(topic)
+        completed = self._topic_purgatory.check_and_complete(key)
+        self.debug(f"Request key {key.key_label} unblocked {completed} topic requests.")
+
+    # ---- CreateTopics -----------------------------------------------------------------------------
+
+    def _maybe_populate_metadata_and_configs(
+        self,
+        metadata_and_configs: Mapping[str, Any],
+        topic_name: str,
+        configs: Mapping[str, str],
+        assignments: Mapping[int, Sequence[int]],
+    ) -> None:
+        """Fills in the CreateTopics v5+ result (configs, partition count, replication factor) if the caller asked
+        for it for this topic."""
+        result = metadata_and_configs.get(topic_name)
+        if result is None:
+            return
+        log_config = LogConfig.from_props(LogConfig.extract_log_config_map(self.config), configs)
+        topic_configs = []
+        for k, v in log_config.values().items():
+            entry = self.config_helper.create_topic_config_entry(log_config, configs, False, False, k, v)
+            topic_configs.append(
+                CreateTopicsResponseData.CreatableTopicConfigs(
+                    name=k,
+                    value=entry.value,
+                    is_sensitive=entry.is_sensitive,
+                    read_only=entry.read_only,
+                    config_source=entry.config_source,
+                )
+            )
+        result.configs = topic_configs
+        result.num_partitions = len(assignments)
+        result.replication_factor = len(assignments[0])
+
+    def _populate_ids(self, metadata_and_configs: Mapping[str, Any], topic_name: str) -> None:
+        result = metadata_and_configs.get(topic_name)
+        if result is not None:
+            result.topic_id = self.zk_client.get_topic_ids_for_topics([result.name]).get(result.name, ZERO_UUID)
+
+    def create_topics(
+        self,
+        timeout: int,
+        validate_only: bool,
+        to_create: Mapping[str, Any],
+        include_configs_and_metadata: Mapping[str, Any],
+        controller_mutation_quota: ControllerMutationQuota | None,
+        response_callback: Callable[[dict[str, ApiError]], None],
+    ) -> None:
+        """Creates the topics (CreateTopicsRequestData.CreatableTopic by name) and calls `response_callback` with
+        each topic's ApiError once they have leaders, failed, or `timeout` ms passed.
+
+        `include_configs_and_metadata` maps names to the CreatableTopicResults to fill in with configs, partition
+        count, replication factor and topic id (CreateTopics v5+, for topics the client may describe)."""
+        # 1. Validate each topic and write it to ZooKeeper.
+        brokers = [BrokerMetadata(b.id, b.rack) for b in self.metadata_cache.get_alive_brokers()]
+        metadata = [
+            self._create_topic(topic, brokers, validate_only, include_configs_and_metadata, controller_mutation_quota)
+            for topic in to_create.values()
+        ]
+
+        # 2. Nothing to wait for: answer now.
+        if timeout <= 0 or validate_only or not any(m.error.is_(Errors.NONE) for m in metadata):
+            results: dict[str, ApiError] = {}
+            for create_topic_metadata in metadata:
+                if create_topic_metadata.error.is_success() and not validate_only:
+                    results[create_topic_metadata.topic] = ApiError(Errors.REQUEST_TIMED_OUT, None)
+                else:
+                    results[create_topic_metadata.topic] = create_topic_metadata.error
+            response_callback(results)
+        else:
+            # 3. Wait for the leaders, unless they are there already.
+            delayed_create = DelayedCreatePartitions(timeout, metadata, self, response_callback)
+            delayed_create_keys = [TopicKey(topic.name) for topic in to_create.values()]
+            self._topic_purgatory.try_complete_else_watch(delayed_create, delayed_create_keys)
+
+    def _create_topic(
+        self,
+        topic: Any,
+        brokers: Sequence[BrokerMetadata],
+        validate_only: bool,
+        include_configs_and_metadata: Mapping[str, Any],
+        controller_mutation_quota: ControllerMutationQuota | None,
+    ) -> CreatePartitionsMetadata:
+        try:
+            if self.metadata_cache.contains(topic.name):
+                raise TopicExistsException(f"Topic '{topic.name}' already exists.")
+
+            null_configs = [c.name for c in topic.configs if c.value is None]
+            if null_configs:
+                raise InvalidRequestException(f"Null value not supported for topic configs : {','.join(null_configs)}")
+
+            if (topic.num_partitions != NO_NUM_PARTITIONS or topic.replication_factor != NO_REPLICATION_FACTOR) and len(
+                topic.assignments
+            ) > 0:
+                raise InvalidRequestException(
+                    "Both numPartitions or replicationFactor and replicasAssignments were set. "
+                    "Both cannot be used at the same time."
+                )
+
+            resolved_num_partitions = (
+                self._default_num_partitions if topic.num_partitions == NO_NUM_PARTITIONS else topic.num_partitions
+            )
+            resolved_replication_factor = (
+                self._default_replication_factor
+                if topic.replication_factor == NO_REPLICATION_FACTOR
+                else topic.replication_factor
+            )
+
+            assignments: dict[int, list[int]]
+            if len(topic.assignments) == 0:
+                assignments = assign_replicas_to_brokers(brokers, resolved_num_partitions, resolved_replication_factor)
+            else:
+                # As in Kafka (and TopicCommand), unknown brokers in a manual assignment are not rejected here.
+                assignments = {a.partition_index: list(a.broker_ids) for a in topic.assignments}
+            self.trace(f"Assignments for topic {topic} are {assignments} ")
+
+            configs = {entry.name: entry.value for entry in topic.configs}
+            self._admin_zk_client.validate_topic_create(topic.name, assignments, configs)
+
+            # Filled in before the write: the values only matter if the creation succeeds.
+            self._maybe_populate_metadata_and_configs(include_configs_and_metadata, topic.name, configs, assignments)
+
+            if validate_only:
+                return CreatePartitionsMetadata.of(topic.name, assignments.keys())
+            if controller_mutation_quota is not None:
+                controller_mutation_quota.record(len(assignments))
+            self._admin_zk_client.create_topic_with_assignment(
+                topic.name, configs, assignments, validate=False, uses_topic_id=self.config.uses_topic_id
+            )
+            self._populate_ids(include_configs_and_metadata, topic.name)
+            return CreatePartitionsMetadata.of(topic.name, assignments.keys())
+        except TopicExistsException as e:
+            self.debug(f"Topic creation failed since topic '{topic.name}' already exists.", e)
+            return CreatePartitionsMetadata.of_error(topic.name, e)
+        except ThrottlingQuotaExceededException as e:
+            self.debug(f"Topic creation not allowed because quota is violated. {e}")
+            return CreatePartitionsMetadata.of_error(topic.name, e)
+        except ApiException as e:
+            self.info(f"Error processing create topic request {topic}", e)
+            return CreatePartitionsMetadata.of_error(topic.name, e)
+        except ConfigException as e:
+            self.info(f"Error processing create topic request {topic}", e)
+            return CreatePartitionsMetadata.of_error(topic.name, InvalidConfigurationException(exception_message(e)))
+        except Exception as e:
+            self.error(f"Error processing create topic request {topic}", e)
+            return CreatePartitionsMetadata.of_error(topic.name, e)
+
+    # ---- DeleteTopics -----------------------------------------------------------------------------
+
+    def delete_topics(
+        self,
+        timeout: int,
+        topics: Iterable[str],
+        controller_mutation_quota: ControllerMutationQuota | None,
+        response_callback: Callable[[dict[str, Errors]], None],
+    ) -> None:
+        """Marks the topics for deletion and calls `response_callback` with each topic's error once they are gone
+        from the metadata cache, failed, or `timeout` ms passed."""
+        # 1. Mark each topic for deletion.
+        metadata: list[DeleteTopicMetadata] = []
+        for topic in dict.fromkeys(topics):
+            try:
+                if controller_mutation_quota is not None:
+                    controller_mutation_quota.record(float(self.metadata_cache.num_partitions(topic) or 0))
+                self._admin_zk_client.delete_topic(topic)
+                metadata.append(DeleteTopicMetadata(topic, Errors.NONE))
+            except TopicAlreadyMarkedForDeletionException:
+                # Already on its way out: wait for it like the first request did.
+                metadata.append(DeleteTopicMetadata(topic, Errors.NONE))
+            except ThrottlingQuotaExceededException as e:
+                self.debug(f"Topic deletion not allowed because quota is violated. {e}")
+                metadata.append(DeleteTopicMetadata.of_exception(topic, e))
+            except Exception as e:
+                self.error(f"Error processing delete topic request for topic {topic}", e)
+                metadata.append(DeleteTopicMetadata.of_exception(topic, e))
+
+        # 2. Nothing to wait for: answer now.
+        if timeout <= 0 or not any(m.error is Errors.NONE for m in metadata):
+            results: dict[str, Errors] = {}
+            for m in metadata:
+                # Marked topics cannot be gone already: they time out at once.
+                results[m.topic] = Errors.REQUEST_TIMED_OUT if m.error is Errors.NONE else m.error
+            response_callback(results)
+        else:
+            # 3. Wait until the topics are gone, unless they are already.
+            delayed_delete = DelayedDeleteTopics(timeout, metadata, self, response_callback)
+            delayed_delete_keys = [TopicKey(m.topic) for m in metadata]
+            self._topic_purgatory.try_complete_else_watch(delayed_delete, delayed_delete_keys)
+
+    # ---- CreatePartitions -------------------------------------------------------------------------
+
+    def create_partitions(
+        self,
+        timeout: int,
+        new_partitions: Sequence[Any],
+        validate_only: bool,
+        controller_mutation_quota: ControllerMutationQuota | None,
+        callback: Callable[[dict[str, ApiError]], None],
+    ) -> None:
+        """Grows topics (CreatePartitionsRequestData.CreatePartitionsTopic) to their new partition count and calls
+        `callback` with each topic's ApiError once the new partitions have leaders, failed, or `timeout` ms
+        passed."""
+        all_brokers = self._admin_zk_client.get_broker_metadatas()
+        all_broker_ids = {b.id for b in all_brokers}
+
+        # 1. Validate and write each topic's new assignment.
+        metadata: list[CreatePartitionsMetadata] = []
+        for new_partition in new_partitions:
+            topic = new_partition.name
+            try:
+                existing_assignment = {}
+                full_assignment = self.zk_client.get_full_replica_assignment_for_topics([topic])
+                for topic_partition, assignment in full_assignment.items():
+                    if assignment.is_being_reassigned:
+                        # Adding partitions during a reassignment could race with the controller's handling of it.
+                        raise ReassignmentInProgressException(
+                            f"A partition reassignment is in progress for the topic '{topic}'."
+                        )
+                    existing_assignment[topic_partition.partition] = assignment
+                if not existing_assignment:
+                    raise UnknownTopicOrPartitionException(f"The topic '{topic}' does not exist.")
+
+                old_num_partitions = len(existing_assignment)
+                new_num_partitions = new_partition.count
+                num_partitions_increment = new_num_partitions - old_num_partitions
+                if num_partitions_increment < 0:
+                    raise InvalidPartitionsException(
+                        f"Topic currently has {old_num_partitions} partitions, which is higher than the requested "
+                        f"{new_num_partitions}."
+                    )
+                if num_partitions_increment == 0:
+                    raise InvalidPartitionsException(f"Topic already has {old_num_partitions} partitions.")
+
+                new_partitions_assignment: dict[int, list[int]] | None = None
+                if new_partition.assignments is not None:
+                    assignments = [list(a.broker_ids) for a in new_partition.assignments]
+                    unknown_brokers = {b for replicas in assignments for b in replicas} - all_broker_ids
+                    if unknown_brokers:
+                        raise InvalidReplicaAssignmentException(
+                            f"Unknown broker(s) in replica assignment: {', '.join(map(str, sorted(unknown_brokers)))}."
+                        )
+                    if len(assignments) != num_partitions_increment:
+                        raise InvalidReplicaAssignmentException(
+                            f"Increasing the number of partitions by {num_partitions_increment} "
+                            f"but {len(assignments)} assignments provided."
+                        )
+                    new_partitions_assignment = {
+                        len(existing_assignment) + index: replicas for index, replicas in enumerate(assignments)
+                    }
+
+                assignment_for_new_partitions = self._admin_zk_client.create_new_partitions_assignment(
+                    topic, existing_assignment, all_brokers, new_partition.count, new_partitions_assignment
+                )
+                if validate_only:
+                    metadata.append(
+                        CreatePartitionsMetadata.of(topic, {**existing_assignment, **assignment_for_new_partitions})
+                    )
+                else:
+                    if controller_mutation_quota is not None:
+                        controller_mutation_quota.record(num_partitions_increment)
+                    updated_replica_assignment = self._admin_zk_client.create_partitions_with_assignment(
+                        topic, existing_assignment, assignment_for_new_partitions
+                    )
+                    metadata.append(CreatePartitionsMetadata.of(topic, updated_replica_assignment))
+            except AdminOperationException as e:
+                metadata.append(CreatePartitionsMetadata.of_error(topic, e))
+            except ThrottlingQuotaExceededException as e:
+                self.debug(f"Partition(s) creation not allowed because quota is violated. {e}")
+                metadata.append(CreatePartitionsMetadata.of_error(topic, e))
+            except ApiException as e:
+                metadata.append(CreatePartitionsMetadata.of_error(topic, e))
+
+        # 2. Nothing to wait for: answer now.
+        if timeout <= 0 or validate_only or not any(m.error.is_(Errors.NONE) for m in metadata):
+            results: dict[str, ApiError] = {}
+            for create_partition_metadata in metadata:
+                if create_partition_metadata.error.is_success() and not validate_only:
+                    results[create_partition_metadata.topic] = ApiError(Errors.REQUEST_TIMED_OUT, None)
+                else:
+                    results[create_partition_metadata.topic] = create_partition_metadata.error
+            callback(results)
+        else:
+            # 3. Wait for the leaders of the new partitions.
+            delayed_create = DelayedCreatePartitions(timeout, metadata, self, callback)
+            delayed_create_keys = [TopicKey(p.name) for p in new_partitions]
+            self._topic_purgatory.try_complete_else_watch(delayed_create, delayed_create_keys)
+
+    # ---- AlterConfigs -----------------------------------------------------------------------------
+
+    def alter_configs(
+        self, configs: Mapping[ConfigResource, Mapping[str, str | None]], validate_only: bool
+    ) -> dict[ConfigResource, ApiError]:
+        """Replaces the whole config of each resource (AlterConfigs: entry name -> value); the error of each."""
+        results: dict[ConfigResource, ApiError] = {}
+        for resource, config in configs.items():
+            try:
+                null_updates = [name for name, value in config.items() if value is None]
+                if null_updates:
+                    raise InvalidRequestException(f"Null value not supported for : {','.join(null_updates)}")
+                config_props = {name: value for name, value in config.items() if value is not None}
+                if resource.type is ConfigResource.Type.TOPIC:
+                    self._alter_topic_configs(resource, validate_only, config_props)
+                elif resource.type is ConfigResource.Type.BROKER:
+                    self._alter_broker_configs(resource, validate_only, config_props)
+                else:
+                    raise InvalidRequestException(
+                        "AlterConfigs is only supported for topics and brokers, but resource type is "
+                        f"{resource.type.name}"
+                    )
+                results[resource] = ApiError.NONE
+            except (ConfigException, ValueError) as e:
+                message = f"Invalid config value for resource {resource}: {exception_message(e)}"
+                self.info(message)
+                results[resource] = ApiError.from_throwable(InvalidRequestException(message))
+            except Exception as e:
+                loggable = {name: value for name, value in config.items() if value is not None}
+                message = (
+                    f"Error processing alter configs request for resource {resource}, config "
+                    f"{self._to_loggable_props(resource, loggable)}"
+                )
+                if isinstance(e, ApiException):
+                    self.info(message, e)
+                else:
+                    self.error(message, e)
+                results[resource] = ApiError.from_throwable(e)
+        return results
+
+    def _alter_topic_configs(
+        self, resource: ConfigResource, validate_only: bool, config_props: Mapping[str, str]
+    ) -> None:
+        topic = resource.name
+        if not self.metadata_cache.contains(topic):
+            raise UnknownTopicOrPartitionException(f"The topic '{topic}' does not exist.")
+        self._admin_zk_client.validate_topic_config(topic, config_props)
+        if not validate_only:
+            self.info(
+                f"Updating topic {topic} with new configuration : {self._to_loggable_props(resource, config_props)}"
+            )
+            self._admin_zk_client.change_topic_config(topic, config_props)
+
+    def _alter_broker_configs(
+        self, resource: ConfigResource, validate_only: bool, config_props: Mapping[str, str]
+    ) -> None:
+        broker_id = self._get_broker_id(resource)
+        per_broker_config = broker_id is not None
+        dynamic_config = dynamic_config_of(self.config)
+        dynamic_config.validate(config_props, per_broker_config)
+        if not validate_only:
+            loggable = self._to_loggable_props(resource, config_props)
+            if per_broker_config:
+                self.info(f"Updating broker {broker_id} with new configuration : {loggable}")
+            else:
+                self.info(f"Updating brokers with new configuration : {loggable}")
+            self._change_broker_config(broker_id, dynamic_config.to_persistent_props(config_props, per_broker_config))
+
+    def _change_broker_config(self, broker_id: int | None, configs: Mapping[str, str]) -> None:
+        """AdminZkClient.changeBrokerConfig: validates, writes /config/brokers/<id or <default>> and notifies."""
+        DynamicConfig.Broker.validate(configs)
+        entity_name = ConfigEntityName.DEFAULT if broker_id is None else str(broker_id)
+        self.zk_client.set_or_create_entity_configs(ConfigType.BROKER, entity_name, configs)
+        self.zk_client.create_config_change_notification(f"{ConfigType.BROKER}/{entity_name}")
+
+    @staticmethod
+    def _to_loggable_props(resource: ConfigResource, config_props: Mapping[str, str]) -> str:
+        return ",".join(
+            f"{key} -> {KafkaConfig.loggable_value(resource.type, key, value)}" for key, value in config_props.items()
+        )
+
+    def _get_broker_id(self, resource: ConfigResource) -> int | None:
+        """None for the cluster default (empty name); this broker's id; InvalidRequestException otherwise."""
+        if not resource.name:
+            return None
+        broker_id = resource_name_to_broker_id(resource.name)
+        if broker_id != self.config.broker_id:
+            raise InvalidRequestException(
+                f"Unexpected broker id, expected {self.config.broker_id}, but received {resource.name}"
+            )
+        return broker_id
+
+    # ---- IncrementalAlterConfigs ------------------------------------------------------------------
+
+    def incremental_alter_configs(
+        self, configs: Mapping[ConfigResource, Sequence[Any]], validate_only: bool
+    ) -> dict[ConfigResource, ApiError]:
+        """Applies each resource's operations (IncrementalAlterConfigsRequestData.AlterableConfig: name,
+        config_operation, value) to its current config; the error of each."""
+        results: dict[ConfigResource, ApiError] = {}
+        for resource, alter_config_ops in configs.items():
+            try:
+                ops = [_AlterConfigOp.of(entry) for entry in alter_config_ops]
+                names = [op.name for op in ops]
+                duplicate_keys = sorted({n for n in names if names.count(n) > 1})
+                if duplicate_keys:
+                    raise InvalidRequestException(f"Error due to duplicate config keys : {','.join(duplicate_keys)}")
+                null_updates = [
+                    f"{op.op_type.name}:{op.name}" for op in ops if op.value is None and op.op_type is not OpType.DELETE
+                ]
+                if null_updates:
+                    raise InvalidRequestException(f"Null value not supported for : {','.join(null_updates)}")
+
+                if resource.type is ConfigResource.Type.TOPIC:
+                    config_props = self._admin_zk_client.fetch_entity_config(ConfigType.TOPIC, resource.name)
+                    self._prepare_incremental_configs(ops, config_props, LogConfig.config_keys())
+                    self._alter_topic_configs(resource, validate_only, config_props)
+                elif resource.type is ConfigResource.Type.BROKER:
+                    broker_id = self._get_broker_id(resource)
+                    per_broker_config = broker_id is not None
+                    entity_name = str(broker_id) if broker_id is not None else ConfigEntityName.DEFAULT
+                    persistent_props = self._admin_zk_client.fetch_entity_config(ConfigType.BROKER, entity_name)
+                    config_props = dynamic_config_of(self.config).from_persistent_props(
+                        persistent_props, per_broker_config
+                    )
+                    self._prepare_incremental_configs(ops, config_props, KafkaConfig.config_def.config_keys)
+                    self._alter_broker_configs(resource, validate_only, config_props)
+                elif resource.type is ConfigResource.Type.BROKER_LOGGER:
+                    self._get_broker_id(resource)
+                    self._validate_log_level_configs(ops)
+                    if not validate_only:
+                        self._alter_log_level_configs(ops)
+                else:
+                    raise InvalidRequestException(
+                        "AlterConfigs is only supported for topics and brokers, but resource type is "
+                        f"{resource.type.name}"
+                    )
+                results[resource] = ApiError.NONE
+            except (ConfigException, ValueError) as e:
+                message = f"Invalid config value for resource {resource}: {exception_message(e)}"
+                self.info(message)
+                results[resource] = ApiError.from_throwable(InvalidRequestException(message))
+            except Exception as e:
+                message = f"Error processing alter configs request for resource {resource}, config {alter_config_ops}"
+                if isinstance(e, ApiException):
+                    self.info(message, e)
+                else:
+                    self.error(message, e)
+                results[resource] = ApiError.from_throwable(e)
+        return results
+
+    def _validate_log_level_configs(self, ops: Sequence[_AlterConfigOp]) -> None:
+        def validate_logger_name_exists(logger_name: str) -> None:
+            if not Log4jController.logger_exists(logger_name):
+                raise ConfigException(f"Logger {logger_name} does not exist!")
+
+        for op in ops:
+            logger_name = op.name
+            if op.op_type is OpType.SET:
+                validate_logger_name_exists(logger_name)
+                log_level = op.value
+                if log_level not in Log4jController.VALID_LOG_LEVELS:
+                    valid_levels_str = ", ".join(sorted(Log4jController.VALID_LOG_LEVELS))
+                    raise ConfigException(
+                        f"Cannot set the log level of {logger_name} to {log_level} as it is not a supported log "
+                        f"level. Valid log levels are {valid_levels_str}"
+                    )
+            elif op.op_type is OpType.DELETE:
+                validate_logger_name_exists(logger_name)
+                if logger_name == Log4jController.ROOT_LOGGER:
+                    raise InvalidRequestException(
+                        f"Removing the log level of the {Log4jController.ROOT_LOGGER} logger is not allowed"
+                    )
+            else:
+                raise InvalidRequestException(
+                    f"{op.op_type.name} operation is not allowed for the {ConfigResource.Type.BROKER_LOGGER.name} "
+                    "resource"
+                )
+
+    def _alter_log_level_configs(self, ops: Sequence[_AlterConfigOp]) -> None:
+        for op in ops:
+            if op.op_type is OpType.SET:
+                assert op.value is not None
+                self.info(f"Updating the log level of {op.name} to {op.value}")
+                Log4jController.log_level(op.name, op.value)
+            elif op.op_type is OpType.DELETE:
+                self.info(f"Unset the log level of {op.name}")
+                Log4jController.unset_log_level(op.name)
+            else:
+                raise ValueError(f"Log level cannot be changed for OpType: {op.op_type.name}")
+
+    @staticmethod
+    def _prepare_incremental_configs(
+        ops: Sequence[_AlterConfigOp], config_props: dict[str, str], config_keys: Mapping[str, ConfigKey]
+    ) -> None:
+        """Applies the operations to `config_props` (the current overrides), in place."""
+
+        def list_type(config_name: str) -> bool:
+            config_key = config_keys.get(config_name)
+            if config_key is None:
+                # PORT: Scala's Map.apply throws NoSuchElementException here (an unknown server error); the
+                # intended answer, which Kafka 3.x gives, is used.
+                raise InvalidConfigurationException(f"Unknown topic config name: {config_name}")
+            return config_key.type is Type.LIST
+
+        def old_value_list(config_name: str) -> list[str]:
+            current = config_props.get(config_name)
+            if current is None:
+                current = ConfigDef.convert_to_string(config_keys[config_name].default_value, Type.LIST)
+            return _java_split(current if current is not None else "")
+
+        for op in ops:
+            if op.op_type is OpType.SET:
+                assert op.value is not None
+                config_props[op.name] = op.value
+            elif op.op_type is OpType.DELETE:
+                config_props.pop(op.name, None)
+            elif op.op_type is OpType.APPEND:
+                if not list_type(op.name):
+                    raise InvalidRequestException(f"Config value append is not allowed for config key: {op.name}")
+                assert op.value is not None
+                config_props[op.name] = ",".join(old_value_list(op.name) + _java_split(op.value))
+            elif op.op_type is OpType.SUBTRACT:
+                if not list_type(op.name):
+                    raise InvalidRequestException(f"Config value subtract is not allowed for config key: {op.name}")
+                assert op.value is not None
+                config_props[op.name] = ",".join(_multiset_diff(old_value_list(op.name), _java_split(op.value)))
+
+    # ---- life cycle -------------------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        self._topic_purgatory.shutdown()
+
+
+class _AlterConfigOp:
+    """One IncrementalAlterConfigs entry: config name, operation and value."""
+
+    __slots__ = ("name", "op_type", "value")
+
+    def __init__(self, name: str, op_type: OpType, value: str | None) -> None:
+        self.name = name
+        self.op_type = op_type
+        self.value = value
+
+    @classmethod
+    def of(cls, entry: Any) -> _AlterConfigOp:
+        try:
+            op_type = OpType(entry.config_operation)
+        except ValueError:
+            raise InvalidRequestException(f"Unknown config operation {entry.config_operation}") from None
+        return cls(entry.name, op_type, entry.value)
+
+    def __repr__(self) -> str:
+        entry = f"ConfigEntry(name={self.name}, value={self.value})"
+        return f"AlterConfigOp{{opType={self.op_type.name}, configEntry={entry}}}"
+
+
+def _java_split(value: str) -> list[str]:
+    """Java's String.split(","): the whole string if there is no comma, else without trailing empty strings."""
+    parts = value.split(",")
+    if len(parts) == 1:
+        return parts
+    while parts and parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def _multiset_diff(values: Sequence[str], removed: Sequence[str]) -> list[str]:
+    """Scala's List.diff: removes one occurrence of `values`' elements per occurrence in `removed`."""
+    remaining = list(removed)
+    result = []
+    for v in values:
+        if v in remaining:
+            remaining.remove(v)
+        else:
+            result.append(v)
+    return result
