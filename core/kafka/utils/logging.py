@@ -120,3 +120,15 @@ def configure_logging(log_dir: str | None = None, level: int = logging.INFO, con
     request_logger = logging.getLogger("kafka.request.logger")
     request_logger.propagate = False
     request_logger.setLevel(logging.WARNING)
+    apply_log_levels(os.environ.get("KAFKA_LOG_LEVELS", ""))
+
+
+def apply_log_levels(spec: str) -> None:
+    """Sets logger levels from `name=LEVEL,name=LEVEL` (as log4j.logger.name=LEVEL lines would), e.g.
+    KAFKA_LOG_LEVELS=kafka.server.KafkaApis=DEBUG,kafka.request.logger=DEBUG."""
+    for item in spec.split(","):
+        name, sep, level = item.strip().partition("=")
+        if sep and name:
+            value = logging.getLevelName(level.strip().upper())
+            if isinstance(value, int):
+                logging.getLogger(name.strip()).setLevel(value)

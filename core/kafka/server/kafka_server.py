@@ -1,0 +1,447 @@
+"""Port of core/src/main/scala/kafka/server/KafkaServer.scala (Kafka 2.8).
+
+The lifecycle of a ZooKeeper-mode broker: `startup()` brings up every component in order, `shutdown()`
+takes them down in reverse, each step guarded so that one failure does not skip the rest, and
+`await_shutdown()` blocks until shutdown has completed.
+
+Start-up order (DESIGN.md, with one change): broker state Starting; KafkaScheduler; ZooKeeper (chroot,
+persistent paths, cluster id); LogManager (state Recovery while logs load); broker id (config,
+meta.properties or /brokers/seqid); SocketServer (bound, not yet processing); ReplicaManager;
+KafkaHealthcheck registers /brokers/ids/{id}; KafkaController; coordinators; authorizer; KafkaApis and
+the request handler pool, processing starts, state RunningAsBroker; dynamic config; `started`.
+PORT: DESIGN.md lists the broker registration last; Kafka 2.8 registers before starting the controller,
+because the controller is built with this broker's epoch (the registration znode's czxid, KIP-380) and
+checks controller requests against it. We follow Kafka 2.8 there.
+
+The group and transaction coordinators and the authorizer arrive with later work: none is started, and
+the APIs they serve are not advertised.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from typing import Any
+
+from kafka.common.errors import (
+    GenerateBrokerIdException,
+    InconsistentBrokerIdException,
+    InconsistentClusterIdException,
+    KafkaException,
+)
+from kafka.common.message import ListenerType
+from kafka.common.utils.time import Time
+from kafka.server.broker_metadata_checkpoint import BrokerMetadataCheckpoint, ZkMetaProperties
+from kafka.server.broker_states import BrokerState
+from kafka.server.kafka_config import KafkaConfig
+from kafka.utils.core_utils import swallow
+from kafka.utils.count_down_latch import CountDownLatch
+from kafka.utils.logging import Logging
+
+
+class KafkaServer(Logging):
+    logger_name = "kafka.server.KafkaServer"
+
+    def __init__(self, config: KafkaConfig, time: Time = Time.SYSTEM, thread_name_prefix: str | None = None) -> None:
+        self.config = config
+        self.time = time
+        self.thread_name_prefix = thread_name_prefix
+        self.log_ident = f"[KafkaServer id={config.broker_id}] "
+        self.broker_state = BrokerState.NOT_RUNNING
+        self._startup_complete = threading.Event()
+        self._is_shutting_down = threading.Event()
+        self._is_starting_up = threading.Event()
+        self._shutdown_latch = CountDownLatch(1)
+        self._lock = threading.RLock()
+        self.cluster_id: str = ""
+        self.broker_epoch = -1
+        # The components, in start-up order (None until started).
+        self.kafka_scheduler: Any = None
+        self.zk_client: Any = None
+        self.log_dir_failure_channel: Any = None
+        self.log_manager: Any = None
+        self.socket_server: Any = None
+        self.metadata_cache: Any = None
+        self.alter_isr_manager: Any = None
+        self.replica_manager: Any = None
+        self.kafka_healthcheck: Any = None
+        self.kafka_controller: Any = None
+        self.admin_manager: Any = None
+        self.producer_id_manager: Any = None
+        self.fetch_manager: Any = None
+        self.data_plane_request_processor: Any = None
+        self.data_plane_request_handler_pool: Any = None
+        self.dynamic_config_manager: Any = None
+        self.auto_topic_creation_manager: Any = None
+        # Names of the steps as they complete, for the start-up order test and for shutdown.
+        self.started_steps: list[str] = []
+
+    # ---- start-up ---------------------------------------------------------------------------------------
+
+    def startup(self) -> None:
+        """Starts the broker; on failure logs a fatal line, shuts down what had started, and raises."""
+        try:
+            self.info("starting")
+            if self._is_shutting_down.is_set():
+                raise RuntimeError("Kafka server is still shutting down, cannot re-start!")
+            if self._startup_complete.is_set():
+                return
+            self._is_starting_up.set()
+            self._startup()
+            self._is_starting_up.clear()
+            self._startup_complete.set()
+            self.info("started")
+        except BaseException as e:
+            self.fatal("Fatal error during KafkaServer startup. Prepare to shutdown", e)
+            self._is_starting_up.clear()
+            self.shutdown()
+            raise
+
+    def _step(self, name: str) -> None:
+        self.started_steps.append(name)
+
+    def _startup(self) -> None:
+        from kafka.utils.kafka_scheduler import KafkaScheduler
+
+        config = self.config
+        self.broker_state = BrokerState.STARTING
+        self._step("broker-state-starting")
+
+        self.kafka_scheduler = KafkaScheduler(config.background_threads)
+        self.kafka_scheduler.startup()
+        self._step("kafka-scheduler")
+
+        self._init_zk_client()
+        from kafka.server.config_handler import dynamic_config_of
+
+        dynamic_config_of(self.config).initialize(self.zk_client)
+        self.cluster_id = self._get_or_generate_cluster_id()
+        self.info(f"Cluster ID = {self.cluster_id}")
+        self._step("zookeeper")
+
+        meta, initial_offline_dirs = BrokerMetadataCheckpoint.get_broker_metadata_and_offline_dirs(
+            list(config.log_dirs), ignore_missing=True
+        )
+        if meta.cluster_id is not None and meta.cluster_id != self.cluster_id:
+            raise InconsistentClusterIdException(
+                f"The Cluster ID {self.cluster_id} doesn't match stored clusterId {meta.cluster_id} in "
+                "meta.properties. The broker is trying to join the wrong cluster. Configured zookeeper.connect "
+                f"may be wrong."
+            )
+
+        self._start_log_manager(initial_offline_dirs)
+        self._step("log-manager")
+
+        broker_id = self._get_or_generate_broker_id(meta.broker_id)
+        config.broker_id = broker_id
+        self.log_ident = f"[KafkaServer id={broker_id}] "
+        self._step("broker-id")
+
+        from kafka.network.socket_server import SocketServer
+
+        self.socket_server = SocketServer(config, self.time)
+        self.socket_server.startup(start_processing_requests=False)
+        self._step("socket-server")
+
+        self._start_replica_manager()
+        self._step("replica-manager")
+
+        from kafka.server.kafka_healthcheck import KafkaHealthcheck
+
+        self.kafka_healthcheck = KafkaHealthcheck(
+            broker_id, config.advertised_listeners, config.rack, self.zk_client, self.socket_server.bound_port
+        )
+        self.broker_epoch = self.kafka_healthcheck.startup()
+        self._checkpoint_broker_metadata(ZkMetaProperties(self.cluster_id, broker_id))
+        self._step("kafka-healthcheck")
+
+        from kafka.controller.kafka_controller import KafkaController
+
+        self.kafka_controller = KafkaController(
+            config,
+            self.zk_client,
+            self.time,
+            self.kafka_healthcheck.broker_info,
+            self.broker_epoch,
+            self.thread_name_prefix,
+        )
+        self.kafka_controller.startup()
+        self._step("kafka-controller")
+
+        from kafka.coordinator.transaction.producer_id_manager import ProducerIdManager
+        from kafka.server.zk_admin_manager import ZkAdminManager
+
+        self.admin_manager = ZkAdminManager(config, None, self.metadata_cache, self.zk_client)
+        # The transaction coordinator owns the producer id manager in Kafka; idempotent producers need it now.
+        self.producer_id_manager = ProducerIdManager(broker_id, self.zk_client)
+        self._step("coordinators")
+
+        if config.authorizer_class_name:
+            raise KafkaException(
+                f"authorizer.class.name={config.authorizer_class_name} is set, but this broker has no authorizer yet"
+            )
+        self._step("authorizer")
+
+        self._start_request_processing(broker_id)
+        self._step("kafka-apis")
+
+        self._start_dynamic_config()
+        self._step("dynamic-config")
+
+    def _init_zk_client(self) -> None:
+        from kafka.zk.kafka_zk_client import KafkaZkClient
+
+        config = self.config
+        zk_connect = config.zk_connect
+        if not zk_connect:
+            raise KafkaException("zookeeper.connect must be set: this broker runs in ZooKeeper mode")
+        self.info(f"Connecting to zookeeper on {zk_connect}")
+        chroot_index = zk_connect.find("/")
+        if chroot_index > 0:
+            # Create the chroot with a client that connects without it, as Kafka does.
+            KafkaZkClient.create_chroot_path(
+                zk_connect,
+                False,
+                config.zk_session_timeout_ms,
+                config.zk_connection_timeout_ms,
+                config.zk_max_in_flight_requests,
+                self.time,
+            )
+        self.zk_client = KafkaZkClient.apply(
+            zk_connect,
+            False,
+            config.zk_session_timeout_ms,
+            config.zk_connection_timeout_ms,
+            config.zk_max_in_flight_requests,
+            self.time,
+            name="Kafka server",
+        )
+        self.zk_client.create_top_level_paths()
+
+    def _get_or_generate_cluster_id(self) -> str:
+        existing = self.zk_client.get_cluster_id()
+        if existing is not None:
+            return str(existing)
+        proposed = _generate_cluster_id()
+        return str(self.zk_client.create_or_get_cluster_id(proposed))
+
+    def _get_or_generate_broker_id(self, meta_broker_id: int | None) -> int:
+        """broker.id from the config, else from meta.properties, else generated from /brokers/seqid."""
+        config = self.config
+        configured = config.broker_id
+        if configured >= 0 and meta_broker_id is not None and meta_broker_id != configured:
+            raise InconsistentBrokerIdException(
+                f"Configured broker.id {configured} doesn't match stored broker.id {meta_broker_id} in "
+                "meta.properties. If you moved your data, make sure your configured broker.id matches. "
+                "If you intend to create a new broker, you should remove all data in your data directories "
+                "(log.dirs)."
+            )
+        if meta_broker_id is not None:
+            return meta_broker_id
+        if configured < 0 and config.broker_id_generation_enable:
+            try:
+                return int(self.zk_client.generate_broker_sequence_id()) + config.max_reserved_broker_id
+            except Exception as e:
+                raise GenerateBrokerIdException(f"Failed to generate broker.id due to {e}") from e
+        return configured
+
+    def _checkpoint_broker_metadata(self, meta: ZkMetaProperties) -> None:
+        live = {str(d) for d in self.log_manager.live_log_dirs}
+        for log_dir in self.config.log_dirs:
+            if str(os.path.abspath(log_dir)) not in live:
+                continue
+            checkpoint = BrokerMetadataCheckpoint(os.path.join(log_dir, "meta.properties"))
+            checkpoint.write(meta.to_properties())
+
+    def _start_log_manager(self, initial_offline_dirs: list[str]) -> None:
+        from kafka.log.log_dir_failure_channel import LogDirFailureChannel
+        from kafka.log.log_manager import LogManager
+
+        config = self.config
+        self.log_dir_failure_channel = LogDirFailureChannel(len(config.log_dirs))
+        from kafka.server.config_helper import ZkConfigRepository
+        from kafka.zk.admin_zk_client import AdminZkClient
+
+        self.log_manager = LogManager.apply(
+            config,
+            initial_offline_dirs,
+            ZkConfigRepository(AdminZkClient(self.zk_client)),
+            self.kafka_scheduler,
+            self.time,
+            self.log_dir_failure_channel,
+        )
+        self.broker_state = BrokerState.RECOVERY
+        self.log_manager.startup(self.zk_client.get_all_topics_in_cluster())
+
+    def _start_replica_manager(self) -> None:
+        from kafka.cluster.partition import ZkIsrManager
+        from kafka.server.metadata_cache import ZkMetadataCache
+        from kafka.server.replica_manager import ReplicaManager
+        from kafka.utils.atomic import AtomicBoolean
+
+        config = self.config
+        self.metadata_cache = ZkMetadataCache(config.broker_id, self.cluster_id)
+        self.alter_isr_manager = ZkIsrManager(self.kafka_scheduler, self.time, self.zk_client)
+        self.alter_isr_manager.start()
+        self._shutting_down_flag = AtomicBoolean(False)
+        self.replica_manager = ReplicaManager(
+            config,
+            None,
+            self.time,
+            self.zk_client,
+            self.kafka_scheduler,
+            self.log_manager,
+            self._shutting_down_flag,
+            None,
+            None,
+            self.metadata_cache,
+            self.log_dir_failure_channel,
+            self.alter_isr_manager,
+            thread_name_prefix=self.thread_name_prefix,
+        )
+        self.replica_manager.startup()
+
+    def _start_request_processing(self, broker_id: int) -> None:
+        from kafka.server.api_version_manager import ApiVersionManager
+        from kafka.server.auto_topic_creation_manager import DefaultAutoTopicCreationManager
+        from kafka.server.fetch_session import FetchManager, FetchSessionCache
+        from kafka.server.kafka_apis import KafkaApis
+        from kafka.server.kafka_request_handler import KafkaRequestHandlerPool
+
+        config = self.config
+        self.fetch_manager = FetchManager(
+            self.time, FetchSessionCache(config.max_incremental_fetch_session_cache_slots, 120_000)
+        )
+        self.auto_topic_creation_manager = DefaultAutoTopicCreationManager(config, self.admin_manager, None, None)
+        api_version_manager = ApiVersionManager(
+            ListenerType.ZK_BROKER, KafkaApis.HANDLED_APIS, config.unstable_api_versions_enabled
+        )
+        self.data_plane_request_processor = KafkaApis(
+            self.socket_server.data_plane_request_channel,
+            self.replica_manager,
+            self.admin_manager,
+            self.kafka_controller,
+            self.zk_client,
+            broker_id,
+            config,
+            self.metadata_cache,
+            self.fetch_manager,
+            None,
+            self.cluster_id,
+            self.time,
+            api_version_manager,
+            self.auto_topic_creation_manager,
+            self.admin_manager.config_helper,
+            self.producer_id_manager,
+            lambda: self.kafka_controller.broker_epoch,
+        )
+        self.data_plane_request_handler_pool = KafkaRequestHandlerPool(
+            broker_id,
+            self.socket_server.data_plane_request_channel,
+            self.data_plane_request_processor,
+            self.time,
+            config.num_io_threads,
+        )
+        self.socket_server.start_processing_requests()
+        self.broker_state = BrokerState.RUNNING
+
+    def _start_dynamic_config(self) -> None:
+        from kafka.server.config_handler import (
+            BrokerConfigHandler,
+            DynamicLogConfig,
+            TopicConfigHandler,
+            dynamic_config_of,
+        )
+        from kafka.server.dynamic_config_manager import DynamicConfigManager
+        from kafka.zk.zk_data import ConfigType
+
+        dynamic_config_of(self.config).add_broker_reconfigurable(
+            DynamicLogConfig(self.log_manager, self.kafka_controller)
+        )
+        handlers = {
+            ConfigType.TOPIC: TopicConfigHandler(self.log_manager, self.config, None, self.kafka_controller),
+            ConfigType.BROKER: BrokerConfigHandler(self.config),
+        }
+        self.dynamic_config_manager = DynamicConfigManager(self.zk_client, handlers)
+        self.dynamic_config_manager.startup()
+
+    # ---- shutdown ---------------------------------------------------------------------------------------
+
+    def shutdown(self) -> None:
+        """Stops every component in the reverse order of start-up; safe to call more than once."""
+        with self._lock:
+            if self._is_starting_up.is_set():
+                raise RuntimeError("Kafka server is still starting up, cannot shut down!")
+            if self._shutdown_latch.get_count() > 0 and not self._is_shutting_down.is_set():
+                self._is_shutting_down.set()
+                try:
+                    self.info("shutting down")
+                    self._shutdown()
+                finally:
+                    self.broker_state = BrokerState.NOT_RUNNING
+                    self._startup_complete.clear()
+                    self._is_shutting_down.clear()
+                    self._shutdown_latch.count_down()
+                    self.info("shut down completed")
+
+    def _shutdown(self) -> None:
+        log = self
+        self.broker_state = BrokerState.SHUTTING_DOWN
+        if self.dynamic_config_manager is not None:
+            swallow(self.dynamic_config_manager.shutdown, log)
+        if self.socket_server is not None:
+            swallow(self.socket_server.stop_processing_requests, log)
+        if self.data_plane_request_handler_pool is not None:
+            swallow(self.data_plane_request_handler_pool.shutdown, log)
+        if self.kafka_scheduler is not None:
+            swallow(self.kafka_scheduler.shutdown, log)
+        if self.data_plane_request_processor is not None:
+            swallow(self.data_plane_request_processor.close, log)
+        if self.auto_topic_creation_manager is not None:
+            swallow(self.auto_topic_creation_manager.shutdown, log)
+        if self.producer_id_manager is not None:
+            swallow(self.producer_id_manager.shutdown, log)
+        if self.replica_manager is not None:
+            if getattr(self, "_shutting_down_flag", None) is not None:
+                self._shutting_down_flag.set(True)
+            swallow(self.replica_manager.shutdown, log)
+        if self.alter_isr_manager is not None:
+            swallow(self.alter_isr_manager.shutdown, log)
+        if self.admin_manager is not None:
+            swallow(self.admin_manager.shutdown, log)
+        if self.kafka_controller is not None:
+            swallow(self.kafka_controller.shutdown, log)
+        if self.log_manager is not None:
+            swallow(self.log_manager.shutdown, log)
+        if self.zk_client is not None:
+            swallow(self.zk_client.close, log)
+        if self.socket_server is not None:
+            swallow(self.socket_server.shutdown, log)
+
+    def await_shutdown(self, timeout_s: float | None = None) -> bool:
+        """Blocks until shutdown has completed (or `timeout_s` passes); wakes in short slices so that signal
+        handlers run on the main thread."""
+        remaining = timeout_s
+        while True:
+            step = 0.5 if remaining is None else min(0.5, remaining)
+            if self._shutdown_latch.await_(step):
+                return True
+            if remaining is not None:
+                remaining -= step
+                if remaining <= 0:
+                    return False
+
+    @property
+    def startup_complete(self) -> bool:
+        return self._startup_complete.is_set()
+
+    def bound_port(self, listener_name: Any) -> int:
+        return int(self.socket_server.bound_port(listener_name))
+
+
+def _generate_cluster_id() -> str:
+    """A random uuid in Kafka's base64 form (CoreUtils.generateUuidAsBase64)."""
+    from kafka.common.protocol.types import Uuid
+
+    return str(Uuid.from_bytes(uuid.uuid4().bytes))

@@ -1,0 +1,112 @@
+"""A kafka-port broker run as an operator runs it: `bin/kafka-server-start.sh server.properties --override ...`
+in its own process, on an ephemeral port, against a real ZooKeeper. The port it bound is read from its
+registration in /brokers/ids/N, as any ZooKeeper-aware tool would find it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from kazoo.client import KazooClient
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class BrokerProcess:
+    def __init__(self, work_dir: Path, zk_connect: str, broker_id: int = 0, overrides: dict[str, str] | None = None):
+        self.work_dir = work_dir
+        self.zk_connect = zk_connect  # including the chroot
+        self.broker_id = broker_id
+        self.log_dir = work_dir / "kafka-logs"
+        self.app_log_dir = work_dir / "logs"
+        self.overrides = dict(overrides or {})
+        self.port = 0
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def bootstrap(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def pid(self) -> int:
+        assert self._process is not None
+        return self._process.pid
+
+    def start(self, timeout: float = 60.0) -> None:
+        props = {
+            "broker.id": str(self.broker_id),
+            "listeners": "PLAINTEXT://127.0.0.1:0",
+            "log.dirs": str(self.log_dir),
+            "zookeeper.connect": self.zk_connect,
+            "num.partitions": "1",
+            "offsets.topic.replication.factor": "1",
+            "group.initial.rebalance.delay.ms": "0",
+            "num.network.threads": "2",
+            "num.io.threads": "4",
+        }
+        props.update(self.overrides)
+        args = [str(ROOT / "bin" / "kafka-server-start.sh"), str(ROOT / "config" / "server.properties")]
+        for k, v in props.items():
+            args += ["--override", f"{k}={v}"]
+        env = dict(os.environ, LOG_DIR=str(self.app_log_dir))
+        self.app_log_dir.mkdir(parents=True, exist_ok=True)
+        console = open(self.work_dir / "console.log", "ab")
+        self._process = subprocess.Popen(args, stdout=console, stderr=subprocess.STDOUT, env=env)
+        console.close()
+        self.port = self._wait_for_registration(timeout)
+
+    def _wait_for_registration(self, timeout: float) -> int:
+        client = KazooClient(hosts=self.zk_connect, timeout=10.0)
+        client.start(timeout=10.0)
+        try:
+            deadline = time.monotonic() + timeout
+            path = f"/brokers/ids/{self.broker_id}"
+            while time.monotonic() < deadline:
+                assert self._process is not None
+                if self._process.poll() is not None:
+                    raise AssertionError(f"broker exited with {self._process.returncode}: {self.console_tail()}")
+                if client.exists(path):
+                    data, _ = client.get(path)
+                    info = json.loads(data)
+                    endpoint = info["endpoints"][0]
+                    port = int(endpoint.rsplit(":", 1)[1])
+                    if self._serving(port):
+                        return port
+                time.sleep(0.05)
+            raise AssertionError(f"broker did not register within {timeout} s: {self.console_tail()}")
+        finally:
+            client.stop()
+            client.close()
+
+    @staticmethod
+    def _serving(port: int) -> bool:
+        import socket
+
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return True
+        except OSError:
+            return False
+
+    def console_tail(self, n: int = 4000) -> str:
+        path = self.work_dir / "console.log"
+        return path.read_text(errors="replace")[-n:] if path.exists() else ""
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 60.0) -> int:
+        """Sends `sig` and waits for the process to end; returns its exit code."""
+        if self._process is None or self._process.poll() is not None:
+            return self._process.returncode if self._process else 0
+        self._process.send_signal(sig)
+        try:
+            return self._process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait(10)
+            raise AssertionError(f"broker did not stop within {timeout} s after {sig}: {self.console_tail()}")
+
+    def kill(self) -> None:
+        self.stop(signal.SIGKILL)
