@@ -106,7 +106,7 @@ class BrokerProcess:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait(10)
-            raise AssertionError(f"broker did not stop within {timeout} s after {sig}: {self.console_tail()}")
+            raise AssertionError(f"broker did not stop within {timeout} s after {sig}: {self.console_tail()}") from None
 
     def kill(self) -> None:
         self.stop(signal.SIGKILL)
