@@ -29,13 +29,19 @@ $(STAMP): setup.cfg pyproject.toml
 	$(PY) -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
-# The broker (KafkaServer) is not built yet: issue 4 brings it. Until then this says what it will do.
+# ZooKeeper (detached) and one broker (in the foreground) with the shipped configs; Ctrl-C stops the
+# broker cleanly, then ZooKeeper. Logs go to $(LOG_DIR).
+LOG_DIR ?= $(CURDIR)/logs
 run: install
-	@echo "kafka-port: set-up done (.venv, Debian zookeeper and kcat)."
-	@echo "kafka-port: the broker is not built yet, so nothing is started."
-	@echo "  When it is, 'make run' will start ZooKeeper with config/zookeeper.properties and one"
-	@echo "  broker with config/server.properties, and stop both on Ctrl-C."
-	@echo "  What works today: the wire protocol and record layers (kafka.common), see README.md."
+	@export LOG_DIR="$(LOG_DIR)"; \
+	trap 'bin/zookeeper-server-stop.sh config/zookeeper.properties >/dev/null 2>&1 || true' EXIT; \
+	bin/zookeeper-server-start.sh -daemon config/zookeeper.properties; \
+	for i in $$(seq 1 100); do \
+		$(PY) -c "import socket; socket.create_connection(('127.0.0.1', 2181), 1).close()" 2>/dev/null && break; \
+		sleep 0.2; \
+	done; \
+	echo "ZooKeeper on localhost:2181; starting the broker (Ctrl-C to stop both; logs in $(LOG_DIR))"; \
+	bin/kafka-server-start.sh config/server.properties || true
 
 lint: python-env
 	$(VENV)/bin/ruff check core clients tests bin
