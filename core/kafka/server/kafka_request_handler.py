@@ -1,0 +1,191 @@
+"""Port of core/src/main/scala/kafka/server/KafkaRequestHandler.scala (Kafka 2.8).
+
+The request handler threads (`kafka-request-handler-N`, daemon): each takes requests from the
+RequestChannel's queue and passes them to the api layer (KafkaApis), until it takes a ShutdownRequest.
+KafkaRequestHandlerPool starts, resizes and stops them.
+
+# PORT: Kafka 2.8 names the threads `data-plane-kafka-request-handler-N`; this port keeps the names without
+# the listener-plane prefix (see socket_server.py). BrokerTopicStats/BrokerTopicMetrics, also in this Scala
+# file, are left to the metrics work; the pool's idle meter is a plain running total of idle nanoseconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Protocol
+
+from kafka.common.errors import InvalidRequestException
+from kafka.common.utils.kafka_thread import KafkaThread
+from kafka.common.utils.time import Time
+from kafka.network.request_channel import Request, RequestChannel, ShutdownRequest
+from kafka.utils.atomic import AtomicInteger, AtomicLong
+from kafka.utils.count_down_latch import CountDownLatch
+from kafka.utils.logging import TRACE, Logging
+
+__all__ = ["ApiRequestHandler", "KafkaRequestHandler", "KafkaRequestHandlerPool"]
+
+_handler_logger = logging.getLogger("kafka.server.KafkaRequestHandler")
+
+
+class ApiRequestHandler(Protocol):
+    """The api layer (KafkaApis): answers, defers or closes each request through the RequestChannel."""
+
+    def handle(self, request: Request) -> None: ...
+
+
+class KafkaRequestHandler(Logging):
+    """One request handler: a runnable whose owner (the pool) runs it on a thread of its own."""
+
+    logger_name = "kafka.server.KafkaRequestHandler"
+
+    def __init__(
+        self,
+        id: int,
+        broker_id: int,
+        aggregate_idle_meter: AtomicLong,
+        total_handler_threads: AtomicInteger,
+        request_channel: RequestChannel,
+        apis: ApiRequestHandler,
+        time: Time,
+    ) -> None:
+        self.id = id
+        self.broker_id = broker_id
+        self.aggregate_idle_meter = aggregate_idle_meter
+        self.total_handler_threads = total_handler_threads
+        self.request_channel = request_channel
+        self._apis = apis
+        self._time = time
+        self.log_ident = f"[Kafka Request Handler {id} on Broker {broker_id}], "
+        self._shutdown_complete = CountDownLatch(1)
+        self._stopped = False
+
+    def run(self) -> None:
+        while not self._stopped:
+            # One idle total for the pool: each handler's idle time counts as its share of the pool's.
+            start_select_time = self._time.nanoseconds()
+            req = self.request_channel.receive_request(300)
+            end_time = self._time.nanoseconds()
+            self.aggregate_idle_meter.add_and_get(
+                (end_time - start_select_time) // max(self.total_handler_threads.get(), 1)
+            )
+
+            match req:
+                case ShutdownRequest():
+                    if self._stopped:
+                        # PORT: a handler removed by resize_thread_pool must not take a pill meant for one that is
+                        # still in the pool (Kafka can lose a pill so, and its shutdown then waits for ever).
+                        self.request_channel.send_shutdown_request()
+                    else:
+                        self.debug(
+                            f"Kafka request handler {self.id} on broker {self.broker_id} received shut down command"
+                        )
+                    self._shutdown_complete.count_down()
+                    return
+                case Request():
+                    try:
+                        req.request_dequeue_time_nanos = end_time
+                        if _handler_logger.isEnabledFor(TRACE):
+                            self.trace(
+                                f"Kafka request handler {self.id} on broker {self.broker_id} handling request {req}"
+                            )
+                        if self._parse_body_or_close(req):
+                            self._apis.handle(req)
+                    except Exception as e:
+                        # PORT: Kafka exits the broker on FatalExitError here; this port has no such error type yet.
+                        self.error("Exception when handling request", e)
+                    finally:
+                        req.release_buffer()
+                case _:
+                    pass
+        self._shutdown_complete.count_down()
+
+    def _parse_body_or_close(self, request: Request) -> bool:
+        """Parses the body, which Kafka does in the network thread (see Request): a body that cannot be read closes
+        the connection, with Kafka's log line, and the api layer never sees the request."""
+        try:
+            request.body  # noqa: B018 - parsed on first access
+        except InvalidRequestException as e:
+            connection_id = request.context.connection_id
+            self.error(f"Closing socket for {connection_id} because of error", e)
+            self.request_channel.close_connection(request, {})
+            return False
+        return True
+
+    def stop(self) -> None:
+        """Makes the handler leave its loop within one poll of the request queue (used when the pool shrinks)."""
+        self._stopped = True
+
+    def initiate_shutdown(self) -> None:
+        self.request_channel.send_shutdown_request()
+
+    def await_shutdown(self) -> None:
+        # Waited in slices so that the waiting thread stays interruptible (Ctrl-C in the main thread).
+        while not self._shutdown_complete.await_(1.0):
+            pass
+
+
+class KafkaRequestHandlerPool(Logging):
+    """`num_threads` request handlers on daemon threads named `kafka-request-handler-{id}`."""
+
+    logger_name = "kafka.server.KafkaRequestHandlerPool"
+
+    def __init__(
+        self,
+        broker_id: int,
+        request_channel: RequestChannel,
+        apis: ApiRequestHandler,
+        time: Time,
+        num_threads: int,
+        request_handler_avg_idle_metric_name: str = "RequestHandlerAvgIdlePercent",
+        log_and_thread_name_prefix: str = "data-plane",
+    ) -> None:
+        self.broker_id = broker_id
+        self.request_channel = request_channel
+        self.apis = apis
+        self._time = time
+        self._thread_pool_size = AtomicInteger(num_threads)
+        self.request_handler_avg_idle_metric_name = request_handler_avg_idle_metric_name
+        # Idle nanoseconds of the pool, each handler's divided by the pool size (Kafka's aggregate idle meter).
+        self.aggregate_idle_meter = AtomicLong(0)
+        self.log_ident = f"[{log_and_thread_name_prefix} Kafka Request Handler on Broker {broker_id}], "
+        self.runnables: list[KafkaRequestHandler] = []
+        self._lock = threading.RLock()  # `this.synchronized`
+        for i in range(num_threads):
+            self.create_handler(i)
+
+    def create_handler(self, id: int) -> None:
+        with self._lock:
+            handler = KafkaRequestHandler(
+                id,
+                self.broker_id,
+                self.aggregate_idle_meter,
+                self._thread_pool_size,
+                self.request_channel,
+                self.apis,
+                self._time,
+            )
+            self.runnables.append(handler)
+            KafkaThread.daemon_thread(f"kafka-request-handler-{id}", handler.run).start()
+
+    def resize_thread_pool(self, new_size: int) -> None:
+        with self._lock:
+            current_size = self._thread_pool_size.get()
+            self.info(f"Resizing request handler thread pool size from {current_size} to {new_size}")
+            if new_size > current_size:
+                for i in range(current_size, new_size):
+                    self.create_handler(i)
+            elif new_size < current_size:
+                for i in range(1, current_size - new_size + 1):
+                    self.runnables.pop(current_size - i).stop()
+            self._thread_pool_size.set(new_size)
+
+    def shutdown(self) -> None:
+        """Sends every handler a ShutdownRequest, then waits for all of them to stop."""
+        with self._lock:
+            self.info("shutting down")
+            for handler in self.runnables:
+                handler.initiate_shutdown()
+            for handler in self.runnables:
+                handler.await_shutdown()
+            self.info("shut down completely")

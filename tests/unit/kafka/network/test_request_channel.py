@@ -1,0 +1,249 @@
+"""RequestChannel, Request and the response types: the hand-off between network and request handler threads."""
+
+from __future__ import annotations
+
+import struct
+import threading
+from typing import Any
+
+import pytest
+
+from kafka.common.message import AlterConfigsRequestData, RequestHeaderData
+from kafka.common.protocol.api_keys import ApiKeys
+from kafka.common.protocol.errors import Errors
+from kafka.common.protocol.message import ByteBufferAccessor
+from kafka.common.requests.api_versions_request import ApiVersionsRequest
+from kafka.common.requests.api_versions_response import ApiVersionsResponse
+from kafka.common.requests.request_context import ClientInformation, KafkaPrincipal, RequestContext
+from kafka.common.requests.request_header import RequestHeader
+from kafka.common.utils.time import MockTime
+from kafka.network.request_channel import (
+    CloseConnectionResponse,
+    EndThrottlingResponse,
+    NoOpResponse,
+    Request,
+    RequestChannel,
+    Response,
+    SendResponse,
+    Session,
+    ShutdownRequest,
+    StartThrottlingResponse,
+)
+from kafka.network.socket_server import SimpleMemoryPool
+from tests.unit.kafka.network.socket_server_support import Client
+
+
+class RecordingProcessor:
+    """Stands where a Processor would: records the responses routed to it."""
+
+    def __init__(self, id: int) -> None:
+        self.id = id
+        self.responses: list[Response] = []
+
+    def enqueue_response(self, response: Response) -> None:
+        self.responses.append(response)
+
+    @property
+    def response_queue_size(self) -> int:
+        return len(self.responses)
+
+
+def make_request(
+    frame: bytes | None = None, processor: int = 0, time: MockTime | None = None, pool: Any = None
+) -> Request:
+    """A Request as a Processor builds it from a frame (without its size); an ApiVersions v3 request by default."""
+    payload = bytearray(frame if frame is not None else Client.api_versions_frame(7)[4:])
+    buffer = ByteBufferAccessor(memoryview(payload))
+    header = RequestHeader.parse(buffer)
+    context = RequestContext(
+        header,
+        "127.0.0.1:9092-127.0.0.1:50000-0",
+        "127.0.0.1",
+        KafkaPrincipal.ANONYMOUS,
+        "PLAINTEXT",
+        "PLAINTEXT",
+        ClientInformation.EMPTY,
+        False,
+    )
+    time = time or MockTime()
+    return Request(processor, context, time.nanoseconds(), pool, buffer, None, time)
+
+
+def test_request_queue_is_bounded_and_fifo() -> None:
+    """send_request waits while queued.max.requests requests are queued, and requests come out in order."""
+    channel = RequestChannel(2)
+    first, second, third = make_request(), make_request(), make_request()
+    assert channel.send_request(first, 10)
+    assert channel.send_request(second, 10)
+    assert not channel.send_request(third, 50)
+    assert channel.request_queue_size() == 2
+    assert channel.receive_request(10) is first
+    assert channel.send_request(third, 10)
+    assert [channel.receive_request(10), channel.receive_request(10)] == [second, third]
+
+
+def test_receive_request_times_out_with_none() -> None:
+    """receive_request returns None when nothing arrives within its timeout."""
+    assert RequestChannel(5).receive_request(20) is None
+
+
+def test_blocked_sender_goes_on_once_a_request_is_taken() -> None:
+    """A sender waiting on a full queue (no timeout, as Kafka's put) proceeds when a handler takes a request."""
+    channel = RequestChannel(1)
+    channel.send_request(make_request())
+    late = make_request()
+    sender = threading.Thread(target=channel.send_request, args=(late,), name="test-sender")
+    sender.start()
+    try:
+        sender.join(0.1)
+        assert sender.is_alive()  # waiting for room
+        assert channel.receive_request(1000) is not None
+        sender.join(5)
+        assert not sender.is_alive()
+        assert channel.receive_request(1000) is late
+    finally:
+        channel.clear()
+        sender.join(5)
+
+
+def test_send_response_goes_to_the_requests_processor_and_stamps_times() -> None:
+    """A response is routed to the processor that read its request, with its completion times set."""
+    time = MockTime()
+    channel = RequestChannel(10, time=time)
+    processors = [RecordingProcessor(0), RecordingProcessor(1)]
+    for p in processors:
+        channel.add_processor(p)  # type: ignore[arg-type]
+    request = make_request(processor=1, time=time)
+    time.sleep(5)
+    response = SendResponse(request, [b"\x00\x00\x00\x00"])
+    channel.send_response(response)
+    assert processors[1].responses == [response]
+    assert processors[0].responses == []
+    assert request.response_complete_time_nanos == time.nanoseconds()
+    assert request.api_local_complete_time_nanos == request.response_complete_time_nanos
+    assert channel.response_queue_size() == 1
+
+
+def test_throttling_responses_leave_the_request_times_alone() -> None:
+    """StartThrottling and EndThrottling are routed like other responses but do not mark the request complete."""
+    channel = RequestChannel(10, time=MockTime())
+    processor = RecordingProcessor(0)
+    channel.add_processor(processor)  # type: ignore[arg-type]
+    request = make_request()
+    channel.send_response(StartThrottlingResponse(request))
+    channel.send_response(EndThrottlingResponse(request))
+    assert [type(r) for r in processor.responses] == [StartThrottlingResponse, EndThrottlingResponse]
+    assert request.response_complete_time_nanos == -1
+    channel.send_response(NoOpResponse(request))
+    assert request.response_complete_time_nanos != -1
+
+
+def test_response_to_a_removed_processor_is_dropped() -> None:
+    """Once its processor is removed, a response has nowhere to go and is dropped."""
+    channel = RequestChannel(10)
+    processor = RecordingProcessor(3)
+    channel.add_processor(processor)  # type: ignore[arg-type]
+    channel.remove_processor(3)
+    channel.send_response(NoOpResponse(make_request(processor=3)))
+    assert processor.responses == []
+
+
+def test_close_connection_counts_errors_and_sends_a_close_response() -> None:
+    """close_connection counts the request's errors per API and has the processor close the connection."""
+    channel = RequestChannel(10)
+    processor = RecordingProcessor(0)
+    channel.add_processor(processor)  # type: ignore[arg-type]
+    request = make_request()
+    channel.close_connection(request, {Errors.UNKNOWN_SERVER_ERROR: 2, Errors.NONE: 1})
+    (response,) = processor.responses
+    assert isinstance(response, CloseConnectionResponse) and response.request is request
+    assert channel.error_count(ApiKeys.API_VERSIONS, Errors.UNKNOWN_SERVER_ERROR) == 2
+    assert channel.error_count(ApiKeys.API_VERSIONS, Errors.NONE) == 1
+    assert channel.error_count(ApiKeys.FETCH, Errors.NONE) == 0
+
+
+def test_shutdown_requests_clear_and_shutdown() -> None:
+    """send_shutdown_request queues a ShutdownRequest; clear and shutdown drop what is queued."""
+    channel = RequestChannel(10)
+    channel.send_shutdown_request()
+    assert channel.receive_request(10) == ShutdownRequest()
+    for _ in range(3):
+        channel.send_request(make_request())
+    channel.clear()
+    assert channel.receive_request(0) is None
+    channel.send_request(make_request())
+    channel.shutdown()
+    assert channel.request_queue_size() == 0
+
+
+def test_request_body_is_parsed_on_first_use_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The body is parsed once, on first use, from the bytes after the header."""
+    request = make_request()
+    calls: list[int] = []
+    parse = request.context.parse_request
+
+    def counting_parse(buffer: Any) -> Any:
+        calls.append(1)
+        return parse(buffer)
+
+    monkeypatch.setattr(request.context, "parse_request", counting_parse)
+    assert calls == []
+    body = request.body
+    assert isinstance(body, ApiVersionsRequest)
+    assert body.data.client_software_name == "kafka-port-test"
+    assert request.body is body
+    assert request.body_as(ApiVersionsRequest) is body
+    assert request.size_of_body_in_bytes == len(body.serialize())
+    assert request.size_in_bytes == request.header.size + request.size_of_body_in_bytes
+    assert calls == [1]
+    with pytest.raises(TypeError):
+        request.body_as(ApiVersionsResponse)  # type: ignore[arg-type]
+
+
+def test_release_buffer_gives_the_memory_back_once() -> None:
+    """release_buffer returns the frame's bytes to the memory pool, once however often it is called."""
+    frame = Client.api_versions_frame(7)[4:]
+    pool = SimpleMemoryPool(1000, 1000, False)
+    assert pool.try_allocate(len(frame))
+    request = make_request(frame, pool=pool)
+    request.body  # noqa: B018 - parse before release, as a handler does
+    request.release_buffer()
+    request.release_buffer()
+    assert pool.available_memory() == 1000
+    assert request.buffer is None
+    assert request.body.data.client_software_version == "1.0"
+
+
+def test_loggable_request_hides_config_values() -> None:
+    """The logged form of an AlterConfigs request hides every value; the request itself is unchanged."""
+    data = AlterConfigsRequestData()
+    config = AlterConfigsRequestData.AlterableConfig(name="sasl.jaas.config", value="secret")
+    data.resources.append(AlterConfigsRequestData.AlterConfigsResource(resource_type=4, resource_name="0"))
+    data.resources[0].configs.append(config)
+    header = RequestHeaderData(request_api_key=ApiKeys.ALTER_CONFIGS.id, request_api_version=1, correlation_id=3)
+    header.client_id = "admin"
+    frame = header.write(1) + data.write(1)
+    request = make_request(frame)
+    logged = request.loggable_request
+    assert logged.data.resources[0].configs[0].value == "[hidden]"
+    assert request.body.data.resources[0].configs[0].value == "secret"
+    assert "secret" not in request.request_desc(True)
+
+
+def test_build_response_send_frames_the_response() -> None:
+    """build_response_send gives the framed response: size, correlation id, then the body."""
+    request = make_request()
+    parts = request.build_response_send(ApiVersionsResponse.default_api_versions_response())
+    frame = b"".join(parts)
+    size, correlation_id = struct.unpack(">ii", frame[:8])
+    assert size == len(frame) - 4 and correlation_id == 7
+    response = ApiVersionsResponse.parse(frame[8:], 3)
+    assert response.data.error_code == 0
+    assert request.response_node(ApiVersionsResponse.default_api_versions_response()) is None  # logging is off
+
+
+def test_session_sanitized_user() -> None:
+    """The session's sanitized user percent-encodes what cannot appear in metric tags or ZooKeeper paths."""
+    session = Session(KafkaPrincipal("User", "alice smith*~"), "127.0.0.1")
+    assert session.sanitized_user == "alice%20smith%2A%7E"
+    assert Session(KafkaPrincipal("User", "bob.b-c_d"), None).sanitized_user == "bob.b-c_d"
