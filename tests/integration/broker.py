@@ -69,28 +69,17 @@ class BrokerProcess:
                 assert self._process is not None
                 if self._process.poll() is not None:
                     raise AssertionError(f"broker exited with {self._process.returncode}: {self.console_tail()}")
-                if client.exists(path):
+                # Registered, and start-up finished (the broker logs `started` once it processes requests).
+                if client.exists(path) and "] started (kafka.server.KafkaServer)" in self.console_tail(1_000_000):
                     data, _ = client.get(path)
                     info = json.loads(data)
                     endpoint = info["endpoints"][0]
-                    port = int(endpoint.rsplit(":", 1)[1])
-                    if self._serving(port):
-                        return port
+                    return int(endpoint.rsplit(":", 1)[1])
                 time.sleep(0.05)
             raise AssertionError(f"broker did not register within {timeout} s: {self.console_tail()}")
         finally:
             client.stop()
             client.close()
-
-    @staticmethod
-    def _serving(port: int) -> bool:
-        import socket
-
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return True
-        except OSError:
-            return False
 
     def console_tail(self, n: int = 4000) -> str:
         path = self.work_dir / "console.log"

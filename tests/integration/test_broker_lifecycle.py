@@ -1,0 +1,188 @@
+"""The broker's life as Kafka's: start-up order, Kafka's thread names, the ZooKeeper tree Kafka 2.8 writes,
+a clean shutdown that leaves no thread, and restarts after SIGTERM and SIGKILL with every acknowledged
+record still there."""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from kazoo.client import KazooClient
+
+from tests.integration.broker import BrokerProcess
+from tests.utils import wait_until_true
+
+ck = pytest.importorskip("confluent_kafka")
+from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
+
+pytestmark = pytest.mark.integration
+
+
+def _in_process_config(zk_connect: str, log_dir: Path) -> dict[str, str]:
+    return {
+        "broker.id": "0",
+        "listeners": "PLAINTEXT://127.0.0.1:0",
+        "log.dirs": str(log_dir),
+        "zookeeper.connect": zk_connect,
+        "num.network.threads": "2",
+        "num.io.threads": "2",
+        "offsets.topic.replication.factor": "1",
+    }
+
+
+def test_startup_order_threads_and_clean_shutdown(zookeeper, zk_chroot: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Components start in the documented order, run on threads named as Kafka names them, and a shutdown
+    stops every one of those threads (the autouse leak guard checks that none is left)."""
+    from kafka.server.broker_states import BrokerState
+    from kafka.server.kafka_config import KafkaConfig
+    from kafka.server.kafka_server import KafkaServer
+
+    config = KafkaConfig.from_props(_in_process_config(zookeeper.connect_string + zk_chroot, tmp_path / "logs"))
+    server = KafkaServer(config)
+    server.startup()
+    try:
+        assert server.started_steps == [
+            "broker-state-starting",
+            "kafka-scheduler",
+            "zookeeper",
+            "log-manager",
+            "broker-id",
+            "socket-server",
+            "replica-manager",
+            "kafka-healthcheck",
+            "kafka-controller",
+            "coordinators",
+            "authorizer",
+            "kafka-apis",
+            "dynamic-config",
+        ]
+        assert server.broker_state is BrokerState.RUNNING
+        assert server.bound_port("PLAINTEXT") > 0
+        names = {t.name for t in threading.enumerate()}
+        expected = {
+            "kafka-scheduler-0",
+            # Named with the configured port, as Kafka's Acceptor is (0 here: an ephemeral port).
+            "kafka-socket-acceptor-PLAINTEXT-PLAINTEXT-0",
+            "kafka-network-thread-0-PLAINTEXT-PLAINTEXT-0",
+            "kafka-network-thread-0-PLAINTEXT-PLAINTEXT-1",
+            "kafka-request-handler-0",
+            "kafka-request-handler-1",
+            "controller-event-thread",
+            "ExpirationReaper-0-Produce",
+            "ExpirationReaper-0-Fetch",
+            "ExpirationReaper-0-DeleteRecords",
+            "ExpirationReaper-0-topic",
+        }
+        assert expected <= names, sorted(expected - names)
+    finally:
+        server.shutdown()
+    assert server.broker_state is BrokerState.NOT_RUNNING
+    assert server.await_shutdown(1)
+
+
+def test_zookeeper_tree_is_kafka_28s(zookeeper, zk_chroot: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """After start-up the chroot holds Kafka 2.8's persistent paths and its broker, controller and cluster JSON."""
+    broker = BrokerProcess(tmp_path, zookeeper.connect_string + zk_chroot)
+    broker.start()
+    zk = KazooClient(hosts=zookeeper.connect_string + zk_chroot, timeout=10.0)
+    zk.start(timeout=10.0)
+    try:
+        # The controller is elected just after the broker registers.
+        wait_until_true(lambda: zk.exists("/controller") is not None, "a controller to be elected")
+        for path in [
+            "/consumers",
+            "/admin/delete_topics",
+            "/brokers/ids",
+            "/brokers/topics",
+            "/brokers/seqid",
+            "/config/changes",
+            "/config/topics",
+            "/config/clients",
+            "/config/users",
+            "/config/brokers",
+            "/config/ips",
+            "/isr_change_notification",
+            "/log_dir_event_notification",
+            "/cluster/id",
+            "/controller",
+            "/controller_epoch",
+        ]:
+            assert zk.exists(path), path
+        broker_json = json.loads(zk.get("/brokers/ids/0")[0])
+        assert set(broker_json) == {
+            "features",
+            "listener_security_protocol_map",
+            "endpoints",
+            "jmx_port",
+            "port",
+            "host",
+            "version",
+            "timestamp",
+        }
+        assert broker_json["version"] == 5  # `rack` is written only when broker.rack is set, as in Kafka
+        assert broker_json["endpoints"] == [f"PLAINTEXT://127.0.0.1:{broker.port}"]
+        assert broker_json["listener_security_protocol_map"] == {"PLAINTEXT": "PLAINTEXT"}
+        assert (broker_json["host"], broker_json["port"]) == ("127.0.0.1", broker.port)
+        controller = json.loads(zk.get("/controller")[0])
+        assert set(controller) == {"version", "brokerid", "timestamp"} and controller["brokerid"] == 0
+        assert int(zk.get("/controller_epoch")[0]) >= 1
+        cluster = json.loads(zk.get("/cluster/id")[0])
+        assert cluster["version"] == "1" and len(cluster["id"]) == 22
+        meta = (tmp_path / "kafka-logs" / "meta.properties").read_text()
+        assert f"cluster.id={cluster['id']}" in meta and "broker.id=0" in meta and "version=0" in meta
+    finally:
+        zk.stop()
+        zk.close()
+        assert broker.stop() == 0
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "sigkill"])
+def test_restart_keeps_every_acknowledged_record(zookeeper, zk_chroot: str, tmp_path: Path, sig: int) -> None:  # type: ignore[no-untyped-def]
+    """Records acknowledged with acks=all are all there after the broker is stopped by SIGTERM or killed by SIGKILL
+    and started again. After SIGKILL the old registration lives until its ZooKeeper session times out, and the
+    broker (like Kafka's) cannot register again before that: the test waits for it, as an operator would."""
+    broker = BrokerProcess(
+        tmp_path, zookeeper.connect_string + zk_chroot, overrides={"zookeeper.session.timeout.ms": "4000"}
+    )
+    broker.start()
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    admin.create_topics([NewTopic("durable", 2, 1)], operation_timeout=30)["durable"].result(30)
+    producer = ck.Producer({"bootstrap.servers": broker.bootstrap, "acks": "all", "linger.ms": 5})
+    acked: list[tuple[int, int, bytes]] = []
+
+    def on_delivery(err, msg) -> None:  # type: ignore[no-untyped-def]
+        if err is None:
+            acked.append((msg.partition(), msg.offset(), msg.value()))
+
+    for i in range(1500):
+        producer.produce("durable", value=f"v{i}".encode(), partition=i % 2, on_delivery=on_delivery)
+    assert producer.flush(30) == 0
+    assert len(acked) == 1500
+    code = broker.stop(sig)
+    assert code == (0 if sig == signal.SIGTERM else -signal.SIGKILL)
+    zk = KazooClient(hosts=zookeeper.connect_string + zk_chroot, timeout=10.0)
+    zk.start(timeout=10.0)
+    try:
+        wait_until_true(lambda: zk.exists("/brokers/ids/0") is None, "the old registration to expire", 30)
+    finally:
+        zk.stop()
+        zk.close()
+
+    broker.start()
+    consumer = ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "unused", "enable.auto.commit": False})
+    consumer.assign([ck.TopicPartition("durable", p, 0) for p in (0, 1)])
+    got: set[tuple[int, int, bytes]] = set()
+    deadline = time.monotonic() + 30
+    try:
+        while len(got) < len(acked) and time.monotonic() < deadline:
+            msg = consumer.poll(0.2)
+            if msg is not None and msg.error() is None:
+                got.add((msg.partition(), msg.offset(), msg.value()))
+    finally:
+        consumer.close()
+        assert broker.stop() == 0
+    assert set(acked) <= got
