@@ -156,7 +156,7 @@ def test_watermarks_and_offsets_for_times(broker: BrokerProcess) -> None:
     for i in range(10):
         producer.produce("times", value=b"x", partition=0, timestamp=base + i * 1000)
     assert producer.flush(30) == 0
-    consumer = ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "unused"})
+    consumer = ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "unused", "enable.auto.commit": False})
     try:
         assert consumer.get_watermark_offsets(ck.TopicPartition("times", 0), timeout=10) == (0, 10)
         found = consumer.offsets_for_times([ck.TopicPartition("times", 0, base + 4500)], timeout=10)
