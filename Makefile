@@ -4,6 +4,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 STAMP := $(VENV)/.installed
+# kafka-python installs a package named `kafka` too, so it lives in a virtualenv of its own; the tests run
+# their kafka-python clients with this interpreter, in separate processes.
+KP_VENV ?= .venv-kafka-python
+KP_STAMP := $(KP_VENV)/.installed
 
 .PHONY: install system-packages python-env run test lint typecheck pytest bench clean
 
@@ -21,7 +25,13 @@ system-packages:
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-python-env: $(STAMP)
+python-env: $(STAMP) $(KP_STAMP)
+
+$(KP_STAMP):
+	[ -x $(KP_VENV)/bin/python ] || python3 -m venv $(KP_VENV)
+	$(KP_VENV)/bin/python -m pip install -q --upgrade pip
+	$(KP_VENV)/bin/python -m pip install -q "kafka-python>=2.0.2"
+	touch $(KP_STAMP)
 
 $(STAMP): setup.cfg pyproject.toml
 	[ -x $(PY) ] || python3 -m venv $(VENV)
@@ -59,4 +69,4 @@ bench: install
 	$(PY) -m pytest -q tests/bench --benchmark-enable --benchmark-columns=min,median,mean,ops
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) $(KP_VENV) build *.egg-info
