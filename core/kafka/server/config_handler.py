@@ -573,9 +573,13 @@ class DynamicBrokerConfig(Logging):
 
         self._current_config = KafkaConfig(self._kafka_config.props, False)
         admin_zk_client = AdminZkClient(zk_client)
-        self.update_default_config(admin_zk_client.fetch_entity_config(ConfigType.BROKER, ConfigEntityName.DEFAULT))
+        # Nothing stored means nothing to apply: skip rebuilding (and logging) the whole config at start-up.
+        defaults = admin_zk_client.fetch_entity_config(ConfigType.BROKER, ConfigEntityName.DEFAULT)
+        if defaults:
+            self.update_default_config(defaults)
         props = admin_zk_client.fetch_entity_config(ConfigType.BROKER, str(self._kafka_config.broker_id))
-        self.update_broker_config(self._kafka_config.broker_id, props)
+        if props:
+            self.update_broker_config(self._kafka_config.broker_id, props)
 
     def add_broker_reconfigurable(self, reconfigurable: BrokerReconfigurable) -> None:
         with self._lock.write_lock:

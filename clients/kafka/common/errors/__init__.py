@@ -566,6 +566,7 @@ class InconsistentBrokerMetadataException(KafkaException):
 class InconsistentBrokerIdException(KafkaException):
     """broker.id in the config differs from meta.properties (Scala kafka.common.InconsistentBrokerIdException)."""
 
+
 # InconsistentClusterIdException exists in Java's errors (above) and serves for the Scala one too.
 
 
