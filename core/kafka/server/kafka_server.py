@@ -188,6 +188,8 @@ class KafkaServer(Logging):
 
         self._start_dynamic_config()
         self._step("dynamic-config")
+        # Keys nobody knows (a typo, a config of a newer Kafka) are reported, as Kafka's AbstractConfig does.
+        config.log_unused()
 
     def _init_zk_client(self) -> None:
         from kafka.zk.kafka_zk_client import KafkaZkClient

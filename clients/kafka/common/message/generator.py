@@ -11,15 +11,19 @@ fields are read and written with one precompiled `struct.Struct`, primitive arra
 
 from __future__ import annotations
 
+import hashlib
 import keyword
+import marshal
+import os
 import re
 import sys
 import threading
 import types
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
-from kafka.common.message.spec import NONE_VERSIONS, FieldSpec, MessageSpec, SpecError, Versions, load_spec
+from kafka.common.message.spec import NONE_VERSIONS, SPEC_DIR, FieldSpec, MessageSpec, SpecError, Versions, load_spec
 
 _FIXED: dict[str, tuple[str, int]] = {
     "bool": ("?", 1),
@@ -604,16 +608,49 @@ def load_module(name: str) -> types.ModuleType:
             return module
         from kafka.common.message import _runtime
 
-        source = generate_source(name)
+        source, code = _compiled(name)
         module_name = f"kafka.common.message.generated.{name}Data"
         module = types.ModuleType(module_name)
         module.__dict__.update(_runtime.namespace())
         module.__dict__["__source__"] = source
-        code = compile(source, f"<generated {name}Data>", "exec")
         sys.modules[module_name] = module
         exec(code, module.__dict__)
         _modules[name] = module
         return module
+
+
+_CACHE_DIR = Path(__file__).with_name("__pycache__") / "generated"
+_generator_digest: str | None = None
+
+
+def _compiled(name: str) -> tuple[str, types.CodeType]:
+    """The generated source and its code object, from the on-disk cache when the spec, the generator and the
+    Python version are those it was made with (like a .pyc); generated and cached otherwise. A cache that
+    cannot be read or written is simply not used."""
+    global _generator_digest
+    spec_path = SPEC_DIR / f"{name}.spec"
+    if _generator_digest is None:
+        h = hashlib.sha256(sys.version.encode())
+        for module_file in ("generator.py", "_runtime.py", "spec.py"):
+            h.update(Path(__file__).with_name(module_file).read_bytes())
+        _generator_digest = h.hexdigest()
+    key = hashlib.sha256(_generator_digest.encode() + spec_path.read_bytes()).hexdigest()[:24]
+    cache_file = _CACHE_DIR / f"{name}.{key}.bin"
+    try:
+        source, code = marshal.loads(cache_file.read_bytes())
+        return source, code
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    source = generate_source(name)
+    code = compile(source, f"<generated {name}Data>", "exec")
+    try:
+        _CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        temp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+        temp.write_bytes(marshal.dumps((source, code)))
+        os.replace(temp, cache_file)
+    except OSError:
+        pass
+    return source, code
 
 
 def main(argv: list[str]) -> int:

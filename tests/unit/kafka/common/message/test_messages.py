@@ -167,3 +167,23 @@ def test_generated_classes_are_cached_and_named() -> None:
     cls = m1.FetchResponseData
     assert cls.FetchableTopicResponse.__module__ == "kafka.common.message.generated.FetchResponseData"
     assert "def _read_FetchResponseData_12" in m1.__source__
+
+
+def test_compiled_code_cache_survives_corruption() -> None:
+    """A cached compiled module that is corrupt is regenerated, not trusted, and the cache is written again."""
+    from kafka.common.message import generator
+
+    source, _ = generator._compiled("HeartbeatRequest")
+    (entry,) = list(generator._CACHE_DIR.glob("HeartbeatRequest.*.bin"))
+    entry.write_bytes(b"\x00garbage")
+    source_again, code = generator._compiled("HeartbeatRequest")
+    assert source_again == source
+    namespace: dict = {}
+    from kafka.common.message import _runtime
+
+    namespace.update(_runtime.namespace())
+    exec(code, namespace)
+    assert namespace["HeartbeatRequestData"]().write(4) == generator.load_module(
+        "HeartbeatRequest"
+    ).HeartbeatRequestData().write(4)
+    assert entry.read_bytes() != b"\x00garbage"
