@@ -453,6 +453,11 @@ class KafkaApis(Logging):
             for tip, pd in erroneous:
                 partitions[tip] = pd
             unconverted = context.update_and_generate_response_data(partitions)
+            if version >= 10 and not self.is_debug_enabled():
+                # Nothing to convert: v10+ reads every record format and zstd. Send what the session built,
+                # rather than building the whole response a second time as Kafka does.
+                self.send_response(request, unconverted)
+                return
             converted: dict[Any, Any] = {}
             for topic_response in unconverted.data.responses:
                 for p in topic_response.partitions:

@@ -24,12 +24,13 @@ _CORRELATION_ID = struct.Struct(">i")
 class RequestHeader:
     """A parsed or to-be-written request header (wraps RequestHeaderData and its header version)."""
 
-    __slots__ = ("_data", "_header_version", "_size")
+    __slots__ = ("_data", "_header_version", "_size", "_api_key")
 
     def __init__(self, data: Any, header_version: int) -> None:
         self._data = data
         self._header_version = header_version
         self._size = -1
+        self._api_key: ApiKeys | None = None  # looked up once: request paths ask for it many times
 
     @classmethod
     def of(cls, api_key: ApiKeys, api_version: int, client_id: str | None, correlation_id: int) -> RequestHeader:
@@ -44,7 +45,10 @@ class RequestHeader:
 
     @property
     def api_key(self) -> ApiKeys:
-        return ApiKeys.for_id(self._data.request_api_key)
+        api_key = self._api_key
+        if api_key is None or api_key.id != self._data.request_api_key:
+            api_key = self._api_key = ApiKeys.for_id(self._data.request_api_key)
+        return api_key
 
     @property
     def api_version(self) -> int:
