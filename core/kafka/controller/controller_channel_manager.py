@@ -26,6 +26,7 @@ import queue
 import selectors
 import socket
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -539,7 +540,7 @@ def _events() -> Any:
     return kafka_controller
 
 
-class AbstractControllerBrokerRequestBatch(Logging):
+class AbstractControllerBrokerRequestBatch(Logging, ABC):
     """Collects the control requests of one state change, then sends them (see the module docstring)."""
 
     logger_name = "kafka.controller.ControllerBrokerRequestBatch"
@@ -556,11 +557,13 @@ class AbstractControllerBrokerRequestBatch(Logging):
         self.update_metadata_request_broker_set: set[int] = set()
         self.update_metadata_request_partition_info_map: dict[TopicPartition, Any] = {}
 
+    @abstractmethod
     def send_event(self, event: ControllerEvent) -> None:
-        raise NotImplementedError
+        """Puts a controller event on the controller's queue (a response callback's way back)."""
 
+    @abstractmethod
     def send_request(self, broker_id: int, request: Builder[Any], callback: ResponseCallback | None = None) -> None:
-        raise NotImplementedError
+        """Queues `request` for `broker_id`'s send thread; `callback` gets the response."""
 
     def new_batch(self) -> None:
         """Checks that the previous batch was sent; RuntimeError (Java: IllegalStateException) if not."""
