@@ -30,6 +30,7 @@ from kafka.common.message import (
     DescribeClusterResponseData,
     DescribeLogDirsResponseData,
     ElectLeadersResponseData,
+    FetchResponseData,
     InitProducerIdResponseData,
     ListOffsetsResponseData,
     MetadataResponseData,
@@ -37,6 +38,7 @@ from kafka.common.message import (
 )
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
+from kafka.common.protocol.types import ZERO_UUID
 from kafka.common.record.record_batch import NO_PRODUCER_EPOCH, NO_PRODUCER_ID
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.api_versions_response import ApiVersionsResponse
@@ -60,6 +62,7 @@ from kafka.common.requests.stop_replica_response import StopReplicaResponse
 from kafka.common.requests.update_metadata_response import UpdateMetadataResponse
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
+from kafka.log.log_validator import Client
 from kafka.network.request_channel import NoOpResponse, Request, RequestChannel, SendResponse
 from kafka.utils.logging import Logging
 
@@ -252,7 +255,7 @@ class KafkaApis(Logging):
         data = metadata_request.data
 
         # Topic ids in requests are not served by ZooKeeper-mode brokers (as in 3.7).
-        if any(t.topic_id != _zero_uuid() for t in (data.topics or [])):
+        if any(t.topic_id != ZERO_UUID for t in (data.topics or [])):
             self.send_error_response(
                 request, InvalidRequestException("Topic IDs are not supported in metadata requests")
             )
@@ -271,7 +274,8 @@ class KafkaApis(Logging):
             if known
             else []
         )
-        unknown = [t for t in topics if t not in set(known)] if not all_topics else []
+        known_set = set(known)
+        unknown = [t for t in topics if t not in known_set] if not all_topics else []
         unknown_metadata: list[Any] = []
         if unknown:
             allow_auto = self.config.auto_create_topics_enable and metadata_request.allow_auto_topic_creation()
@@ -365,8 +369,6 @@ class KafkaApis(Logging):
         if not authorized:
             send_response_callback({})
             return
-        from kafka.log.log_validator import Client
-
         self.replica_manager.append_records(
             timeout=produce_request.timeout,
             required_acks=produce_request.acks,
@@ -433,8 +435,6 @@ class KafkaApis(Logging):
         def process_response_callback(response_partition_data: list[tuple[Any, Any]]) -> None:
             partitions: dict[Any, Any] = {}
             for tip, data in response_partition_data:
-                from kafka.common.message import FetchResponseData
-
                 pd = FetchResponseData.PartitionData(
                     partition_index=tip[2],
                     error_code=maybe_down_convert_storage_error(data.error).code,
@@ -1011,12 +1011,6 @@ def _stale_broker_epoch() -> ApiException:
     from kafka.common.errors import StaleBrokerEpochException
 
     return StaleBrokerEpochException()
-
-
-def _zero_uuid() -> Any:
-    from kafka.common.protocol.types import ZERO_UUID
-
-    return ZERO_UUID
 
 
 def _metadata_topic(name: str, error: Errors, is_internal: bool) -> Any:
