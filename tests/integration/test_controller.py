@@ -22,7 +22,6 @@ from kafka.controller.kafka_controller import ElectionType, KafkaController
 from kafka.server.kafka_config import KafkaConfig
 from kafka.zk.kafka_zk_client import KafkaZkClient
 from kafka.zk.zk_data import BrokerInfo, ControllerZNode, DeleteTopicsTopicZNode, TopicZNode
-from kafka.zookeeper.zookeeper_types import SessionExpiredException
 from tests.integration.zookeeper import ZooKeeperServer
 from tests.unit.kafka.controller.controller_fakes import broker
 from tests.unit.kafka.controller.fake_broker import FakeBroker
@@ -192,9 +191,7 @@ def test_controller_election_and_failover(cluster: Cluster) -> None:
     assert second.epoch == 2
 
 
-def test_session_expiry_makes_the_controller_resign_and_run_again(
-    cluster: Cluster, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_session_expiry_makes_the_controller_resign_and_run_again(cluster: Cluster) -> None:
     """When the controller's ZooKeeper session is replaced it resigns, registers its broker again (new broker
     epoch) and wins the election again with the next controller epoch."""
     fake = FakeBroker(1).start()  # registered below by the controller's own session, as a broker does
@@ -206,22 +203,7 @@ def test_session_expiry_makes_the_controller_resign_and_run_again(
 
     client.zoo_keeper_client.force_reinitialize()
 
-    try:
-        wait_until_true(
-            lambda: controller.is_active and controller.epoch == 2, "controller re-elected", timeout=TIMEOUT
-        )
-    except AssertionError:
-        # Known ZooKeeperClient issue (reported): a request sent while the new session is still connecting is
-        # answered SESSIONEXPIRED (kazoo refuses calls while connecting) instead of waiting for the connection,
-        # so the re-registration fails, as it would in Kafka with such an error. Anything else is a failure.
-        if any(
-            "RegisterBrokerAndReelect" in r.getMessage()
-            and r.exc_info is not None
-            and isinstance(r.exc_info[1], SessionExpiredException)
-            for r in caplog.records
-        ):
-            pytest.xfail("ZooKeeperClient answered SESSIONEXPIRED on a session that was still connecting")
-        raise
+    wait_until_true(lambda: controller.is_active and controller.epoch == 2, "controller re-elected", timeout=TIMEOUT)
     assert controller.broker_epoch > first_broker_epoch
     registered = cluster.admin.get_all_broker_and_epochs_in_cluster()
     assert {b.id: e for b, e in registered.items()} == {1: controller.broker_epoch}

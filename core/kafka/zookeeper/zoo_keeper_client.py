@@ -15,6 +15,11 @@ the Scala file.
 # - After its session expired, a kazoo client quietly opens a new session; a Java handle is dead (CLOSED). The
 #   wrapper therefore counts as CLOSED from the expiry on, answers every request with SESSIONEXPIRED, and the
 #   reinitialization replaces it, as Kafka replaces its ZooKeeper object.
+# - A new Java handle is CONNECTING from its construction on and queues the requests it is given until the session
+#   is established. A new kazoo client stays CLOSED until its connection thread begins the first attempt, and
+#   refuses requests meanwhile (ConnectionClosedError, i.e. SESSIONEXPIRED). The wrapper therefore holds back the
+#   requests made before its session first connects and sends them, in order, once it has; if the handle dies
+#   first they fail with its dead code (SESSIONEXPIRED or AUTHFAILED), as Java's queued packets do.
 # - On a mere disconnection kazoo forgets every watch; the Java client keeps them and re-sets them on the same
 #   session when it reconnects (SetWatches), firing the events missed meanwhile. The wrapper does the same on
 #   reconnection: each dropped watch is set again by a read, and the event the server would have fired is
@@ -30,7 +35,8 @@ the Scala file.
 # Threads: watch and state events run on the kazoo client's callback thread, responses on its completion thread
 # (Java: the EventThread for both); the reinit scheduler thread runs session re-creation.
 # Lock order: initialization_lock (read or write) before is_connected_or_expired_lock; a _ZooKeeper's own
-# lock is taken last and never held while calling out.
+# locks are taken last. Its `_lock` is never held while calling out; its `_deferred_lock` is held while the requests
+# held back before the first connection are handed to kazoo (which only queues them), never while calling back.
 """
 
 from __future__ import annotations
@@ -838,6 +844,9 @@ class _ZooKeeper:
         self._expired = False
         self._auth_failed = False
         self._keeper_state = "CONNECTING"
+        # Requests made before the session first connected, in order; None from then on (see the module's PORT note).
+        self._deferred_lock = threading.Lock()
+        self._deferred: list[tuple[Callable[[], Any], Callable[[Any], None], Callable[[Code], None]]] | None = []
         self._kazoo = KazooClient(
             hosts=connect_string,
             timeout=session_timeout_ms / 1000,
@@ -885,10 +894,12 @@ class _ZooKeeper:
     def mark_closed(self) -> None:
         """From now on requests fail with SESSIONEXPIRED (the kazoo client may still be stopping)."""
         self._closed = True
+        self._end_deferral(Code.SESSIONEXPIRED)
 
     def close(self) -> None:
         """Closes the session and stops the kazoo client's threads."""
         self._closed = True
+        self._end_deferral(Code.SESSIONEXPIRED)
         self._kazoo.stop()
         self._kazoo.close()
 
@@ -907,6 +918,7 @@ class _ZooKeeper:
             if self._closed or self._expired:
                 return  # kazoo opened a new session after the expiry; this handle stays dead
             self._keeper_state = str(keeper_state)
+            self._end_deferral(None)
             event = (
                 KeeperState.CONNECTED_READ_ONLY
                 if keeper_state == KazooKeeperState.CONNECTED_RO
@@ -923,6 +935,9 @@ class _ZooKeeper:
         else:
             self._closed = True
             event = KeeperState.CLOSED
+        dead = self._dead_code
+        if dead is not None:
+            self._end_deferral(dead)
         self._owner._signal_connected_or_expired()
         self._kazoo.handler.dispatch_callback(Callback("state", self._on_state_event, (event, relative_zxid)))
 
@@ -1024,7 +1039,37 @@ class _ZooKeeper:
         if dead is not None:
             on_error(dead)
             return
+        with self._deferred_lock:
+            if self._deferred is not None:
+                # The session has not connected yet: kazoo may still refuse requests, a Java handle would queue it.
+                self._deferred.append((start, on_value, on_error))
+                return
         start().rawlink(lambda result: self._complete(result, on_value, on_error))
+
+    def _end_deferral(self, dead: Code | None) -> None:
+        """Sends the requests held back until the first connection (`dead` is None: the session is connected and
+        kazoo queues what it is given) or fails them with `dead`; later requests are not held back."""
+        with self._deferred_lock:
+            deferred, self._deferred = self._deferred, None
+            if not deferred:
+                return
+            if dead is None:
+                failed: list[tuple[Callable[[Code], None], Code]] = []
+                # Sent under the lock, so that no request made from now on overtakes them.
+                for start, on_value, on_error in deferred:
+                    try:
+                        async_result = start()
+                    except Exception as e:  # kazoo's argument checks; a caller on a connected session sees them raised
+                        self._owner.error(f"Unexpected error from the ZooKeeper client: {e!r}", e)
+                        failed.append((on_error, Code.SYSTEMERROR))
+                        continue
+                    async_result.rawlink(
+                        lambda result, on_value=on_value, on_error=on_error: self._complete(result, on_value, on_error)
+                    )
+            else:
+                failed = [(on_error, dead) for _, _, on_error in deferred]
+        for on_error, code in failed:
+            on_error(code)
 
     def exists(self, path: str, watch: bool, cb: Callable[[Code, Stat | None], None]) -> None:
         watcher = self._watcher(path, child=False) if watch else None
