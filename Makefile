@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 KP_VENV ?= .venv-kafka-python
 KP_STAMP := $(KP_VENV)/.installed
 
-.PHONY: install system-packages python-env run test lint typecheck pytest bench clean
+.PHONY: install system-packages python-env bytecode run test lint typecheck pytest bench clean
 
 install: system-packages python-env
 
@@ -37,12 +37,18 @@ $(STAMP): setup.cfg pyproject.toml
 	[ -x $(PY) ] || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip "setuptools>=68" wheel
 	$(PY) -m pip install -q -e '.[test]'
+	$(MAKE) --no-print-directory bytecode
 	touch $(STAMP)
+
+# Byte-compile the tree: a broker then starts without compiling ~300 modules (0.4 s), even where the
+# environment sets PYTHONDONTWRITEBYTECODE. compileall skips files that are up to date.
+bytecode:
+	$(PY) -m compileall -q core clients >/dev/null
 
 # ZooKeeper (detached) and one broker (in the foreground) with the shipped configs; Ctrl-C stops the
 # broker cleanly, then ZooKeeper. Logs go to $(LOG_DIR).
 LOG_DIR ?= $(CURDIR)/logs
-run: install
+run: install bytecode
 	@export LOG_DIR="$(LOG_DIR)"; \
 	trap 'bin/zookeeper-server-stop.sh config/zookeeper.properties >/dev/null 2>&1 || true' EXIT; \
 	bin/zookeeper-server-start.sh -daemon config/zookeeper.properties; \

@@ -164,6 +164,9 @@ def test_restart_keeps_every_acknowledged_record(zookeeper, zk_chroot: str, tmp_
     assert len(acked) == 1500
     code = broker.stop(sig)
     assert code == (0 if sig == signal.SIGTERM else -signal.SIGKILL)
+    if sig == signal.SIGTERM:
+        # A clean stop starts with a controlled shutdown through the controller, as Kafka's does.
+        assert "Controlled shutdown succeeded" in broker.console_tail(10**7)
     zk = KazooClient(hosts=zookeeper.connect_string + zk_chroot, timeout=10.0)
     zk.start(timeout=10.0)
     try:

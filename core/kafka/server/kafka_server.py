@@ -31,6 +31,7 @@ from kafka.common.errors import (
     KafkaException,
 )
 from kafka.common.message import ListenerType
+from kafka.common.protocol.errors import Errors
 from kafka.common.utils.time import Time
 from kafka.server.broker_metadata_checkpoint import BrokerMetadataCheckpoint, ZkMetaProperties
 from kafka.server.broker_states import BrokerState
@@ -387,8 +388,70 @@ class KafkaServer(Logging):
                     self._shutdown_latch.count_down()
                     self.info("shut down completed")
 
+    def _controlled_shutdown(self) -> None:
+        """Asks the controller to move this broker's leaderships away before stopping (KafkaServer's
+        controlledShutdown): up to `controlled.shutdown.max.retries` attempts, `controlled.shutdown.retry.backoff.ms`
+        apart. Failing that, the shutdown goes on uncontrolled, as in Kafka.
+
+        PORT: Kafka sends the request through a NetworkClient; here through the controller's blocking channel."""
+        from kafka.common.message import ControlledShutdownRequestData
+        from kafka.common.requests.abstract_request import DataBuilder
+        from kafka.common.requests.controlled_shutdown_request import ControlledShutdownRequest
+        from kafka.controller.controller_channel_manager import ControllerBrokerChannel
+
+        config = self.config
+        if not (self._startup_complete.is_set() and config.controlled_shutdown_enable):
+            return
+        self.info("Starting controlled shutdown")
+        self.broker_state = BrokerState.PENDING_CONTROLLED_SHUTDOWN
+        succeeded = False
+        remaining_retries = config.controlled_shutdown_max_retries
+        while not succeeded and remaining_retries > 0:
+            remaining_retries -= 1
+            controller_id = self.zk_client.get_controller_id()
+            broker = self.zk_client.get_broker(controller_id) if controller_id is not None else None
+            if controller_id is None:
+                self.info("No controller registered in ZooKeeper")
+            elif broker is None:
+                self.info(
+                    f"Broker registration for controller {controller_id} is not available "
+                    "(i.e. the Controller's ZK session expired)"
+                )
+            else:
+                node = broker.node(config.inter_broker_listener_name)
+                channel = ControllerBrokerChannel(
+                    node, str(config.broker_id), self.time, config.request_timeout_ms, self.log_ident or ""
+                )
+                try:
+                    channel.connect(config.controller_socket_timeout_ms)
+                    data = ControlledShutdownRequestData(
+                        broker_id=config.broker_id, broker_epoch=self.kafka_controller.broker_epoch
+                    )
+                    _, response = channel.send_and_receive(DataBuilder(ControlledShutdownRequest, data, 3))
+                    error = Errors.for_code(response.data.error_code)
+                    if error is Errors.NONE and not response.data.remaining_partitions:
+                        succeeded = True
+                        self.info("Controlled shutdown succeeded")
+                    else:
+                        self.info(f"Remaining partitions to move: {list(response.data.remaining_partitions)}")
+                        self.info(f"Error from controller: {error.name}")
+                except (OSError, TimeoutError, KafkaException) as e:
+                    self.warn(
+                        "Error during controlled shutdown, possibly because leader movement took longer than the "
+                        f"configured controller.socket.timeout.ms and/or request.timeout.ms: {e}"
+                    )
+                finally:
+                    channel.close()
+            if not succeeded and remaining_retries > 0:
+                self.time.sleep(config.controlled_shutdown_retry_backoff_ms)
+                self.warn("Retrying controlled shutdown after the previous attempt failed...")
+        if not succeeded:
+            self.warn("Proceeding to do an unclean shutdown as all the controlled shutdown attempts failed")
+
     def _shutdown(self) -> None:
         log = self
+        if self.kafka_controller is not None and self.zk_client is not None:
+            swallow(self._controlled_shutdown, log)
         self.broker_state = BrokerState.SHUTTING_DOWN
         if self.dynamic_config_manager is not None:
             swallow(self.dynamic_config_manager.shutdown, log)
