@@ -302,7 +302,7 @@ class Request(BaseRequest):
             "sendTimeMs": response_send_time_ms,
             "securityProtocol": self.context.security_protocol,
             "principal": str(self.session.principal),
-            "listener": self.context.listener_name,
+            "listener": self.context.listener_name.value,
             "clientInformation": _client_info_node(self.context.client_information),
         }
         if self.temporary_memory_bytes > 0:
@@ -325,7 +325,7 @@ class Request(BaseRequest):
     def __repr__(self) -> str:
         return (
             f"Request(processor={self.processor}, connectionId={self.context.connection_id}, "
-            f"session={self.session}, listenerName={self.context.listener_name}, "
+            f"session={self.session}, listenerName={self.context.listener_name.value}, "
             f"securityProtocol={self.context.security_protocol}, buffer={self.buffer is not None}, "
             f"envelope={self.envelope})"
         )

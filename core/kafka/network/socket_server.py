@@ -728,7 +728,6 @@ class Processor(AbstractServerThread):
         self._time = time
         self._request_channel = request_channel
         self._listener_name = listener_name
-        self._listener_value = listener_name.value
         self._security_protocol = security_protocol
         self._memory_pool = memory_pool
         self._connection_queue_size = connection_queue_size
@@ -862,7 +861,7 @@ class Processor(AbstractServerThread):
                     connection_id,
                     channel.socket_address,
                     channel.principal,
-                    self._listener_value,
+                    self._listener_name,
                     self._security_protocol.name,
                     channel.client_information,
                     self._is_privileged_listener,

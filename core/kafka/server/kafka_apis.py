@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from kafka.common.config.config_resource import ConfigResource
 from kafka.common.errors import (
     ApiException,
     ControllerMovedException,
@@ -26,11 +27,13 @@ from kafka.common.errors import (
     UnsupportedVersionException,
 )
 from kafka.common.message import (
+    AlterConfigsResponseData,
     DeleteRecordsResponseData,
     DescribeClusterResponseData,
     DescribeLogDirsResponseData,
     ElectLeadersResponseData,
     FetchResponseData,
+    IncrementalAlterConfigsResponseData,
     InitProducerIdResponseData,
     ListOffsetsResponseData,
     MetadataResponseData,
@@ -41,6 +44,7 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID
 from kafka.common.record.record_batch import NO_PRODUCER_EPOCH, NO_PRODUCER_ID
 from kafka.common.requests.abstract_response import AbstractResponse
+from kafka.common.requests.alter_configs_response import AlterConfigsResponse
 from kafka.common.requests.api_versions_response import ApiVersionsResponse
 from kafka.common.requests.controlled_shutdown_response import ControlledShutdownResponse
 from kafka.common.requests.create_partitions_response import CreatePartitionsResponse
@@ -52,6 +56,7 @@ from kafka.common.requests.describe_log_dirs_response import DescribeLogDirsResp
 from kafka.common.requests.elect_leaders_response import ElectLeadersResponse
 from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.requests.fetch_response import FetchResponse
+from kafka.common.requests.incremental_alter_configs_response import IncrementalAlterConfigsResponse
 from kafka.common.requests.init_producer_id_response import InitProducerIdResponse
 from kafka.common.requests.list_offsets_response import ListOffsetsResponse
 from kafka.common.requests.metadata_response import MetadataResponse
@@ -251,7 +256,7 @@ class KafkaApis(Logging):
     def handle_topic_metadata_request(self, request: Request) -> None:
         metadata_request: Any = request.body
         version = request.header.api_version
-        listener = _listener_name(request.context)
+        listener = request.context.listener_name
         data = metadata_request.data
 
         # Topic ids in requests are not served by ZooKeeper-mode brokers (as in 3.7).
@@ -829,51 +834,23 @@ class KafkaApis(Logging):
         )
 
     def handle_alter_configs_request(self, request: Request) -> None:
-        from kafka.common.config.config_resource import ConfigResource
-        from kafka.common.message import AlterConfigsResponseData
-        from kafka.common.requests.alter_configs_response import AlterConfigsResponse
-
         data: Any = request.body.data
-        configs = {
-            ConfigResource(ConfigResource.Type.for_id(r.resource_type), r.resource_name): {
-                c.name: c.value for c in r.configs
-            }
-            for r in data.resources
-        }
+        configs = {_config_resource(r): {c.name: c.value for c in r.configs} for r in data.resources}
         outcome = self.admin_manager.alter_configs(configs, data.validate_only)
         response_data = AlterConfigsResponseData(throttle_time_ms=0)
-        for resource, api_error in outcome.items():
-            response_data.responses.append(
-                AlterConfigsResponseData.AlterConfigsResourceResponse(
-                    error_code=api_error.error.code,
-                    error_message=api_error.message,
-                    resource_type=resource.type.id,
-                    resource_name=resource.name,
-                )
-            )
+        response_data.responses.extend(
+            _alter_configs_results(AlterConfigsResponseData.AlterConfigsResourceResponse, outcome)
+        )
         self.send_response(request, AlterConfigsResponse(response_data))
 
     def handle_incremental_alter_configs_request(self, request: Request) -> None:
-        from kafka.common.config.config_resource import ConfigResource
-        from kafka.common.message import IncrementalAlterConfigsResponseData
-        from kafka.common.requests.incremental_alter_configs_response import IncrementalAlterConfigsResponse
-
         data: Any = request.body.data
-        configs = {
-            ConfigResource(ConfigResource.Type.for_id(r.resource_type), r.resource_name): list(r.configs)
-            for r in data.resources
-        }
+        configs = {_config_resource(r): list(r.configs) for r in data.resources}
         outcome = self.admin_manager.incremental_alter_configs(configs, data.validate_only)
         response_data = IncrementalAlterConfigsResponseData(throttle_time_ms=0)
-        for resource, api_error in outcome.items():
-            response_data.responses.append(
-                IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse(
-                    error_code=api_error.error.code,
-                    error_message=api_error.message,
-                    resource_type=resource.type.id,
-                    resource_name=resource.name,
-                )
-            )
+        response_data.responses.extend(
+            _alter_configs_results(IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse, outcome)
+        )
         self.send_response(request, IncrementalAlterConfigsResponse(response_data))
 
     # ---- Admin: records, log dirs, leaders, cluster ---------------------------------------------------
@@ -956,7 +933,7 @@ class KafkaApis(Logging):
         self.controller.elect_leaders(partitions, election_type, send_callback)
 
     def handle_describe_cluster(self, request: Request) -> None:
-        listener = _listener_name(request.context)
+        listener = request.context.listener_name
         response_data = DescribeClusterResponseData(
             throttle_time_ms=0,
             cluster_id=self.cluster_id,
@@ -995,12 +972,22 @@ class KafkaApis(Logging):
         self.send_response(request, InitProducerIdResponse(response_data))
 
 
-def _listener_name(context: Any) -> Any:
-    """The request's listener as a ListenerName (the request context carries its name as a string)."""
-    from kafka.common.network.listener_name import ListenerName
+def _config_resource(resource: Any) -> ConfigResource:
+    """The ConfigResource an AlterConfigs or IncrementalAlterConfigs request entry names."""
+    return ConfigResource(ConfigResource.Type.for_id(resource.resource_type), resource.resource_name)
 
-    name = context.listener_name
-    return name if isinstance(name, ListenerName) else ListenerName(name)
+
+def _alter_configs_results(entry_class: Any, outcome: dict[ConfigResource, Any]) -> list[Any]:
+    """One response entry per resource of an (incremental) alter-configs outcome; both APIs share the shape."""
+    return [
+        entry_class(
+            error_code=api_error.error.code,
+            error_message=api_error.message,
+            resource_type=resource.type.id,
+            resource_name=resource.name,
+        )
+        for resource, api_error in outcome.items()
+    ]
 
 
 def _or_minus_one(value: int | None) -> int:

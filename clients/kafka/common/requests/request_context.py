@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 from kafka.common.errors import InvalidRequestException
 from kafka.common.message import ApiVersionsRequestData
+from kafka.common.network.listener_name import ListenerName
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.message import ByteBufferAccessor
 from kafka.common.protocol.types import Buffer
@@ -63,8 +64,8 @@ ClientInformation.EMPTY = ClientInformation(
 
 
 class RequestContext:
-    """The context of one request. `listener_name` is the listener's name (e.g. PLAINTEXT) and
-    `security_protocol` the protocol's name (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)."""
+    """The context of one request. `listener_name` is the listener (a ListenerName; a plain name is accepted
+    and wrapped) and `security_protocol` the protocol's name (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)."""
 
     def __init__(
         self,
@@ -72,7 +73,7 @@ class RequestContext:
         connection_id: str,
         client_address: str | None,
         principal: KafkaPrincipal,
-        listener_name: str,
+        listener_name: ListenerName | str,
         security_protocol: str,
         client_information: ClientInformation,
         from_privileged_listener: bool,
@@ -82,7 +83,7 @@ class RequestContext:
         self.connection_id = connection_id
         self.client_address = client_address
         self.principal = principal
-        self.listener_name = listener_name
+        self.listener_name = listener_name if isinstance(listener_name, ListenerName) else ListenerName(listener_name)
         self.security_protocol = security_protocol
         self.client_information = client_information
         self.from_privileged_listener = from_privileged_listener
@@ -102,7 +103,7 @@ class RequestContext:
         except Exception as e:
             raise InvalidRequestException(
                 f"Error getting request for apiKey: {api_key.name}, apiVersion: {self.header.api_version}, "
-                f"connectionId: {self.connection_id}, listenerName: {self.listener_name}, "
+                f"connectionId: {self.connection_id}, listenerName: {self.listener_name.value}, "
                 f"principal: {self.principal}"
             ) from e
 
