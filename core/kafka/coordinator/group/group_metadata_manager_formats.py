@@ -20,13 +20,12 @@ Every key and value starts with an int16 version, followed by the fields of that
 # the offsets topic; that class is ported separately and uses this module. Kafka generates the four
 # message classes from JSON schemas (OffsetCommitKey.json and friends); the formats are small and
 # fixed, so they are written out here by hand.
-# PORT: Kafka's ApiVersion (inter-broker protocol version) is not ported yet; versions are tuples
-# (major, minor, patch, IV) compared in order, with the constants below.
 
 from __future__ import annotations
 
 import json
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import IO, Any
 
@@ -49,14 +48,9 @@ from kafka.common.utils.time import Time
 from kafka.coordinator.group.group_metadata import CONSUMER_PROTOCOL_TYPE, Empty, GroupMetadata, Stable
 from kafka.coordinator.group.member_metadata import MemberMetadata
 from kafka.coordinator.group.offset_and_metadata import OffsetAndMetadata
+from kafka.server.kafka_config import KAFKA_0_10_1_IV0, KAFKA_2_1_IV0, KAFKA_2_1_IV1, KAFKA_2_3_IV0, ApiVersion
 
-ApiVersion = tuple[int, int, int, int]
-KAFKA_0_10_1_IV0: ApiVersion = (0, 10, 1, 0)
-KAFKA_2_1_IV0: ApiVersion = (2, 1, 0, 0)
-KAFKA_2_1_IV1: ApiVersion = (2, 1, 0, 1)
-KAFKA_2_3_IV0: ApiVersion = (2, 3, 0, 0)
-KAFKA_2_8_IV1: ApiVersion = (2, 8, 0, 1)
-LATEST_API_VERSION: ApiVersion = KAFKA_2_8_IV1
+LATEST_API_VERSION: ApiVersion = ApiVersion.latest_version
 
 OFFSET_COMMIT_KEY_VERSIONS = (0, 1)
 OFFSET_COMMIT_KEY_VERSION = 1  # the highest, which Kafka writes
@@ -161,7 +155,7 @@ def group_metadata_value_version(api_version: ApiVersion) -> int:
 
 
 def group_metadata_value(
-    group: GroupMetadata, assignment: dict[str, bytes], api_version: ApiVersion = LATEST_API_VERSION
+    group: GroupMetadata, assignment: Mapping[str, bytes], api_version: ApiVersion = LATEST_API_VERSION
 ) -> bytes:
     """The value of a group's metadata record; `assignment` maps every member id to its assignment."""
     version = group_metadata_value_version(api_version)

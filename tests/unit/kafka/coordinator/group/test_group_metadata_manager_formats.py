@@ -16,6 +16,7 @@ from kafka.coordinator.group import group_metadata_manager_formats as f
 from kafka.coordinator.group.group_metadata import Empty, GroupMetadata, PreparingRebalance, Stable
 from kafka.coordinator.group.member_metadata import MemberMetadata
 from kafka.coordinator.group.offset_and_metadata import OffsetAndMetadata
+from kafka.server.kafka_config import KAFKA_0_10_0_IV1, KAFKA_2_0_IV0, KAFKA_2_2_IV0
 
 
 def s(text: str) -> bytes:  # int16 length + UTF-8
@@ -56,7 +57,7 @@ def test_group_metadata_key_bytes() -> None:
         (OffsetAndMetadata(5, 3, "md", 100, None), f.LATEST_API_VERSION, i16(3) + i64(5) + i32(3) + s("md") + i64(100)),
         (OffsetAndMetadata(5, None, "", 100, None), f.LATEST_API_VERSION, i16(3) + i64(5) + i32(-1) + s("") + i64(100)),
         (OffsetAndMetadata(5, 3, "md", 100, None), f.KAFKA_2_1_IV0, i16(2) + i64(5) + s("md") + i64(100)),
-        (OffsetAndMetadata(5, None, "md", 100, None), (2, 0, 0, 0), i16(1) + i64(5) + s("md") + i64(100) + i64(-1)),
+        (OffsetAndMetadata(5, None, "md", 100, None), KAFKA_2_0_IV0, i16(1) + i64(5) + s("md") + i64(100) + i64(-1)),
         (
             OffsetAndMetadata(5, None, "md", 100, 900),
             f.LATEST_API_VERSION,
@@ -102,7 +103,8 @@ def _group_value(version: int, timestamp: int) -> bytes:
 
 
 @pytest.mark.parametrize(
-    ("version", "api"), [(0, (0, 10, 0, 1)), (1, (2, 0, 0, 0)), (2, (2, 2, 0, 0)), (3, f.LATEST_API_VERSION)]
+    ("version", "api"),
+    [(0, KAFKA_0_10_0_IV1), (1, KAFKA_2_0_IV0), (2, KAFKA_2_2_IV0), (3, f.LATEST_API_VERSION)],
 )
 def test_group_metadata_value_bytes(version: int, api: f.ApiVersion) -> None:
     """Each value version has exactly its fields, and decodes back to the group."""
