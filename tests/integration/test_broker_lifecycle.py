@@ -76,6 +76,10 @@ def test_startup_order_threads_and_clean_shutdown(zookeeper, zk_chroot: str, tmp
             "ExpirationReaper-0-Fetch",
             "ExpirationReaper-0-DeleteRecords",
             "ExpirationReaper-0-topic",
+            # The group coordinator's purgatories and its manager's scheduler.
+            "ExpirationReaper-0-Heartbeat",
+            "ExpirationReaper-0-Rebalance",
+            "group-metadata-manager-0",
         }
         assert expected <= names, sorted(expected - names)
     finally:

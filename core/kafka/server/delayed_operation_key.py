@@ -52,14 +52,25 @@ class MemberKey:
 
 
 @dataclass(frozen=True, slots=True)
-class GroupKey:
+class GroupJoinKey:
     """Key of delayed joins (rebalances): one group."""
 
     group_id: str
 
     @property
     def key_label(self) -> str:
-        return self.group_id
+        return f"join-{self.group_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class GroupSyncKey:
+    """Key of delayed syncs: one group (distinct from its join key in the shared Rebalance purgatory)."""
+
+    group_id: str
+
+    @property
+    def key_label(self) -> str:
+        return f"sync-{self.group_id}"
 
 
 @dataclass(frozen=True, slots=True)

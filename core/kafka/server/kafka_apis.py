@@ -4,10 +4,17 @@
 each of which answers through the request channel, at once or later from a purgatory.
 
 What this broker serves is exactly the keys in `KafkaApis.HANDLED_APIS`, and ApiVersions advertises
-those and nothing else. A request for a key the broker knows but does not serve yet (groups,
-transactions, SASL, quotas: later work) is answered with UNSUPPORTED_VERSION in that API's own error
+those and nothing else. A request for a key the broker knows but does not serve yet (transactions,
+SASL, quotas: later work) is answered with UNSUPPORTED_VERSION in that API's own error
 response. PORT: Kafka's SocketServer closes the connection for an API that is not enabled; answering
 with the error tells the client why, which is what a client of this broker needs while APIs arrive.
+
+The group APIs (FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch,
+DescribeGroups, ListGroups, DeleteGroups, OffsetDelete) go to the GroupCoordinator as 2.8's KafkaApis hands
+them over, answered in the layout of the request's version as 3.7 does (batched FindCoordinator and
+OffsetFetch, v9 JoinGroup). OffsetCommit and OffsetFetch v0 keep the offsets in ZooKeeper, under
+/consumers, as a ZooKeeper-mode Kafka broker does. LeaderAndIsr and StopReplica tell the coordinator which
+__consumer_offsets partitions to load and unload.
 
 There is no authorizer yet (`authorizer.class.name` is empty, Kafka's default), so every operation is
 allowed, as on a Kafka broker without an authorizer.
@@ -26,49 +33,83 @@ from kafka.common.errors import (
     NotControllerException,
     UnsupportedVersionException,
 )
+from kafka.common.internals.topic import Topic
 from kafka.common.message import (
     AlterConfigsResponseData,
+    DeleteGroupsResponseData,
     DeleteRecordsResponseData,
     DescribeClusterResponseData,
+    DescribeGroupsResponseData,
     DescribeLogDirsResponseData,
     ElectLeadersResponseData,
     FetchResponseData,
+    FindCoordinatorResponseData,
+    HeartbeatResponseData,
     IncrementalAlterConfigsResponseData,
     InitProducerIdResponseData,
+    JoinGroupResponseData,
+    LeaveGroupResponseData,
+    ListGroupsResponseData,
     ListOffsetsResponseData,
     MetadataResponseData,
+    OffsetCommitResponseData,
+    OffsetDeleteResponseData,
+    OffsetFetchResponseData,
     OffsetForLeaderEpochResponseData,
+    SyncGroupResponseData,
 )
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID
-from kafka.common.record.record_batch import NO_PRODUCER_EPOCH, NO_PRODUCER_ID
+from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.alter_configs_response import AlterConfigsResponse
 from kafka.common.requests.api_versions_response import ApiVersionsResponse
 from kafka.common.requests.controlled_shutdown_response import ControlledShutdownResponse
 from kafka.common.requests.create_partitions_response import CreatePartitionsResponse
 from kafka.common.requests.create_topics_response import CreateTopicsResponse
+from kafka.common.requests.delete_groups_response import DeleteGroupsResponse
 from kafka.common.requests.delete_records_response import DeleteRecordsResponse
 from kafka.common.requests.delete_topics_response import DeleteTopicsResponse
 from kafka.common.requests.describe_cluster_response import DescribeClusterResponse
+from kafka.common.requests.describe_groups_response import DescribeGroupsResponse
 from kafka.common.requests.describe_log_dirs_response import DescribeLogDirsResponse
 from kafka.common.requests.elect_leaders_response import ElectLeadersResponse
 from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.requests.fetch_response import FetchResponse
+from kafka.common.requests.find_coordinator_request import CoordinatorType
+from kafka.common.requests.find_coordinator_response import NO_NODE, FindCoordinatorResponse, NodeInfo
+from kafka.common.requests.heartbeat_response import HeartbeatResponse
 from kafka.common.requests.incremental_alter_configs_response import IncrementalAlterConfigsResponse
 from kafka.common.requests.init_producer_id_response import InitProducerIdResponse
+from kafka.common.requests.join_group_response import JoinGroupResponse
+from kafka.common.requests.leave_group_response import LeaveGroupResponse
+from kafka.common.requests.list_groups_response import ListGroupsResponse
 from kafka.common.requests.list_offsets_response import ListOffsetsResponse
 from kafka.common.requests.metadata_response import MetadataResponse
+from kafka.common.requests.offset_commit_request import DEFAULT_RETENTION_TIME as OFFSET_COMMIT_DEFAULT_RETENTION_TIME
+from kafka.common.requests.offset_commit_request import DEFAULT_TIMESTAMP as OFFSET_COMMIT_DEFAULT_TIMESTAMP
+from kafka.common.requests.offset_commit_response import OffsetCommitResponse
+from kafka.common.requests.offset_delete_response import OffsetDeleteResponse
+from kafka.common.requests.offset_fetch_response import INVALID_OFFSET as OFFSET_FETCH_INVALID_OFFSET
+from kafka.common.requests.offset_fetch_response import NO_METADATA as OFFSET_FETCH_NO_METADATA
+from kafka.common.requests.offset_fetch_response import UNKNOWN_PARTITION as OFFSET_FETCH_UNKNOWN_PARTITION
+from kafka.common.requests.offset_fetch_response import OffsetFetchResponse
+from kafka.common.requests.offset_fetch_response import PartitionData as OffsetFetchPartitionData
 from kafka.common.requests.offsets_for_leader_epoch_response import OffsetsForLeaderEpochResponse
 from kafka.common.requests.produce_request import ProduceRequest
 from kafka.common.requests.produce_response import PartitionResponse, ProduceResponse
 from kafka.common.requests.stop_replica_response import StopReplicaResponse
+from kafka.common.requests.sync_group_response import SyncGroupResponse
 from kafka.common.requests.update_metadata_response import UpdateMetadataResponse
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
+from kafka.coordinator.group.offset_and_metadata import OffsetAndMetadata
 from kafka.log.log_validator import Client
 from kafka.network.request_channel import NoOpResponse, Request, RequestChannel, SendResponse
+from kafka.server.kafka_config import KAFKA_2_3_IV0
+from kafka.server.metadata_cache import NO_LEADER_ID
+from kafka.server.request_handler_helper import on_leadership_change
 from kafka.utils.logging import Logging
 
 # ListOffsets special timestamps and the replica id of an ordinary consumer.
@@ -80,6 +121,9 @@ DEBUGGING_REPLICA_ID = -2
 ADMIN_CLIENT_ID = "__admin_client"
 # Metadata v8-10 clients that did not ask for authorized operations get this value.
 AUTHORIZED_OPERATIONS_OMITTED = -(2**31)
+# What a group's authorized operations are without an authorizer: every operation a group supports, as a bit
+# field of AclOperation codes: READ (3), DELETE (6) and DESCRIBE (8).
+GROUP_AUTHORIZED_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8)
 
 
 class KafkaApis(Logging):
@@ -91,6 +135,7 @@ class KafkaApis(Logging):
         self,
         request_channel: RequestChannel,
         replica_manager: Any,
+        group_coordinator: Any,
         admin_manager: Any,
         controller: Any,
         zk_client: Any,
@@ -109,6 +154,7 @@ class KafkaApis(Logging):
     ) -> None:
         self.request_channel = request_channel
         self.replica_manager = replica_manager
+        self.group_coordinator = group_coordinator
         self.admin_manager = admin_manager
         self.controller = controller
         self.zk_client = zk_client
@@ -147,6 +193,17 @@ class KafkaApis(Logging):
             ApiKeys.ELECT_LEADERS: self.handle_elect_replica_leader,
             ApiKeys.INCREMENTAL_ALTER_CONFIGS: self.handle_incremental_alter_configs_request,
             ApiKeys.DESCRIBE_CLUSTER: self.handle_describe_cluster,
+            ApiKeys.OFFSET_COMMIT: self.handle_offset_commit_request,
+            ApiKeys.OFFSET_FETCH: self.handle_offset_fetch_request,
+            ApiKeys.FIND_COORDINATOR: self.handle_find_coordinator_request,
+            ApiKeys.JOIN_GROUP: self.handle_join_group_request,
+            ApiKeys.HEARTBEAT: self.handle_heartbeat_request,
+            ApiKeys.LEAVE_GROUP: self.handle_leave_group_request,
+            ApiKeys.SYNC_GROUP: self.handle_sync_group_request,
+            ApiKeys.DESCRIBE_GROUPS: self.handle_describe_groups_request,
+            ApiKeys.LIST_GROUPS: self.handle_list_groups_request,
+            ApiKeys.DELETE_GROUPS: self.handle_delete_groups_request,
+            ApiKeys.OFFSET_DELETE: self.handle_offset_delete_request,
         }
 
     # The keys this broker serves; KafkaServer builds the ApiVersionManager from it.
@@ -173,6 +230,17 @@ class KafkaApis(Logging):
             ApiKeys.ELECT_LEADERS,
             ApiKeys.INCREMENTAL_ALTER_CONFIGS,
             ApiKeys.DESCRIBE_CLUSTER,
+            ApiKeys.OFFSET_COMMIT,
+            ApiKeys.OFFSET_FETCH,
+            ApiKeys.FIND_COORDINATOR,
+            ApiKeys.JOIN_GROUP,
+            ApiKeys.HEARTBEAT,
+            ApiKeys.LEAVE_GROUP,
+            ApiKeys.SYNC_GROUP,
+            ApiKeys.DESCRIBE_GROUPS,
+            ApiKeys.LIST_GROUPS,
+            ApiKeys.DELETE_GROUPS,
+            ApiKeys.OFFSET_DELETE,
         }
     )
 
@@ -566,6 +634,464 @@ class KafkaApis(Logging):
         response_data.topics.extend(results)
         self.send_response(request, OffsetsForLeaderEpochResponse(response_data))
 
+    # ---- Group coordination: FindCoordinator ---------------------------------------------------------
+
+    def handle_find_coordinator_request(self, request: Request) -> None:
+        version = request.header.api_version
+        data: Any = request.body.data
+        if version < 4:
+            error, node = self._get_coordinator(request, data.key_type, data.key)
+            if error is not Errors.NONE:
+                self.send_error_response(request, _exception_of(error))
+                return
+            response = FindCoordinatorResponse(
+                FindCoordinatorResponseData(
+                    throttle_time_ms=0,
+                    error_code=error.code,
+                    error_message=_java_error_message(error),
+                    node_id=node.id,
+                    host=node.host,
+                    port=node.port,
+                )
+            )
+        else:
+            # KIP-699: one answer per key; no error message on the entries, as Kafka's.
+            response_data = FindCoordinatorResponseData(throttle_time_ms=0)
+            for key in data.coordinator_keys:
+                error, node = self._get_coordinator(request, data.key_type, key)
+                response_data.coordinators.append(
+                    FindCoordinatorResponseData.Coordinator(
+                        key=key, error_code=error.code, host=node.host, node_id=node.id, port=node.port
+                    )
+                )
+            response = FindCoordinatorResponse(response_data)
+        if self.is_trace_enabled():
+            self.trace(
+                f"Sending FindCoordinator response {response.data} for correlation id "
+                f"{request.header.correlation_id} to client {request.header.client_id}."
+            )
+        self.send_response(request, response)
+
+    def _get_coordinator(self, request: Request, key_type: int, key: str) -> tuple[Errors, Any]:
+        """The error and node answering one FindCoordinator key: the alive leader of the key's partition of the
+        coordinator's topic; the topic is created when it does not exist yet (COORDINATOR_NOT_AVAILABLE
+        meanwhile)."""
+        coordinator_type = CoordinatorType.for_id(key_type)
+        if coordinator_type is CoordinatorType.TRANSACTION:
+            # PORT: there is no transaction coordinator yet, so no broker coordinates a transactional id.
+            return Errors.COORDINATOR_NOT_AVAILABLE, NO_NODE
+        partition = self.group_coordinator.partition_for(key)
+        internal_topic_name = Topic.GROUP_METADATA_TOPIC_NAME
+        listener = request.context.listener_name
+        topic_metadata = self.metadata_cache.get_topic_metadata([internal_topic_name], listener)
+        if not topic_metadata:
+            self.auto_topic_creation_manager.create_topics({internal_topic_name}, None)
+            return Errors.COORDINATOR_NOT_AVAILABLE, NO_NODE
+        metadata = topic_metadata[0]
+        if metadata.error_code != Errors.NONE.code:
+            return Errors.COORDINATOR_NOT_AVAILABLE, NO_NODE
+        for partition_metadata in metadata.partitions:
+            if partition_metadata.partition_index == partition and partition_metadata.leader_id != NO_LEADER_ID:
+                node = self.metadata_cache.get_alive_broker_node(partition_metadata.leader_id, listener)
+                if node is not None and node.host:
+                    return Errors.NONE, NodeInfo(node.id, node.host, node.port)
+                break
+        return Errors.COORDINATOR_NOT_AVAILABLE, NO_NODE
+
+    # ---- Group coordination: membership --------------------------------------------------------------
+
+    def _static_membership_unsupported(self, group_instance_id: str | None) -> bool:
+        """Static members (KIP-345) are refused below inter.broker.protocol.version 2.3: a broker of an older
+        version taking over the group would drop their instance ids."""
+        return group_instance_id is not None and self.config.inter_broker_protocol_version < KAFKA_2_3_IV0
+
+    def handle_join_group_request(self, request: Request) -> None:
+        join_group_request: Any = request.body
+        data = join_group_request.data
+        version = request.header.api_version
+        if self._static_membership_unsupported(data.group_instance_id):
+            self.send_error_response(request, _exception_of(Errors.UNSUPPORTED_VERSION))
+            return
+
+        def send_response_callback(join_result: Any) -> None:
+            response_data = JoinGroupResponseData(
+                throttle_time_ms=0,
+                error_code=join_result.error.code,
+                generation_id=join_result.generation_id,
+                protocol_type=join_result.protocol_type,
+                protocol_name=join_result.protocol_name,
+                leader=join_result.leader_id,
+                # PORT: the 2.8 coordinator never asks a static leader to skip the assignment (KIP-814, v9).
+                skip_assignment=False,
+                member_id=join_result.member_id,
+                members=list(join_result.members),
+            )
+            # Below v7 the constructor turns an unknown (None) protocol name into "", as 2.8 sends it.
+            response = JoinGroupResponse(response_data, version)
+            if self.is_trace_enabled():
+                self.trace(
+                    f"Sending join group response {response.data} for correlation id "
+                    f"{request.header.correlation_id} to client {request.header.client_id}."
+                )
+            self.send_response(request, response)
+
+        # From v4 a new dynamic member is sent back for a member id first (KIP-394).
+        require_known_member_id = version >= 4 and data.group_instance_id is None
+        protocols = [(protocol.name, protocol.metadata) for protocol in data.protocols]
+        self.group_coordinator.handle_join_group(
+            data.group_id,
+            data.member_id,
+            data.group_instance_id,
+            require_known_member_id,
+            request.header.client_id,
+            _client_host(request),
+            data.rebalance_timeout_ms,
+            data.session_timeout_ms,
+            data.protocol_type,
+            protocols,
+            send_response_callback,
+        )
+
+    def handle_sync_group_request(self, request: Request) -> None:
+        sync_group_request: Any = request.body
+        data = sync_group_request.data
+        if self._static_membership_unsupported(data.group_instance_id):
+            self.send_error_response(request, _exception_of(Errors.UNSUPPORTED_VERSION))
+            return
+        if not sync_group_request.are_mandatory_protocol_type_and_name_present():
+            # From v5 the protocol type and name must be given.
+            self.send_error_response(request, _exception_of(Errors.INCONSISTENT_GROUP_PROTOCOL))
+            return
+
+        def send_response_callback(sync_result: Any) -> None:
+            self.send_response(
+                request,
+                SyncGroupResponse(
+                    SyncGroupResponseData(
+                        throttle_time_ms=0,
+                        error_code=sync_result.error.code,
+                        protocol_type=sync_result.protocol_type,
+                        protocol_name=sync_result.protocol_name,
+                        assignment=sync_result.member_assignment,
+                    )
+                ),
+            )
+
+        self.group_coordinator.handle_sync_group(
+            data.group_id,
+            data.generation_id,
+            data.member_id,
+            data.protocol_type,
+            data.protocol_name,
+            data.group_instance_id,
+            sync_group_request.group_assignments(),
+            send_response_callback,
+        )
+
+    def handle_heartbeat_request(self, request: Request) -> None:
+        data: Any = request.body.data
+        if self._static_membership_unsupported(data.group_instance_id):
+            self.send_error_response(request, _exception_of(Errors.UNSUPPORTED_VERSION))
+            return
+
+        def send_response_callback(error: Errors) -> None:
+            response = HeartbeatResponse(HeartbeatResponseData(throttle_time_ms=0, error_code=error.code))
+            if self.is_trace_enabled():
+                self.trace(
+                    f"Sending heartbeat response {response.data} for correlation id {request.header.correlation_id} "
+                    f"to client {request.header.client_id}."
+                )
+            self.send_response(request, response)
+
+        self.group_coordinator.handle_heartbeat(
+            data.group_id, data.member_id, data.group_instance_id, data.generation_id, send_response_callback
+        )
+
+    def handle_leave_group_request(self, request: Request) -> None:
+        leave_group_request: Any = request.body
+        version = request.header.api_version
+
+        def send_response_callback(leave_result: Any) -> None:
+            member_responses = [
+                LeaveGroupResponseData.MemberResponse(
+                    error_code=member.error.code, member_id=member.member_id, group_instance_id=member.group_instance_id
+                )
+                for member in leave_result.member_responses
+            ]
+            self.send_response(
+                request, LeaveGroupResponse.of(member_responses, leave_result.top_level_error, 0, version)
+            )
+
+        self.group_coordinator.handle_leave_group(
+            leave_group_request.data.group_id, leave_group_request.members(), send_response_callback
+        )
+
+    # ---- Group coordination: administration ----------------------------------------------------------
+
+    def handle_describe_groups_request(self, request: Request) -> None:
+        data: Any = request.body.data
+        version = request.header.api_version
+        response_data = DescribeGroupsResponseData(throttle_time_ms=0)
+        for group_id in data.groups:
+            error, summary = self.group_coordinator.handle_describe_group(group_id)
+            described = DescribeGroupsResponseData.DescribedGroup(
+                error_code=error.code,
+                group_id=group_id,
+                group_state=summary.state,
+                protocol_type=summary.protocol_type,
+                protocol_data=summary.protocol,
+                members=[
+                    DescribeGroupsResponseData.DescribedGroupMember(
+                        member_id=member.member_id,
+                        group_instance_id=member.group_instance_id,
+                        client_id=member.client_id,
+                        client_host=member.client_host,
+                        member_assignment=member.assignment,
+                        member_metadata=member.metadata,
+                    )
+                    for member in summary.members
+                ],
+            )
+            if version >= 3 and error is Errors.NONE and data.include_authorized_operations:
+                # Without an authorizer every operation a group supports is allowed.
+                described.authorized_operations = GROUP_AUTHORIZED_OPERATIONS
+            response_data.groups.append(described)
+        self.send_response(request, DescribeGroupsResponse(response_data))
+
+    def handle_list_groups_request(self, request: Request) -> None:
+        data: Any = request.body.data
+        # A null filter is the same as an empty one: every group.
+        states = set(data.states_filter or ())
+        error, groups = self.group_coordinator.handle_list_groups(states)
+        response_data = ListGroupsResponseData(throttle_time_ms=0, error_code=error.code)
+        for group in groups:
+            response_data.groups.append(
+                ListGroupsResponseData.ListedGroup(
+                    group_id=group.group_id, protocol_type=group.protocol_type, group_state=group.state
+                )
+            )
+        self.send_response(request, ListGroupsResponse(response_data))
+
+    def handle_delete_groups_request(self, request: Request) -> None:
+        data: Any = request.body.data
+        groups = list(dict.fromkeys(data.groups_names))
+        results = self.group_coordinator.handle_delete_groups(set(groups))
+        collection = DeleteGroupsResponseData.DeletableGroupResultCollection()
+        for group_id, error in results.items():
+            collection.append(DeleteGroupsResponseData.DeletableGroupResult(group_id=group_id, error_code=error.code))
+        self.send_response(
+            request, DeleteGroupsResponse(DeleteGroupsResponseData(throttle_time_ms=0, results=collection))
+        )
+
+    # ---- Group coordination: offsets -----------------------------------------------------------------
+
+    def handle_offset_commit_request(self, request: Request) -> None:
+        offset_commit_request: Any = request.body
+        data = offset_commit_request.data
+        header = request.header
+        if self._static_membership_unsupported(data.group_instance_id):
+            self.send_error_response(request, _exception_of(Errors.UNSUPPORTED_VERSION))
+            return
+
+        # Partitions of unknown topics are answered here; the rest go to ZooKeeper (v0) or the coordinator.
+        response_builder = _PartitionErrorsBuilder()
+        valid: list[tuple[TopicPartition, Any]] = []
+        for topic in data.topics:
+            if not self.metadata_cache.contains(topic.name):
+                for partition in topic.partitions:
+                    response_builder.add(topic.name, partition.partition_index, Errors.UNKNOWN_TOPIC_OR_PARTITION)
+                continue
+            for partition in topic.partitions:
+                if self.metadata_cache.get_partition_info(topic.name, partition.partition_index) is None:
+                    response_builder.add(topic.name, partition.partition_index, Errors.UNKNOWN_TOPIC_OR_PARTITION)
+                else:
+                    valid.append((TopicPartition(topic.name, partition.partition_index), partition))
+
+        def send_response_callback(commit_status: dict[TopicPartition, Errors]) -> None:
+            for tp, error in commit_status.items():
+                response_builder.add(tp.topic, tp.partition, error)
+            if self.is_debug_enabled():
+                for topic_name, partition_index, error in response_builder.entries():
+                    if error is not Errors.NONE:
+                        self.debug(
+                            f"Offset commit request with correlation id {header.correlation_id} from client "
+                            f"{header.client_id} on partition {topic_name}-{partition_index} failed due to "
+                            f"{error.exception_name()}"
+                        )
+            self.send_response(request, OffsetCommitResponse(response_builder.offset_commit_response_data()))
+
+        if not valid:
+            send_response_callback({})
+        elif header.api_version == 0:
+            send_response_callback(self._commit_offsets_to_zookeeper(data.group_id, valid))
+        else:
+            current_timestamp = self.time.milliseconds()
+            # An explicit retention (v2-4) sets an expiry; otherwise the broker's offsets.retention.minutes applies.
+            expire_timestamp = (
+                None
+                if data.retention_time_ms == OFFSET_COMMIT_DEFAULT_RETENTION_TIME
+                else current_timestamp + data.retention_time_ms
+            )
+            offsets = {
+                tp: OffsetAndMetadata(
+                    offset=partition.committed_offset,
+                    leader_epoch=(
+                        None
+                        if partition.committed_leader_epoch == NO_PARTITION_LEADER_EPOCH
+                        else partition.committed_leader_epoch
+                    ),
+                    metadata=(
+                        OffsetAndMetadata.NO_METADATA
+                        if partition.committed_metadata is None
+                        else partition.committed_metadata
+                    ),
+                    commit_timestamp=(
+                        current_timestamp
+                        if partition.commit_timestamp == OFFSET_COMMIT_DEFAULT_TIMESTAMP
+                        else partition.commit_timestamp
+                    ),
+                    expire_timestamp=expire_timestamp,
+                )
+                for tp, partition in valid
+            }
+            self.group_coordinator.handle_commit_offsets(
+                data.group_id,
+                data.member_id,
+                data.group_instance_id,
+                data.generation_id_or_member_epoch,
+                offsets,
+                send_response_callback,
+            )
+
+    def _commit_offsets_to_zookeeper(
+        self, group_id: str, partitions: list[tuple[TopicPartition, Any]]
+    ) -> dict[TopicPartition, Errors]:
+        """OffsetCommit v0: the offsets go to /consumers/{group}/offsets/{topic}/{partition}, as the old
+        ZooKeeper-based consumers kept them; their metadata is checked for size and not stored."""
+        results: dict[TopicPartition, Errors] = {}
+        for tp, partition in partitions:
+            try:
+                metadata = partition.committed_metadata
+                if metadata is not None and len(metadata) > self.config.offset_metadata_max_size:
+                    results[tp] = Errors.OFFSET_METADATA_TOO_LARGE
+                else:
+                    self.zk_client.set_or_create_consumer_offset(group_id, tp, partition.committed_offset)
+                    results[tp] = Errors.NONE
+            except Exception as e:
+                results[tp] = Errors.for_exception(e)
+        return results
+
+    def handle_offset_fetch_request(self, request: Request) -> None:
+        if request.header.api_version == 0:
+            self._handle_offset_fetch_request_from_zookeeper(request)
+        else:
+            self._handle_offset_fetch_request_from_coordinator(request)
+
+    def _handle_offset_fetch_request_from_zookeeper(self, request: Request) -> None:
+        offset_fetch_request: Any = request.body
+        group_id = offset_fetch_request.group_id()
+        partition_data: dict[tuple[str, int], OffsetFetchPartitionData] = {}
+        for topic, partition in offset_fetch_request.partitions() or ():
+            tp = TopicPartition(topic, partition)
+            try:
+                if not self.metadata_cache.contains(tp):
+                    partition_data[(topic, partition)] = OFFSET_FETCH_UNKNOWN_PARTITION
+                    continue
+                offset = self.zk_client.get_consumer_offset(group_id, tp)
+                partition_data[(topic, partition)] = (
+                    OFFSET_FETCH_UNKNOWN_PARTITION
+                    if offset is None
+                    else OffsetFetchPartitionData(offset, None, OFFSET_FETCH_NO_METADATA, Errors.NONE)
+                )
+            except Exception as e:
+                partition_data[(topic, partition)] = OffsetFetchPartitionData(
+                    OFFSET_FETCH_INVALID_OFFSET, None, OFFSET_FETCH_NO_METADATA, Errors.for_exception(e)
+                )
+        self._send_offset_fetch_response(request, OffsetFetchResponse.of(Errors.NONE, partition_data))
+
+    def _handle_offset_fetch_request_from_coordinator(self, request: Request) -> None:
+        offset_fetch_request: Any = request.body
+        version = request.header.api_version
+        require_stable = offset_fetch_request.require_stable()
+        groups = offset_fetch_request.groups()
+        if version < 8:
+            group = groups[0]
+            error, group_response = self._fetch_offsets_for_group(group, require_stable)
+            if error is not Errors.NONE:
+                # PORT: as 2.8 answers a single group: before v2 the error goes into every partition asked for.
+                # (3.7 answers those versions with no partition at all, which hides the error from the client.)
+                response = offset_fetch_request.get_error_response_for(0, error)
+            else:
+                response = OffsetFetchResponse.from_groups([group_response], version)
+        else:
+            group_responses = [self._fetch_offsets_for_group(group, require_stable)[1] for group in groups]
+            response = OffsetFetchResponse.from_groups(group_responses, version)
+        self._send_offset_fetch_response(request, response)
+
+    def _fetch_offsets_for_group(self, group: Any, require_stable: bool) -> tuple[Errors, Any]:
+        """The coordinator's committed offsets of one group (all of them when `group.topics` is null) as a v8
+        OffsetFetchResponseGroup, with the group's error."""
+        partitions = (
+            None
+            if group.topics is None
+            else [TopicPartition(topic.name, index) for topic in group.topics for index in topic.partition_indexes]
+        )
+        error, results = self.group_coordinator.handle_fetch_offsets(group.group_id, require_stable, partitions)
+        group_response = OffsetFetchResponseData.OffsetFetchResponseGroup(group_id=group.group_id)
+        if error is not Errors.NONE:
+            group_response.error_code = error.code
+            return error, group_response
+        by_topic: dict[str, Any] = {}
+        for tp, data in results.items():
+            topic_response = by_topic.get(tp.topic)
+            if topic_response is None:
+                topic_response = OffsetFetchResponseData.OffsetFetchResponseTopics(name=tp.topic)
+                by_topic[tp.topic] = topic_response
+                group_response.topics.append(topic_response)
+            topic_response.partitions.append(
+                OffsetFetchResponseData.OffsetFetchResponsePartitions(
+                    partition_index=tp.partition,
+                    committed_offset=data.offset,
+                    committed_leader_epoch=(
+                        NO_PARTITION_LEADER_EPOCH if data.leader_epoch is None else data.leader_epoch
+                    ),
+                    metadata=data.metadata,
+                    error_code=data.error.code,
+                )
+            )
+        return Errors.NONE, group_response
+
+    def _send_offset_fetch_response(self, request: Request, response: OffsetFetchResponse) -> None:
+        if self.is_trace_enabled():
+            self.trace(
+                f"Sending offset fetch response {response.data} for correlation id {request.header.correlation_id} "
+                f"to client {request.header.client_id}."
+            )
+        self.send_response(request, response)
+
+    def handle_offset_delete_request(self, request: Request) -> None:
+        offset_delete_request: Any = request.body
+        data = offset_delete_request.data
+        response_builder = _PartitionErrorsBuilder()
+        partitions: list[TopicPartition] = []
+        for topic in data.topics:
+            if not self.metadata_cache.contains(topic.name):
+                for partition in topic.partitions:
+                    response_builder.add(topic.name, partition.partition_index, Errors.UNKNOWN_TOPIC_OR_PARTITION)
+                continue
+            for partition in topic.partitions:
+                if self.metadata_cache.get_partition_info(topic.name, partition.partition_index) is None:
+                    response_builder.add(topic.name, partition.partition_index, Errors.UNKNOWN_TOPIC_OR_PARTITION)
+                else:
+                    partitions.append(TopicPartition(topic.name, partition.partition_index))
+        group_error, partition_errors = self.group_coordinator.handle_delete_offsets(data.group_id, partitions)
+        if group_error is not Errors.NONE:
+            self.send_response(request, offset_delete_request.get_error_response_for(0, group_error))
+            return
+        for tp, error in partition_errors.items():
+            response_builder.add(tp.topic, tp.partition, error)
+        self.send_response(request, OffsetDeleteResponse(response_builder.offset_delete_response_data()))
+
     # ---- Inter-broker ---------------------------------------------------------------------------------
 
     def _is_broker_epoch_stale(self, broker_epoch_in_request: int) -> bool:
@@ -585,7 +1111,9 @@ class KafkaApis(Logging):
             self.send_error_response(request, _stale_broker_epoch())
             return
         response = self.replica_manager.become_leader_or_follower(
-            correlation_id, leader_and_isr_request, lambda leaders, followers: None
+            correlation_id,
+            leader_and_isr_request,
+            lambda leaders, followers: on_leadership_change(self.group_coordinator, None, leaders, followers),
         )
         self.send_response(request, response)
 
@@ -609,6 +1137,15 @@ class KafkaApis(Logging):
             stop_replica_request.broker_epoch(),
             partition_states,
         )
+        # The coordinator drops what it cached of a deleted offsets partition it may have led; on a reassignment
+        # only the remaining replicas get a LeaderAndIsr request, so this is the removed replica's only notice.
+        for tp, partition_error in result.items():
+            if partition_error is not Errors.NONE or tp.topic != Topic.GROUP_METADATA_TOPIC_NAME:
+                continue
+            partition_state = partition_states[tp]
+            if partition_state.delete_partition:
+                leader_epoch = partition_state.leader_epoch if partition_state.leader_epoch >= 0 else None
+                self.group_coordinator.on_resignation(tp.partition, leader_epoch)
         from kafka.common.message import StopReplicaResponseData
 
         response_data = StopReplicaResponseData(error_code=error.code)
@@ -641,7 +1178,7 @@ class KafkaApis(Logging):
             self.send_error_response(request, e)
             return
         if deleted:
-            self.debug(f"Partitions deleted from the metadata cache: {', '.join(str(tp) for tp in deleted)}")
+            self.group_coordinator.handle_deleted_partitions(deleted)
         if self.admin_manager.has_delayed_topic_operations:
             for topic in {p.topic_name for p in update_metadata_request.partition_states()}:
                 self.admin_manager.try_complete_delayed_topic_operations(topic)
@@ -970,6 +1507,67 @@ class KafkaApis(Logging):
             throttle_time_ms=0, error_code=Errors.NONE.code, producer_id=producer_id, producer_epoch=0
         )
         self.send_response(request, InitProducerIdResponse(response_data))
+
+
+class _PartitionErrorsBuilder:
+    """An error per (topic, partition), grouped by topic in the order topics first appear: the body of an
+    OffsetCommit or OffsetDelete response (Java's OffsetCommitResponse.Builder / OffsetDeleteResponse.Builder)."""
+
+    __slots__ = ("_by_topic",)
+
+    def __init__(self) -> None:
+        self._by_topic: dict[str, list[tuple[int, Errors]]] = {}
+
+    def add(self, topic: str, partition: int, error: Errors) -> None:
+        self._by_topic.setdefault(topic, []).append((partition, error))
+
+    def entries(self) -> list[tuple[str, int, Errors]]:
+        return [(topic, p, e) for topic, partitions in self._by_topic.items() for p, e in partitions]
+
+    def offset_commit_response_data(self) -> OffsetCommitResponseData:
+        data = OffsetCommitResponseData(throttle_time_ms=0)
+        for topic, partitions in self._by_topic.items():
+            data.topics.append(
+                OffsetCommitResponseData.OffsetCommitResponseTopic(
+                    name=topic,
+                    partitions=[
+                        OffsetCommitResponseData.OffsetCommitResponsePartition(partition_index=p, error_code=e.code)
+                        for p, e in partitions
+                    ],
+                )
+            )
+        return data
+
+    def offset_delete_response_data(self) -> OffsetDeleteResponseData:
+        data = OffsetDeleteResponseData(throttle_time_ms=0)
+        for topic, partitions in self._by_topic.items():
+            topic_response = OffsetDeleteResponseData.OffsetDeleteResponseTopic(name=topic)
+            for p, e in partitions:
+                topic_response.partitions.append(
+                    OffsetDeleteResponseData.OffsetDeleteResponsePartition(partition_index=p, error_code=e.code)
+                )
+            data.topics.append(topic_response)
+        return data
+
+
+def _exception_of(error: Errors) -> ApiException:
+    """The exception of an error that has one (every error but NONE)."""
+    exception = error.exception()
+    if exception is None:
+        raise ValueError(f"{error.name} has no exception")
+    return exception
+
+
+def _java_error_message(error: Errors) -> str:
+    """Java's Errors.message(): the exception's message, or the error's name for NONE (FindCoordinator v1-3
+    answers a found coordinator with the message "NONE")."""
+    return error.message or error.name
+
+
+def _client_host(request: Request) -> str:
+    """The client's address as Java prints an InetAddress without a host name ("/127.0.0.1"), which is how
+    DescribeGroups and the group metadata show members' hosts."""
+    return f"/{request.context.client_address}"
 
 
 def _config_resource(resource: Any) -> ConfigResource:

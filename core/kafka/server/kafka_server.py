@@ -13,8 +13,9 @@ PORT: DESIGN.md lists the broker registration last; Kafka 2.8 registers before s
 because the controller is built with this broker's epoch (the registration znode's czxid, KIP-380) and
 checks controller requests against it. We follow Kafka 2.8 there.
 
-The group and transaction coordinators and the authorizer arrive with later work: none is started, and
-the APIs they serve are not advertised.
+The group coordinator starts at step "coordinators" (with the producer id manager that idempotent producers
+need); the transaction coordinator and the authorizer arrive with later work: neither is started, and the
+APIs they serve are not advertised.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ class KafkaServer(Logging):
         self.kafka_healthcheck: Any = None
         self.kafka_controller: Any = None
         self.admin_manager: Any = None
+        self.group_coordinator: Any = None
         self.producer_id_manager: Any = None
         self.fetch_manager: Any = None
         self.data_plane_request_processor: Any = None
@@ -170,10 +172,21 @@ class KafkaServer(Logging):
         self.kafka_controller.startup()
         self._step("kafka-controller")
 
+        from kafka.common.internals.topic import Topic
+        from kafka.coordinator.group.group_coordinator import GroupCoordinator
         from kafka.coordinator.transaction.producer_id_manager import ProducerIdManager
         from kafka.server.zk_admin_manager import ZkAdminManager
 
         self.admin_manager = ZkAdminManager(config, None, self.metadata_cache, self.zk_client)
+        # The offsets topic's partition count is what ZooKeeper says once the topic exists, else the config's.
+        zk_client = self.zk_client
+        self.group_coordinator = GroupCoordinator.apply(config, zk_client, self.replica_manager, self.time)
+        self.group_coordinator.startup(
+            lambda: (
+                zk_client.get_topic_partition_count(Topic.GROUP_METADATA_TOPIC_NAME) or config.offsets_topic_partitions
+            ),
+            True,
+        )
         # The transaction coordinator owns the producer id manager in Kafka; idempotent producers need it now.
         self.producer_id_manager = ProducerIdManager(broker_id, self.zk_client)
         self._step("coordinators")
@@ -316,13 +329,16 @@ class KafkaServer(Logging):
         self.fetch_manager = FetchManager(
             self.time, FetchSessionCache(config.max_incremental_fetch_session_cache_slots, 120_000)
         )
-        self.auto_topic_creation_manager = DefaultAutoTopicCreationManager(config, self.admin_manager, None, None)
+        self.auto_topic_creation_manager = DefaultAutoTopicCreationManager(
+            config, self.admin_manager, self.group_coordinator, None
+        )
         api_version_manager = ApiVersionManager(
             ListenerType.ZK_BROKER, KafkaApis.HANDLED_APIS, config.unstable_api_versions_enabled
         )
         self.data_plane_request_processor = KafkaApis(
             self.socket_server.data_plane_request_channel,
             self.replica_manager,
+            self.group_coordinator,
             self.admin_manager,
             self.kafka_controller,
             self.zk_client,
@@ -467,6 +483,9 @@ class KafkaServer(Logging):
             swallow(self.auto_topic_creation_manager.shutdown, log)
         if self.producer_id_manager is not None:
             swallow(self.producer_id_manager.shutdown, log)
+        # As Kafka's: the coordinators stop before the replica manager they write through.
+        if self.group_coordinator is not None:
+            swallow(self.group_coordinator.shutdown, log)
         if self.replica_manager is not None:
             if getattr(self, "_shutting_down_flag", None) is not None:
                 self._shutting_down_flag.set(True)

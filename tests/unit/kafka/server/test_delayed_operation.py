@@ -14,7 +14,13 @@ from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import MockTime
 from kafka.server.broker_states import BrokerState
 from kafka.server.delayed_operation import DelayedOperation, DelayedOperationPurgatory
-from kafka.server.delayed_operation_key import GroupKey, MemberKey, TopicKey, TopicPartitionOperationKey
+from kafka.server.delayed_operation_key import (
+    GroupJoinKey,
+    GroupSyncKey,
+    MemberKey,
+    TopicKey,
+    TopicPartitionOperationKey,
+)
 from kafka.utils.atomic import AtomicInteger
 from kafka.utils.timer.timer import SystemTimer
 
@@ -298,8 +304,12 @@ def test_operation_keys_and_broker_states() -> None:
     assert TopicPartitionOperationKey("topic", 3).key_label == "topic-3"
     assert TopicPartitionOperationKey.of(TopicPartition("topic", 3)) == TopicPartitionOperationKey("topic", 3)
     assert MemberKey("g", "c-1").key_label == "g-c-1"
-    assert GroupKey("g").key_label == "g" and TopicKey("t").key_label == "t"
-    assert len({GroupKey("g"), GroupKey("g")}) == 1
+    assert (
+        GroupJoinKey("g").key_label == "join-g"
+        and GroupSyncKey("g").key_label == "sync-g"
+        and TopicKey("t").key_label == "t"
+    )
+    assert len({GroupJoinKey("g"), GroupJoinKey("g"), GroupSyncKey("g")}) == 2
     values = {s.name: s.value for s in BrokerState}
     assert values == {
         "NOT_RUNNING": 0,
