@@ -721,8 +721,7 @@ class KafkaApis(Logging):
                 protocol_type=join_result.protocol_type,
                 protocol_name=join_result.protocol_name,
                 leader=join_result.leader_id,
-                # PORT: the 2.8 coordinator never asks a static leader to skip the assignment (KIP-814, v9).
-                skip_assignment=False,
+                skip_assignment=join_result.skip_assignment,
                 member_id=join_result.member_id,
                 members=list(join_result.members),
             )
@@ -750,6 +749,7 @@ class KafkaApis(Logging):
             data.protocol_type,
             protocols,
             send_response_callback,
+            version >= 9,
         )
 
     def handle_sync_group_request(self, request: Request) -> None:

@@ -298,7 +298,9 @@ class GroupCoordinator(Logging):
         protocol_type: str,
         protocols: list[Protocol],
         response_callback: JoinCallback,
+        support_skipping_assignment: bool = False,
     ) -> None:
+        """`support_skipping_assignment` is true from JoinGroup v9 (3.x's extra parameter, KIP-814)."""
         error = self.validate_group_status(group_id, ApiKeys.JOIN_GROUP)
         if error is not None:
             response_callback(JoinGroupResult.of_error(member_id, error))
@@ -334,6 +336,7 @@ class GroupCoordinator(Logging):
                     protocol_type,
                     protocols,
                     response_callback,
+                    support_skipping_assignment,
                 )
             else:
                 self.do_join_group(
@@ -365,6 +368,7 @@ class GroupCoordinator(Logging):
         protocol_type: str,
         protocols: list[Protocol],
         response_callback: JoinCallback,
+        support_skipping_assignment: bool = False,
     ) -> None:
         """A JoinGroup without a member id: a new member, or a static member coming back under a new id."""
         with group.lock:
@@ -379,7 +383,12 @@ class GroupCoordinator(Logging):
 
                 if group.has_static_member(group_instance_id):
                     self._update_static_member_and_rebalance(
-                        group, new_member_id, group_instance_id, protocols, response_callback
+                        group,
+                        new_member_id,
+                        group_instance_id,
+                        protocols,
+                        response_callback,
+                        support_skipping_assignment,
                     )
                 elif require_known_member_id:
                     # KIP-394: hand the dynamic member its id and make it join again with it; until then it is
@@ -1293,6 +1302,7 @@ class GroupCoordinator(Logging):
         group_instance_id: str | None,
         protocols: list[Protocol],
         response_callback: JoinCallback,
+        support_skipping_assignment: bool = False,
     ) -> None:
         """KIP-345: a known static member rejoined without its member id (it restarted). It gets a new id and keeps
         its place; the group rebalances only if it must."""
@@ -1341,6 +1351,24 @@ class GroupCoordinator(Logging):
                                     leader_id=current_leader,
                                     error=error,
                                 )
+                            )
+                        elif support_skipping_assignment:
+                            # PORT: 3.x (KIP-814, JoinGroup v9): a rejoining static leader learns it leads, with the
+                            # members' metadata so it can keep watching topic metadata, but is told not to assign:
+                            # a Stable group would not hand out a new assignment anyway.
+                            is_leader = group.is_leader(new_member_id)
+                            group.maybe_invoke_join_callback(
+                                member,
+                                JoinGroupResult(
+                                    members=self._current_member_metadata(group) if is_leader else [],
+                                    member_id=new_member_id,
+                                    generation_id=group.generation_id,
+                                    protocol_type=group.protocol_type,
+                                    protocol_name=group.protocol_name,
+                                    leader_id=group.leader_or_null or NO_LEADER,
+                                    error=Errors.NONE,
+                                    skip_assignment=is_leader,
+                                ),
                             )
                         else:
                             # The old leader id goes back even if this member is the leader now: a leader told it

@@ -127,6 +127,8 @@ class JoinGroupResult:
     protocol_name: str | None
     leader_id: str
     error: Errors
+    # JoinGroup v9 (KIP-814): a static leader rejoining a Stable group gets the members but must not assign.
+    skip_assignment: bool = False
 
     @classmethod
     def of_error(cls, member_id: str, error: Errors) -> JoinGroupResult:

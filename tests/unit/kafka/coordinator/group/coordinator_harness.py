@@ -248,6 +248,7 @@ class CoordinatorHarness:
         session_timeout: int = DEFAULT_SESSION_TIMEOUT,
         rebalance_timeout: int = DEFAULT_REBALANCE_TIMEOUT,
         require_known_member_id: bool = False,
+        support_skipping_assignment: bool = False,
     ) -> Promise[JoinGroupResult]:
         promise: Promise[JoinGroupResult] = Promise()
         self.coordinator.handle_join_group(
@@ -262,6 +263,7 @@ class CoordinatorHarness:
             protocol_type,
             protocols,
             promise,
+            support_skipping_assignment,
         )
         return promise
 

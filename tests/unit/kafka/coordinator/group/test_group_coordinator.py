@@ -738,6 +738,42 @@ def test_static_member_rejoin_with_leader_id_and_unknown_member_id(h: Coordinato
     assert h.sync_group_leader(GROUP_ID, rebalance.generation, result.leader_id, {}).error is Errors.UNKNOWN_MEMBER_ID
 
 
+def test_static_leader_rejoin_at_join_group_v9_skips_assignment(h: CoordinatorHarness) -> None:
+    """From JoinGroup v9 (KIP-814) a restarted static leader is told it leads, gets the members' metadata and is
+    asked to skip the assignment; the group stays Stable in the same generation, and a follower is not told to
+    skip."""
+    rebalance = h.static_members_join_and_rebalance(LEADER_INSTANCE_ID, FOLLOWER_INSTANCE_ID)
+    promise = h.send_join_group(
+        GROUP_ID,
+        UNKNOWN_MEMBER_ID,
+        PROTOCOL_TYPE,
+        PROTOCOL_SUPERSET,
+        LEADER_INSTANCE_ID,
+        support_skipping_assignment=True,
+    )
+    h.advance(1)
+    leader = promise.result()
+    assert leader.error is Errors.NONE and leader.skip_assignment
+    assert leader.member_id != rebalance.leader_id and leader.leader_id == leader.member_id
+    assert leader.generation_id == rebalance.generation
+    assert {m.member_id for m in leader.members} == {leader.member_id, rebalance.follower_id}
+    group = h.group_manager.get_group(GROUP_ID)
+    assert group is not None and group.current_state == Stable()
+
+    promise = h.send_join_group(
+        GROUP_ID,
+        UNKNOWN_MEMBER_ID,
+        PROTOCOL_TYPE,
+        PROTOCOL_SUPERSET,
+        FOLLOWER_INSTANCE_ID,
+        support_skipping_assignment=True,
+    )
+    h.advance(1)
+    follower = promise.result()
+    assert follower.error is Errors.NONE and not follower.skip_assignment and follower.members == []
+    assert follower.leader_id == leader.member_id and follower.generation_id == rebalance.generation
+
+
 def test_static_member_rejoin_with_leader_id_and_known_member_id(h: CoordinatorHarness) -> None:
     """The static leader rejoining with its id rebalances; the follower, silent past its session, is removed."""
     rebalance = h.static_members_join_and_rebalance(
