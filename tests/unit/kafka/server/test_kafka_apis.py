@@ -104,8 +104,10 @@ class FakeGroupCoordinator:
         return 1
 
     def handle_join_group(self, *args: Any) -> None:
-        self.calls.append(("join", args[:-1]))
-        args[-1](self.join_result)
+        # The last two arguments: the response callback, and whether the request allows skipping the assignment.
+        self.calls.append(("join", args[:-2]))
+        self.join_support_skipping_assignment = args[-1]
+        args[-2](self.join_result)
 
     def handle_sync_group(self, *args: Any) -> None:
         self.calls.append(("sync", args[:-1]))
@@ -388,13 +390,13 @@ def _join_data(group_instance_id: str | None = None) -> Any:
 
 
 @pytest.mark.parametrize(
-    ("version", "instance_id", "require_known"), [(3, None, False), (4, None, True), (5, "i", False)]
+    ("version", "instance_id", "require_known"), [(3, None, False), (4, None, True), (5, "i", False), (9, None, True)]
 )
 def test_join_group_passes_the_request_to_the_coordinator(
     version: int, instance_id: str | None, require_known: bool
 ) -> None:
     """JoinGroup asks for a known member id from v4 for dynamic members only, with the client's id and
-    "/address" as the host; v0's rebalance timeout is its session timeout."""
+    "/address" as the host; v0's rebalance timeout is its session timeout; v9 allows skipping the assignment."""
     h = _harness()
     h.coordinator.join_result = JoinGroupResult.of_error("m-1", Errors.MEMBER_ID_REQUIRED)
     response = h.handle(ApiKeys.JOIN_GROUP, version, _join_data(instance_id if version >= 5 else None))
@@ -414,6 +416,7 @@ def test_join_group_passes_the_request_to_the_coordinator(
         "consumer",
         [("range", b"m")],
     )
+    assert h.coordinator.join_support_skipping_assignment == (version >= 9)
 
 
 def test_join_group_v0_rebalance_timeout_is_the_session_timeout() -> None:
