@@ -124,6 +124,10 @@ AUTHORIZED_OPERATIONS_OMITTED = -(2**31)
 # What a group's authorized operations are without an authorizer: every operation a group supports, as a bit
 # field of AclOperation codes: READ (3), DELETE (6) and DESCRIBE (8).
 GROUP_AUTHORIZED_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8)
+# The same for a topic: READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS and ALTER_CONFIGS ...
+TOPIC_AUTHORIZED_OPERATIONS = sum(1 << code for code in (3, 4, 5, 6, 7, 8, 10, 11))
+# ... and for the cluster: CREATE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE.
+CLUSTER_AUTHORIZED_OPERATIONS = sum(1 << code for code in (5, 7, 8, 9, 10, 11, 12))
 
 
 class KafkaApis(Logging):
@@ -362,7 +366,15 @@ class KafkaApis(Logging):
             throttle_time_ms=0,
             cluster_id=self.cluster_id,
             controller_id=_or_minus_one(self.metadata_cache.get_controller_id()),
-            cluster_authorized_operations=AUTHORIZED_OPERATIONS_OMITTED,
+            # Without an authorizer every operation is authorized (v8+, when asked for).
+            cluster_authorized_operations=CLUSTER_AUTHORIZED_OPERATIONS
+            if version >= 8 and data.include_cluster_authorized_operations
+            else AUTHORIZED_OPERATIONS_OMITTED,
+        )
+        topic_authorized_operations = (
+            TOPIC_AUTHORIZED_OPERATIONS
+            if version >= 8 and data.include_topic_authorized_operations
+            else AUTHORIZED_OPERATIONS_OMITTED
         )
         for node in self.metadata_cache.get_alive_broker_nodes(listener):
             response_data.brokers.append(
@@ -371,7 +383,7 @@ class KafkaApis(Logging):
                 )
             )
         for t in topic_metadata + unknown_metadata:
-            t.topic_authorized_operations = AUTHORIZED_OPERATIONS_OMITTED
+            t.topic_authorized_operations = topic_authorized_operations
             response_data.topics.append(t)
         self.trace(
             f"Sending topic metadata for correlation id {request.header.correlation_id} to client "
@@ -1475,7 +1487,9 @@ class KafkaApis(Logging):
             throttle_time_ms=0,
             cluster_id=self.cluster_id,
             controller_id=_or_minus_one(self.metadata_cache.get_controller_id()),
-            cluster_authorized_operations=AUTHORIZED_OPERATIONS_OMITTED,
+            cluster_authorized_operations=CLUSTER_AUTHORIZED_OPERATIONS
+            if request.body.data.include_cluster_authorized_operations
+            else AUTHORIZED_OPERATIONS_OMITTED,
         )
         for node in self.metadata_cache.get_alive_broker_nodes(listener):
             response_data.brokers.append(

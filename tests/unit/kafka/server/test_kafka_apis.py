@@ -849,3 +849,32 @@ def test_group_apis_are_advertised() -> None:
         assert manager.is_api_enabled(key), key
     assert manager.is_version_enabled(ApiKeys.OFFSET_FETCH, 9)
     assert manager.is_version_enabled(ApiKeys.JOIN_GROUP, 9)
+
+
+@pytest.mark.parametrize("asked", [True, False])
+def test_metadata_and_describe_cluster_authorized_operations(asked: bool) -> None:
+    """Without an authorizer, Metadata v8+ and DescribeCluster report every operation a topic and the cluster
+    support when the client asks, and the 'omitted' value when it does not."""
+    from kafka.common.message import DescribeClusterRequestData, MetadataRequestData
+
+    h = _harness()
+    h.metadata_cache.update_metadata(1, _metadata_update({"t": 1}))
+    metadata = h.handle(
+        ApiKeys.METADATA,
+        10,
+        MetadataRequestData(
+            topics=[MetadataRequestData.MetadataRequestTopic(name="t")],
+            allow_auto_topic_creation=False,
+            include_cluster_authorized_operations=asked,
+            include_topic_authorized_operations=asked,
+        ),
+    )
+    cluster = h.handle(
+        ApiKeys.DESCRIBE_CLUSTER, 0, DescribeClusterRequestData(include_cluster_authorized_operations=asked)
+    )
+    omitted = -(2**31)
+    # READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS as AclOperation bits.
+    assert metadata.data.topics[0].topic_authorized_operations == (3576 if asked else omitted)
+    # CREATE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE.
+    assert metadata.data.cluster_authorized_operations == (8096 if asked else omitted)
+    assert cluster.data.cluster_authorized_operations == (8096 if asked else omitted)
