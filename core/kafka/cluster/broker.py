@@ -3,10 +3,10 @@
 A broker as the cluster knows it: its id, its listeners and its rack, with lookups of the address
 a client or another broker should use on a given listener.
 
-# PORT: Java's org.apache.kafka.common.Node, Scala's kafka.cluster.BrokerEndPoint and
-kafka.common.BrokerEndPointNotAvailableException are not ported elsewhere yet; minimal versions
-live here (Node and BrokerEndPoint as frozen dataclasses with Kafka's fields). Supported features
-(KIP-584) are not carried.
+# PORT: Scala's kafka.cluster.BrokerEndPoint and kafka.common.BrokerEndPointNotAvailableException
+are not ported elsewhere yet; minimal versions live here (BrokerEndPoint as a frozen dataclass with
+Kafka's fields). Node is the clients' org.apache.kafka.common.Node, re-exported here for the modules
+that import it from this one. Supported features (KIP-584) are not carried.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from kafka.cluster.end_point import EndPoint, format_address
 from kafka.common.errors import KafkaException
 from kafka.common.network.listener_name import ListenerName
+from kafka.common.node import Node
 from kafka.common.security.auth.security_protocol import SecurityProtocol
 
 __all__ = ["Broker", "BrokerEndPoint", "BrokerEndPointNotAvailableException", "Node"]
@@ -24,35 +25,6 @@ __all__ = ["Broker", "BrokerEndPoint", "BrokerEndPointNotAvailableException", "N
 
 class BrokerEndPointNotAvailableException(KafkaException):
     """A broker has no endpoint on the requested listener."""
-
-
-@dataclass(frozen=True, slots=True)
-class Node:
-    """A broker's address as clients see it (Java's org.apache.kafka.common.Node)."""
-
-    id: int
-    host: str | None
-    port: int
-    rack: str | None = None
-
-    @property
-    def id_string(self) -> str:
-        return str(self.id)
-
-    def has_rack(self) -> bool:
-        return self.rack is not None
-
-    def is_empty(self) -> bool:
-        return self.host is None or self.host == "" or self.port < 0
-
-    @staticmethod
-    def no_node() -> Node:
-        """The placeholder Kafka uses for "no node" (id -1, empty host, port -1)."""
-        return Node(-1, "", -1)
-
-    def __str__(self) -> str:
-        rack = "null" if self.rack is None else self.rack
-        return f"{self.host}:{self.port} (id: {self.id} rack: {rack})"
 
 
 @dataclass(frozen=True, slots=True)

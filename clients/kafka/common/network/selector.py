@@ -1,0 +1,591 @@
+"""Port of clients/src/main/java/org/apache/kafka/common/network/Selector.java (Kafka 3.7), as the clients use it.
+
+Non-blocking I/O over many connections from one thread: connects, size-prefixed sends and receives (frames
+larger than `max_receive_size` fail the connection), mute/unmute, and closing connections idle for longer
+than connections.max.idle.ms. Each poll() leaves behind what happened during it: the sends completed, the
+receives completed (at most one per connection per poll), the connections made and those lost with the state
+they were in.
+
+PORT: built on Python's `selectors` (epoll on Linux) with SelectionKey standing in for java.nio's. A socketpair
+wakes a blocked select, as java.nio's Selector.wakeup does. Not ported: metrics (SelectorMetrics; no metrics
+subsystem yet), the MemoryPool (clients use none), and delayed close after failed authentication (PLAINTEXT only).
+Like Java's, a Selector is used by one thread; only wakeup() may be called from others.
+"""
+
+from __future__ import annotations
+
+import enum
+import errno
+import selectors
+import socket
+from collections import OrderedDict
+from collections.abc import Collection, Iterable, Mapping, Sequence
+
+from kafka.common.network.channel_builder import ChannelBuilder
+from kafka.common.network.channel_state import ChannelState
+from kafka.common.network.inet_address import InetSocketAddress
+from kafka.common.network.kafka_channel import KafkaChannel
+from kafka.common.network.network_receive import NetworkReceive
+from kafka.common.network.network_send import NetworkSend
+from kafka.common.network.plaintext_channel_builder import PlaintextChannelBuilder
+from kafka.common.network.selectable import Selectable
+from kafka.common.network.selection_key import SelectionKey
+from kafka.common.utils.log_context import LogContext
+from kafka.common.utils.time import Time
+
+__all__ = ["Selector"]
+
+# The longest single wait in select(); longer polls simply wait again (keeps the float timeout sane).
+_MAX_SELECT_MS = 2**31 - 1
+
+
+class _CloseMode(enum.Enum):
+    GRACEFUL = 1  # deliver receives already read, then report the disconnect
+    NOTIFY_ONLY = 2  # drop pending receives, report the disconnect
+    DISCARD_NO_NOTIFY = 3  # drop pending receives, report nothing
+
+    @property
+    def notify_disconnect(self) -> bool:
+        return self is not _CloseMode.DISCARD_NO_NOTIFY
+
+
+class _IdleExpiryManager:
+    """Connections in least-recently-active order, to close the oldest once it has been idle too long."""
+
+    __slots__ = ("lru_connections", "_connections_max_idle_nanos", "_next_idle_close_check_time")
+
+    def __init__(self, time: Time, connections_max_idle_ms: int) -> None:
+        self._connections_max_idle_nanos = connections_max_idle_ms * 1000 * 1000
+        self.lru_connections: OrderedDict[str, int] = OrderedDict()
+        self._next_idle_close_check_time = time.nanoseconds() + self._connections_max_idle_nanos
+
+    def update(self, connection_id: str, current_time_nanos: int) -> None:
+        self.lru_connections[connection_id] = current_time_nanos
+        self.lru_connections.move_to_end(connection_id)
+
+    def poll_expired_connection(self, current_time_nanos: int) -> tuple[str, int] | None:
+        """The oldest connection if it has been idle longer than allowed (checked no more often than needed)."""
+        if current_time_nanos <= self._next_idle_close_check_time:
+            return None
+        if not self.lru_connections:
+            self._next_idle_close_check_time = current_time_nanos + self._connections_max_idle_nanos
+            return None
+        connection_id, last_active = next(iter(self.lru_connections.items()))
+        self._next_idle_close_check_time = last_active + self._connections_max_idle_nanos
+        if current_time_nanos > self._next_idle_close_check_time:
+            return connection_id, last_active
+        return None
+
+    def remove(self, connection_id: str) -> None:
+        self.lru_connections.pop(connection_id, None)
+
+
+class Selector(Selectable):
+    NO_IDLE_TIMEOUT_MS = -1
+    NO_FAILED_AUTHENTICATION_DELAY = 0
+
+    def __init__(
+        self,
+        connection_max_idle_ms: int,
+        time: Time,
+        log_context: LogContext,
+        max_receive_size: int = NetworkReceive.UNLIMITED,
+        channel_builder: ChannelBuilder | None = None,
+        record_time_per_connection: bool = False,
+    ) -> None:
+        """`connection_max_idle_ms` < 0 disables idle expiry. PORT: Java's metrics, metric group and tags, memory
+        pool and failed-authentication delay arguments are not taken."""
+        self._nio_selector = selectors.DefaultSelector()
+        self._max_receive_size = max_receive_size
+        self._time = time
+        self._channels: dict[str, KafkaChannel] = {}
+        self._explicitly_muted_channels: set[KafkaChannel] = set()
+        self._completed_sends: list[NetworkSend] = []
+        self._completed_receives: dict[str, NetworkReceive] = {}
+        self._immediately_connected_keys: set[SelectionKey] = set()
+        self._closing_channels: dict[str, KafkaChannel] = {}
+        self._keys_with_buffered_read: set[SelectionKey] = set()
+        self._disconnected: dict[str, ChannelState] = {}
+        self._connected: list[str] = []
+        self._failed_sends: list[str] = []
+        self._log = log_context.logger("org.apache.kafka.common.network.Selector")
+        self._channel_builder = channel_builder if channel_builder is not None else PlaintextChannelBuilder()
+        self._record_time_per_connection = record_time_per_connection
+        self._idle_expiry_manager = (
+            None if connection_max_idle_ms < 0 else _IdleExpiryManager(time, connection_max_idle_ms)
+        )
+        self._made_read_progress_last_poll = True
+        self._closed = False
+        # The wakeup pipe: a byte written to one end makes select() return.
+        self._wakeup_r, self._wakeup_w = socket.socketpair()
+        self._wakeup_r.setblocking(False)
+        self._wakeup_w.setblocking(False)
+        self._nio_selector.register(self._wakeup_r, selectors.EVENT_READ, None)
+
+    # -- connecting -----------------------------------------------------------------------------------------
+
+    def connect(self, id: str, address: InetSocketAddress, send_buffer_size: int, receive_buffer_size: int) -> None:
+        self._ensure_not_registered(id)
+        sock = socket.socket(address.address.family, socket.SOCK_STREAM)
+        key: SelectionKey | None = None
+        try:
+            self._configure_socket_channel(sock, send_buffer_size, receive_buffer_size)
+            connected = self.do_connect(sock, address)
+            key = self._register_channel(id, sock, SelectionKey.OP_CONNECT)
+            self._channels[id].set_remote_address(str(address))
+            if connected:
+                self._log.debug(f"Immediately connected to node {id}")
+                self._immediately_connected_keys.add(key)
+                key.set_interest_ops(0)
+        except BaseException:
+            if key is not None:
+                self._immediately_connected_keys.discard(key)
+                key.cancel()
+            self._channels.pop(id, None)
+            sock.close()
+            raise
+
+    def do_connect(self, sock: socket.socket, address: InetSocketAddress) -> bool:
+        """Starts a non-blocking connect; True if it completed at once. OSError if it failed at once."""
+        err = sock.connect_ex(address.sockaddr())
+        if err == 0:
+            return True
+        if err in (errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EALREADY, errno.EINTR):
+            return False
+        raise ConnectionError(err, f"Connection to {address} failed: {errno.errorcode.get(err, err)}")
+
+    @staticmethod
+    def _configure_socket_channel(sock: socket.socket, send_buffer_size: int, receive_buffer_size: int) -> None:
+        sock.setblocking(False)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        if send_buffer_size != Selectable.USE_DEFAULT_BUFFER_SIZE:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, send_buffer_size)
+        if receive_buffer_size != Selectable.USE_DEFAULT_BUFFER_SIZE:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer_size)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def register(self, id: str, sock: socket.socket) -> None:
+        """Adds an already connected socket as connection `id`."""
+        self._ensure_not_registered(id)
+        sock.setblocking(False)
+        self._register_channel(id, sock, SelectionKey.OP_READ)
+
+    def _ensure_not_registered(self, id: str) -> None:
+        if id in self._channels:
+            raise RuntimeError(f"There is already a connection for id {id}")
+        if id in self._closing_channels:
+            raise RuntimeError(f"There is already a connection for id {id} that is still being closed")
+
+    def _register_channel(self, id: str, sock: socket.socket, interested_ops: int) -> SelectionKey:
+        key = SelectionKey(sock, self._nio_selector, interested_ops)
+        channel = self._build_and_attach_kafka_channel(sock, id, key)
+        self._channels[id] = channel
+        if self._idle_expiry_manager is not None:
+            self._idle_expiry_manager.update(channel.id(), self._time.nanoseconds())
+        return key
+
+    def _build_and_attach_kafka_channel(self, sock: socket.socket, id: str, key: SelectionKey) -> KafkaChannel:
+        try:
+            channel = self._channel_builder.build_channel(id, key, self._max_receive_size)
+            key.attach(channel)
+            return channel
+        except Exception as e:
+            try:
+                sock.close()
+            finally:
+                key.cancel()
+            raise OSError(f"Channel could not be created for socket {sock}") from e
+
+    # -- waking up, closing ---------------------------------------------------------------------------------
+
+    def wakeup(self) -> None:
+        try:
+            self._wakeup_w.send(b"\x00")
+        except (BlockingIOError, InterruptedError):
+            pass  # the pipe is full: a wakeup is pending anyway
+        except OSError:
+            pass  # closed
+
+    def _drain_wakeups(self) -> None:
+        try:
+            while self._wakeup_r.recv(4096):
+                pass
+        except (BlockingIOError, InterruptedError, OSError):
+            pass
+
+    def close(self, id: str | None = None) -> None:
+        """With an id: closes that connection at once, reporting nothing. Without: closes every connection and
+        the selector."""
+        if id is not None:
+            self._close_id(id)
+            return
+        if self._closed:
+            return
+        first: BaseException | None = None
+        for connection_id in list(self._channels):
+            try:
+                self._close_id(connection_id)
+            except Exception as e:  # keep closing the others
+                first = first or e
+        for connection_id in list(self._closing_channels):
+            try:
+                self._close_id(connection_id)
+            except Exception as e:
+                first = first or e
+        self._closed = True
+        try:
+            self._nio_selector.close()
+        finally:
+            self._wakeup_r.close()
+            self._wakeup_w.close()
+            self._channel_builder.close()
+        if first is not None:
+            raise first
+
+    def _close_id(self, id: str) -> None:
+        channel = self._channels.get(id)
+        if channel is not None:
+            channel.set_state(ChannelState.LOCAL_CLOSE)
+            self._close(channel, _CloseMode.DISCARD_NO_NOTIFY)
+        else:
+            closing = self._closing_channels.pop(id, None)
+            if closing is not None:
+                self._do_close(closing, False)
+
+    # -- sending --------------------------------------------------------------------------------------------
+
+    def send(self, send: NetworkSend) -> None:
+        connection_id = send.destination_id()
+        channel = self._open_or_closing_channel_or_fail(connection_id)
+        if connection_id in self._closing_channels:
+            self._failed_sends.append(connection_id)
+            return
+        try:
+            channel.set_send(send)
+        except Exception as e:
+            channel.set_state(ChannelState.FAILED_SEND)
+            self._failed_sends.append(connection_id)
+            self._close(channel, _CloseMode.DISCARD_NO_NOTIFY)
+            self._log.error(
+                f"Unexpected exception during send, closing connection {connection_id} and rethrowing exception.", e
+            )
+            raise
+
+    # -- polling --------------------------------------------------------------------------------------------
+
+    def poll(self, timeout: int) -> None:
+        """Does the I/O that is possible now, waiting at most `timeout` ms for some (0: do not wait)."""
+        if timeout < 0:
+            raise ValueError("timeout should be >= 0")
+        made_read_progress_last_call = self._made_read_progress_last_poll
+        self._clear()
+
+        data_in_buffers = bool(self._keys_with_buffered_read)
+        if self._immediately_connected_keys or (made_read_progress_last_call and data_in_buffers):
+            timeout = 0
+
+        ready_keys = self._select(timeout)
+        end_select = self._time.nanoseconds()
+
+        if ready_keys or self._immediately_connected_keys or data_in_buffers:
+            if data_in_buffers:
+                # A channel is polled once per call, even if it is also ready.
+                self._keys_with_buffered_read.difference_update(ready_keys)
+                to_poll = self._keys_with_buffered_read
+                self._keys_with_buffered_read = set()
+                self._poll_selection_keys(to_poll, False, end_select)
+            self._poll_selection_keys(ready_keys, False, end_select)
+            for key in ready_keys:
+                key.ready_ops = 0
+            immediately_connected = list(self._immediately_connected_keys)
+            self._immediately_connected_keys.clear()
+            self._poll_selection_keys(immediately_connected, True, end_select)
+        else:
+            self._made_read_progress_last_poll = True  # nothing to do counts as progress
+
+        self._maybe_close_oldest_connection(end_select)
+
+    def _select(self, timeout_ms: int) -> list[SelectionKey]:
+        wait = 0.0 if timeout_ms == 0 else min(timeout_ms, _MAX_SELECT_MS) / 1000
+        try:
+            events = self._nio_selector.select(wait)
+        except InterruptedError:
+            return []
+        ready: list[SelectionKey] = []
+        for selector_key, mask in events:
+            key = selector_key.data
+            if key is None:
+                self._drain_wakeups()
+                continue
+            key.set_ready(mask)
+            ready.append(key)
+        return ready
+
+    def _poll_selection_keys(
+        self, selection_keys: Iterable[SelectionKey], is_immediately_connected: bool, current_time_nanos: int
+    ) -> None:
+        for key in selection_keys:
+            channel: KafkaChannel | None = key.attachment()
+            if channel is None:
+                continue  # closed while handling an earlier key of this poll
+            channel_start_time_nanos = self._time.nanoseconds() if self._record_time_per_connection else 0
+            send_failed = False
+            node_id = channel.id()
+            if self._idle_expiry_manager is not None:
+                self._idle_expiry_manager.update(node_id, current_time_nanos)
+            try:
+                # Finish connections that completed (normally or at once).
+                if is_immediately_connected or key.is_connectable():
+                    if channel.finish_connect():
+                        self._connected.append(node_id)
+                        if self._log.is_debug_enabled():
+                            sock = key.sock
+                            self._log.debug(
+                                "Created socket with SO_RCVBUF = "
+                                f"{sock.getsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF)}, SO_SNDBUF = "
+                                f"{sock.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF)}, SO_TIMEOUT = 0 to node "
+                                f"{node_id}"
+                            )
+                    else:
+                        continue
+
+                # A connected channel that is not ready yet does its handshake.
+                if channel.is_connected() and not channel.ready():
+                    channel.prepare()
+                if channel.ready() and channel.state() is ChannelState.NOT_CONNECTED:
+                    channel.set_state(ChannelState.READY)
+
+                if (
+                    channel.ready()
+                    and (key.is_readable() or channel.has_bytes_buffered())
+                    and not self._has_completed_receive(channel)
+                    and channel not in self._explicitly_muted_channels
+                ):
+                    self._attempt_read(channel)
+
+                if channel.has_bytes_buffered() and channel not in self._explicitly_muted_channels:
+                    self._keys_with_buffered_read.add(key)
+
+                try:
+                    self._attempt_write(key, channel)
+                except Exception:
+                    send_failed = True
+                    raise
+
+                if not key.is_valid():
+                    self._close(channel, _CloseMode.GRACEFUL)
+            except Exception as e:
+                desc = f"{channel.socket_description()} (channelId={channel.id()})"
+                if isinstance(e, (OSError, EOFError)):
+                    self._log.debug(f"Connection with {desc} disconnected", e)
+                else:
+                    self._log.warn(f"Unexpected error from {desc}; closing connection", e)
+                self._close(
+                    channel,
+                    _CloseMode.NOTIFY_ONLY if send_failed else _CloseMode.GRACEFUL,
+                )
+            finally:
+                if self._record_time_per_connection:
+                    channel.add_network_thread_time_nanos(self._time.nanoseconds() - channel_start_time_nanos)
+
+    def _attempt_write(self, key: SelectionKey, channel: KafkaChannel) -> None:
+        if channel.has_send() and channel.ready() and key.is_writable():
+            self.write(channel)
+
+    def write(self, channel: KafkaChannel) -> None:
+        channel.write()
+        send = channel.maybe_complete_send()
+        if send is not None:
+            self._completed_sends.append(send)
+
+    def _attempt_read(self, channel: KafkaChannel) -> None:
+        bytes_received = channel.read()
+        if bytes_received != 0:
+            self._made_read_progress_last_poll = True
+            receive = channel.maybe_complete_receive()
+            if receive is not None:
+                self._add_to_completed_receives(channel, receive)
+        if not channel.is_muted():
+            self._made_read_progress_last_poll = True
+
+    def _maybe_read_from_closing_channel(self, channel: KafkaChannel) -> bool:
+        """Whether a closing channel still has a receive to deliver (reading what is left if it can)."""
+        if channel.state().state() is not ChannelState.State.READY:
+            return False
+        if channel in self._explicitly_muted_channels or self._has_completed_receive(channel):
+            return True
+        try:
+            self._attempt_read(channel)
+            return self._has_completed_receive(channel)
+        except Exception as e:
+            self._log.trace("Read from closing channel failed, ignoring exception", e)
+            return False
+
+    # -- results of the last poll ---------------------------------------------------------------------------
+
+    def completed_sends(self) -> Sequence[NetworkSend]:
+        return self._completed_sends
+
+    def completed_receives(self) -> Collection[NetworkReceive]:
+        return self._completed_receives.values()
+
+    def disconnected(self) -> Mapping[str, ChannelState]:
+        return self._disconnected
+
+    def connected(self) -> Sequence[str]:
+        return self._connected
+
+    # -- muting ---------------------------------------------------------------------------------------------
+
+    def mute(self, id: str) -> None:
+        self._mute(self._open_or_closing_channel_or_fail(id))
+
+    def _mute(self, channel: KafkaChannel) -> None:
+        channel.mute()
+        self._explicitly_muted_channels.add(channel)
+        self._keys_with_buffered_read.discard(channel.selection_key())
+
+    def unmute(self, id: str) -> None:
+        self._unmute(self._open_or_closing_channel_or_fail(id))
+
+    def _unmute(self, channel: KafkaChannel) -> None:
+        if channel.maybe_unmute():
+            self._explicitly_muted_channels.discard(channel)
+            if channel.has_bytes_buffered():
+                self._keys_with_buffered_read.add(channel.selection_key())
+                self._made_read_progress_last_poll = True
+
+    def mute_all(self) -> None:
+        for channel in self._channels.values():
+            self._mute(channel)
+
+    def unmute_all(self) -> None:
+        for channel in self._channels.values():
+            self._unmute(channel)
+
+    # -- closing --------------------------------------------------------------------------------------------
+
+    def _maybe_close_oldest_connection(self, current_time_nanos: int) -> None:
+        if self._idle_expiry_manager is None:
+            return
+        expired = self._idle_expiry_manager.poll_expired_connection(current_time_nanos)
+        if expired is None:
+            return
+        connection_id, last_active = expired
+        channel = self._channels.get(connection_id)
+        if channel is not None:
+            if self._log.is_trace_enabled():
+                self._log.trace(
+                    f"About to close the idle connection from {connection_id} due to being idle for "
+                    f"{(current_time_nanos - last_active) // 1_000_000} millis"
+                )
+            channel.set_state(ChannelState.EXPIRED)
+            self._close(channel, _CloseMode.GRACEFUL)
+
+    def clear_completed_receives(self) -> None:
+        self._completed_receives.clear()
+
+    def clear_completed_sends(self) -> None:
+        self._completed_sends.clear()
+
+    def _clear(self) -> None:
+        self._completed_sends.clear()
+        self._completed_receives.clear()
+        self._connected.clear()
+        self._disconnected.clear()
+        # Channels closed gracefully last time are closed for good once their receives were delivered.
+        for connection_id, channel in list(self._closing_channels.items()):
+            send_failed = connection_id in self._failed_sends
+            if send_failed:
+                self._failed_sends.remove(connection_id)
+            has_pending = False if send_failed else self._maybe_read_from_closing_channel(channel)
+            if not has_pending:
+                self._do_close(channel, True)
+                del self._closing_channels[connection_id]
+        for connection_id in self._failed_sends:
+            self._disconnected[connection_id] = ChannelState.FAILED_SEND
+        self._failed_sends.clear()
+        self._made_read_progress_last_poll = False
+
+    def _close(self, channel: KafkaChannel, close_mode: _CloseMode) -> None:
+        channel.disconnect()
+        # A connection closed in the poll that made it is not reported as connected.
+        try:
+            self._connected.remove(channel.id())
+        except ValueError:
+            pass
+        if close_mode is _CloseMode.GRACEFUL and self._maybe_read_from_closing_channel(channel):
+            self._closing_channels[channel.id()] = channel
+            self._log.debug(f"Tracking closing connection {channel.id()} to process outstanding requests")
+        else:
+            self._do_close(channel, close_mode.notify_disconnect)
+        self._channels.pop(channel.id(), None)
+        if self._idle_expiry_manager is not None:
+            self._idle_expiry_manager.remove(channel.id())
+
+    def _do_close(self, channel: KafkaChannel, notify_disconnect: bool) -> None:
+        key = channel.selection_key()
+        try:
+            self._immediately_connected_keys.discard(key)
+            self._keys_with_buffered_read.discard(key)
+            channel.close()
+        except OSError as e:
+            self._log.error(f"Exception closing connection to node {channel.id()}:", e)
+        finally:
+            key.cancel()
+            key.attach(None)
+        self._explicitly_muted_channels.discard(channel)
+        if notify_disconnect:
+            self._disconnected[channel.id()] = channel.state()
+
+    # -- lookups --------------------------------------------------------------------------------------------
+
+    def is_channel_ready(self, id: str) -> bool:
+        channel = self._channels.get(id)
+        return channel is not None and channel.ready()
+
+    def _open_or_closing_channel_or_fail(self, id: str) -> KafkaChannel:
+        channel = self._channels.get(id)
+        if channel is None:
+            channel = self._closing_channels.get(id)
+        if channel is None:
+            raise RuntimeError(
+                "Attempt to retrieve channel for which there is no connection. Connection id "
+                f"{id} existing connections {list(self._channels)}"
+            )
+        return channel
+
+    def channels(self) -> list[KafkaChannel]:
+        return list(self._channels.values())
+
+    def channel(self, id: str) -> KafkaChannel | None:
+        return self._channels.get(id)
+
+    def closing_channel(self, id: str) -> KafkaChannel | None:
+        return self._closing_channels.get(id)
+
+    def lowest_priority_channel(self) -> KafkaChannel | None:
+        if self._closing_channels:
+            return next(iter(self._closing_channels.values()))
+        if self._idle_expiry_manager is not None and self._idle_expiry_manager.lru_connections:
+            return self.channel(next(iter(self._idle_expiry_manager.lru_connections)))
+        if self._channels:
+            return next(iter(self._channels.values()))
+        return None
+
+    def _has_completed_receive(self, channel: KafkaChannel) -> bool:
+        return channel.id() in self._completed_receives
+
+    def _add_to_completed_receives(self, channel: KafkaChannel, receive: NetworkReceive) -> None:
+        if self._has_completed_receive(channel):
+            raise RuntimeError(f"Attempting to add second completed receive to channel {channel.id()}")
+        self._completed_receives[channel.id()] = receive
+
+    def keys(self) -> set[SelectionKey]:
+        return {c.selection_key() for c in self._channels.values()}
+
+    def __enter__(self) -> Selector:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
