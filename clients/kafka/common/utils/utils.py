@@ -7,9 +7,13 @@ written by Kafka and by us are interchangeable), atomic file moves, and small he
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import struct
 import time
 from collections.abc import Mapping
+
+_UINT32_LE = struct.Struct("<I")
 
 _ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
 
@@ -156,3 +160,93 @@ def parse_key_value_args(args: list[str]) -> dict[str, str]:
             raise ValueError(f"Invalid command line properties: {arg}")
         props[key] = value
     return props
+
+
+# ---- hashing (the default partitioner's) ----------------------------------------------------------
+
+_MURMUR2_SEED = 0x9747B28C
+_MURMUR2_M = 0x5BD1E995
+_UINT32 = 0xFFFFFFFF
+
+
+def murmur2(data: bytes | bytearray | memoryview) -> int:
+    """The 32-bit MurmurHash2 of `data` with Kafka's seed, as the signed int Java's Utils.murmur2 returns.
+
+    The producer's default partitioner hashes serialized keys with it, so the value must match Java's
+    and librdkafka's `murmur2_random` bit for bit: the arithmetic is done on unsigned 32-bit values
+    (Java's int overflow) and the result is reinterpreted as signed at the end.
+    """
+    length = len(data)
+    m = _MURMUR2_M
+    h = (_MURMUR2_SEED ^ length) & _UINT32
+    tail = length & ~3
+    for (k,) in _UINT32_LE.iter_unpack(memoryview(data)[:tail]):
+        k = (k * m) & _UINT32
+        k ^= k >> 24
+        k = (k * m) & _UINT32
+        h = ((h * m) & _UINT32) ^ k
+    remaining = length & 3
+    if remaining:
+        if remaining == 3:
+            h ^= data[tail + 2] << 16
+        if remaining >= 2:
+            h ^= data[tail + 1] << 8
+        h ^= data[tail]
+        h = (h * m) & _UINT32
+    h ^= h >> 13
+    h = (h * m) & _UINT32
+    h ^= h >> 15
+    return h - 0x100000000 if h & 0x80000000 else h
+
+
+def to_positive(number: int) -> int:
+    """Clears the sign bit of a 32-bit int (Java's Utils.toPositive): not abs(), so that MIN_VALUE maps to 0."""
+    return number & 0x7FFFFFFF
+
+
+# ---- classes named in configurations ----------------------------------------------------------------
+
+_JAVA_PACKAGE_PREFIX = "org.apache.kafka."
+
+
+def _snake_case(class_name: str) -> str:
+    # "UUIDSerializer" -> "uuid_serializer", "ByteArraySerializer" -> "byte_array_serializer"
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "_", class_name).lower()
+
+
+def load_class(name: str) -> type:
+    """The class a configuration names (Java's Utils.loadClass).
+
+    # PORT: besides Python names (`package.module.Class` or `package.module:Class`), Kafka's Java class
+    names are accepted and mapped to this port's module of the same class, so that properties files
+    written for Java clients (`key.serializer=org.apache.kafka.common.serialization.StringSerializer`)
+    work unchanged.
+    """
+    import importlib
+
+    name = name.strip()
+    if ":" in name:
+        module_name, _, class_name = name.partition(":")
+    else:
+        module_name, _, class_name = name.rpartition(".")
+        if name.startswith(_JAVA_PACKAGE_PREFIX):
+            java_package = module_name[len(_JAVA_PACKAGE_PREFIX) :]
+            module_name = f"kafka.{java_package}.{_snake_case(class_name)}"
+    if not module_name or not class_name:
+        raise ClassNotFoundError(name)
+    try:
+        module = importlib.import_module(module_name)
+        cls = getattr(module, class_name)
+    except (ImportError, AttributeError):
+        raise ClassNotFoundError(name) from None
+    if not isinstance(cls, type):
+        raise ClassNotFoundError(name)
+    return cls
+
+
+class ClassNotFoundError(ImportError):
+    """No class of that name (Java's ClassNotFoundException)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"Class {name} cannot be found")
+        self.class_name = name

@@ -1,0 +1,99 @@
+"""Port of clients/src/main/java/org/apache/kafka/clients/producer/ProducerRecord.java (Kafka 3.7).
+
+What a caller hands to `KafkaProducer.send`: a topic, an optional partition and timestamp, a key, a
+value and headers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Generic, TypeVar
+
+from kafka.common.header.headers import Header
+from kafka.common.header.internals.record_headers import RecordHeaders
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+__all__ = ["ProducerRecord"]
+
+
+class ProducerRecord(Generic[K, V]):
+    """One record to send.
+
+    # PORT: Java's six constructors become one: the value may be given positionally after the topic (Java's
+    `ProducerRecord(topic, value)`), everything else by keyword. Fields are read-only attributes, as are
+    Java's accessors. Headers may be given as Header objects or (key, value) pairs.
+    """
+
+    __slots__ = ("headers", "key", "partition", "timestamp", "topic", "value")
+
+    topic: str
+    partition: int | None
+    headers: RecordHeaders
+    key: K | None
+    value: V | None
+    timestamp: int | None
+
+    def __init__(
+        self,
+        topic: str,
+        value: V | None = None,
+        *,
+        key: K | None = None,
+        partition: int | None = None,
+        timestamp: int | None = None,
+        headers: Iterable[Header | tuple[str, bytes | None]] | None = None,
+    ) -> None:
+        if topic is None:
+            raise ValueError("Topic cannot be null.")
+        if timestamp is not None and timestamp < 0:
+            raise ValueError(f"Invalid timestamp: {timestamp}. Timestamp should always be non-negative or null.")
+        if partition is not None and partition < 0:
+            raise ValueError(f"Invalid partition: {partition}. Partition number should always be non-negative or null.")
+        object.__setattr__(self, "topic", topic)
+        object.__setattr__(self, "partition", partition)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "timestamp", timestamp)
+        object.__setattr__(self, "headers", RecordHeaders(headers))  # type: ignore[arg-type]
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"ProducerRecord is immutable: cannot set {name}")
+
+    def __repr__(self) -> str:
+        return (
+            f"ProducerRecord(topic={self.topic}, partition={_null(self.partition)}, headers={self.headers!r}, "
+            f"key={_null(self.key)}, value={_null(self.value)}, timestamp={_null(self.timestamp)})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, ProducerRecord):
+            return NotImplemented
+        return (
+            self.key == other.key
+            and self.partition == other.partition
+            and self.topic == other.topic
+            and self.headers == other.headers
+            and self.value == other.value
+            and self.timestamp == other.timestamp
+        )
+
+    def __hash__(self) -> int:
+        return hash(
+            (self.topic, self.partition, self.headers, _hashable(self.key), _hashable(self.value), self.timestamp)
+        )
+
+
+def _null(value: object) -> str:
+    return "null" if value is None else str(value)
+
+
+def _hashable(value: object) -> object:
+    try:
+        hash(value)
+    except TypeError:
+        return id(value)
+    return value

@@ -1,0 +1,427 @@
+"""Tests of KafkaProducer, after clients/src/test/java/org/apache/kafka/clients/producer/KafkaProducerTest.java
+(Kafka 3.7): the producer with its real I/O thread over MockClient."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time as _time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from kafka.clients.producer.internals.producer_metadata import ProducerMetadata
+from kafka.clients.producer.kafka_producer import KafkaProducer
+from kafka.clients.producer.partitioner import Partitioner
+from kafka.clients.producer.producer_config import ProducerConfig
+from kafka.clients.producer.producer_interceptor import ProducerInterceptor
+from kafka.clients.producer.producer_record import ProducerRecord
+from kafka.clients.producer.record_metadata import RecordMetadata
+from kafka.common.cluster import Cluster
+from kafka.common.config.config_exception import ConfigException
+from kafka.common.errors import (
+    KafkaException,
+    RecordTooLargeException,
+    SerializationException,
+    TimeoutException,
+)
+from kafka.common.internals.cluster_resource_listeners import ClusterResourceListeners
+from kafka.common.protocol.api_keys import ApiKeys
+from kafka.common.serialization.byte_array_serializer import ByteArraySerializer
+from kafka.common.serialization.integer_serializer import IntegerSerializer
+from kafka.common.serialization.string_serializer import StringSerializer
+from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.log_context import LogContext
+from kafka.common.utils.time import Time
+from kafka.common.utils.utils import murmur2
+from tests.unit.kafka.clients.mock_client import MockClient
+from tests.unit.kafka.clients.producer.internals.producer_test_utils import produce_response
+from tests.unit.kafka.common.requests.request_test_utils import metadata_update_with
+from tests.utils import wait_until_true
+
+TOPIC = "topic"
+
+
+class PacedMockClient(MockClient):
+    """MockClient whose poll waits a little when it has nothing to return, so the I/O thread does not spin."""
+
+    def poll(self, timeout_ms: int, now: int) -> list[Any]:
+        responses = super().poll(timeout_ms, now)
+        if not responses and timeout_ms > 0:
+            _time.sleep(min(timeout_ms, 5) / 1000)
+        return responses
+
+    def in_flight_request_count(self, node_id: str | None = None) -> int:
+        # As NetworkClient: a request stays in flight until poll has handed out its response.
+        with self._lock:
+            pending = sum(1 for r in self.responses if node_id is None or r.destination == node_id)
+        return super().in_flight_request_count(node_id) + pending
+
+
+def _configs(**overrides: Any) -> dict[str, Any]:
+    configs: dict[str, Any] = {"bootstrap.servers": "localhost:9999", "max.block.ms": 1000}
+    configs.update({k.replace("_", "."): v for k, v in overrides.items()})
+    return configs
+
+
+class Fixture:
+    def __init__(self, partitions: int = 3, **overrides: Any) -> None:
+        self.metadata = ProducerMetadata(
+            100, 1000, 60_000, 300_000, LogContext(), ClusterResourceListeners(), Time.SYSTEM
+        )
+        self.client = PacedMockClient(Time.SYSTEM, self.metadata)
+        self.client.update_metadata(metadata_update_with(1, {TOPIC: partitions}))
+        self.producer: KafkaProducer[Any, Any] = KafkaProducer(
+            _configs(**overrides),
+            overrides.pop("key_serializer", None) or StringSerializer(),
+            StringSerializer(),
+            metadata=self.metadata,
+            kafka_client=self.client,
+        )
+
+    def respond_all(self, offset: int = 0) -> list[TopicPartition]:
+        """Answers every outstanding produce request (one partition each) and returns the partitions answered."""
+        answered = []
+        while True:
+            requests = [r for r in list(self.client.requests) if r.api_key is ApiKeys.PRODUCE]
+            if not requests:
+                return answered
+            request = requests[0]
+            body = request.request_builder.build()
+            topic = body.data.topic_data[0]
+            tp = TopicPartition(topic.name, topic.partition_data[0].index)
+            self.client.respond_to_request(request, produce_response(tp, offset=offset))
+            answered.append(tp)
+
+
+@pytest.fixture
+def fixture() -> Iterator[Fixture]:
+    f = Fixture(enable_idempotence=False, linger_ms=0)
+    yield f
+    f.producer.close(0)
+
+
+def test_send_and_get(fixture: Fixture) -> None:
+    """A sent record's future gives the offset, partition and sizes once the broker answers."""
+    future = fixture.producer.send(ProducerRecord(TOPIC, "value", key="key", partition=1))
+    fixture.client.wait_for_requests(1, 5000)
+    assert fixture.respond_all(offset=7) == [TopicPartition(TOPIC, 1)]
+    metadata = future.get(5000)
+    assert (metadata.topic, metadata.partition, metadata.offset) == (TOPIC, 1, 7)
+    assert (metadata.serialized_key_size, metadata.serialized_value_size) == (3, 5)
+    assert metadata.timestamp > 0
+
+
+def test_keyed_records_use_murmur2(fixture: Fixture) -> None:
+    """Without a partitioner, a keyed record goes to toPositive(murmur2(key)) % partitions."""
+    for key in ("a", "b", "key-17", "ü"):
+        future = fixture.producer.send(ProducerRecord(TOPIC, "v", key=key))
+        fixture.client.wait_for_requests(1, 5000)
+        fixture.respond_all()
+        expected = (murmur2(key.encode()) & 0x7FFFFFFF) % 3
+        assert future.get(5000).partition == expected
+
+
+def test_callback_runs_on_io_thread_with_metadata(fixture: Fixture) -> None:
+    """The callback gets the metadata on the producer's I/O thread, named after the client id."""
+    seen: list[tuple[str, RecordMetadata | None, BaseException | None]] = []
+    done = threading.Event()
+
+    def callback(metadata: RecordMetadata | None, exception: BaseException | None) -> None:
+        seen.append((threading.current_thread().name, metadata, exception))
+        done.set()
+
+    fixture.producer.send(ProducerRecord(TOPIC, "v", partition=0), callback)
+    fixture.client.wait_for_requests(1, 5000)
+    fixture.respond_all(offset=3)
+    assert done.wait(5)
+    name, metadata, exception = seen[0]
+    assert name == f"kafka-producer-network-thread | {fixture.producer.client_id}"
+    assert exception is None and metadata is not None and metadata.offset == 3
+
+
+def test_unknown_topic_times_out_in_future_and_callback(fixture: Fixture) -> None:
+    """A topic absent from metadata fails the send after max.block.ms, through the future and the callback."""
+    errors: list[BaseException | None] = []
+    future = fixture.producer.send(ProducerRecord("missing", "v"), lambda m, e: errors.append(e))
+    with pytest.raises(TimeoutException, match=re.escape("Topic missing not present in metadata after 1000 ms.")):
+        future.get()
+    assert isinstance(errors[0], TimeoutException)
+
+
+def test_record_too_large_is_reported_in_the_future(fixture: Fixture) -> None:
+    """A record above max.request.size fails with RecordTooLargeException before it is queued."""
+    future = fixture.producer.send(ProducerRecord(TOPIC, "x" * (1024 * 1024 + 1), partition=0))
+    with pytest.raises(
+        RecordTooLargeException, match=re.escape("which is the value of the max.request.size configuration")
+    ):
+        future.get()
+    assert fixture.client.requests == type(fixture.client.requests)()
+
+
+def test_wrong_type_raises_serialization_exception(fixture: Fixture) -> None:
+    """A key the serializer cannot take raises SerializationException at once, naming both classes."""
+    with pytest.raises(SerializationException, match=re.escape("Can't convert key of class builtins.int to class")):
+        fixture.producer.send(ProducerRecord(TOPIC, "v", key=5))
+
+
+def test_partition_out_of_range_waits_then_times_out(fixture: Fixture) -> None:
+    """A partition beyond the known count makes send wait for metadata, then fail after max.block.ms."""
+    future = fixture.producer.send(ProducerRecord(TOPIC, "v", partition=5))
+    with pytest.raises(TimeoutException, match=re.escape("not present in metadata after 1000 ms.")):
+        future.get()
+
+
+def test_headers_become_read_only_after_send(fixture: Fixture) -> None:
+    """The record's headers cannot be changed once it was sent."""
+    record = ProducerRecord(TOPIC, "v", partition=0, headers=[("h", b"1")])
+    fixture.producer.send(record)
+    with pytest.raises(RuntimeError, match=re.escape("RecordHeaders has been closed.")):
+        record.headers.add("h2", b"2")
+
+
+def test_flush_waits_for_lingering_records() -> None:
+    """flush() sends records held by linger.ms at once and returns when they are acknowledged."""
+    f = Fixture(enable_idempotence=False, linger_ms=3_600_000)
+    try:
+        future = f.producer.send(ProducerRecord(TOPIC, "v", partition=0))
+        result: list[BaseException | None] = []
+
+        def flush() -> None:
+            try:
+                f.producer.flush()
+                result.append(None)
+            except BaseException as e:
+                result.append(e)
+
+        t = threading.Thread(target=flush)
+        t.start()
+        f.client.wait_for_requests(1, 5000)
+        assert not result
+        f.respond_all(offset=9)
+        t.join(10)
+        assert result == [None]
+        assert future.is_done() and future.get(0).offset == 9
+    finally:
+        f.producer.close(0)
+
+
+def test_flush_with_timeout_raises_when_incomplete(fixture: Fixture) -> None:
+    """flush(timeout_ms) raises TimeoutException when records are still unacknowledged then."""
+    fixture.producer.send(ProducerRecord(TOPIC, "v", partition=0))
+    with pytest.raises(TimeoutException, match=re.escape("Flush did not complete within 50 ms.")):
+        fixture.producer.flush(50)
+
+
+def test_close_with_timeout_fails_unacknowledged_records() -> None:
+    """close(timeout) waits for acknowledgements, then forces: records still pending fail."""
+    f = Fixture(enable_idempotence=False)
+    future = f.producer.send(ProducerRecord(TOPIC, "v", partition=0))
+    f.client.wait_for_requests(1, 5000)
+    f.producer.close(100)
+    with pytest.raises(KafkaException, match=re.escape("Producer is closed forcefully.")):
+        future.get(0)
+    with pytest.raises(RuntimeError, match="Cannot perform operation after producer has been closed"):
+        f.producer.send(ProducerRecord(TOPIC, "v"))
+
+
+def test_close_waits_for_pending_records() -> None:
+    """close() without a timeout lets the I/O thread finish the records already sent."""
+    f = Fixture(enable_idempotence=False)
+    future = f.producer.send(ProducerRecord(TOPIC, "v", partition=0))
+    f.client.wait_for_requests(1, 5000)
+    closer = threading.Thread(target=f.producer.close)
+    closer.start()
+    f.respond_all(offset=4)
+    closer.join(10)
+    assert not closer.is_alive()
+    assert future.get(0).offset == 4
+
+
+def test_close_from_callback_does_not_deadlock() -> None:
+    """close() called in a callback (on the I/O thread) is taken as close(0) and returns."""
+    f = Fixture(enable_idempotence=False)
+    closed = threading.Event()
+
+    def callback(metadata: RecordMetadata | None, exception: BaseException | None) -> None:
+        f.producer.close(10_000)
+        closed.set()
+
+    f.producer.send(ProducerRecord(TOPIC, "v", partition=0), callback)
+    f.client.wait_for_requests(1, 5000)
+    f.respond_all()
+    assert closed.wait(10)
+    wait_until_true(lambda: not any(t.name.startswith("kafka-producer") for t in threading.enumerate()), "I/O thread")
+
+
+class RecordingInterceptor(ProducerInterceptor[Any, Any]):
+    instances: list[RecordingInterceptor] = []
+
+    def __init__(self) -> None:
+        self.sent: list[Any] = []
+        self.acks: list[tuple[RecordMetadata | None, BaseException | None]] = []
+        self.configs: Mapping[str, Any] = {}
+        self.closed = False
+        RecordingInterceptor.instances.append(self)
+
+    def configure(self, configs: Mapping[str, Any]) -> None:
+        self.configs = configs
+
+    def on_send(self, record: ProducerRecord[Any, Any]) -> ProducerRecord[Any, Any]:
+        self.sent.append(record.value)
+        return ProducerRecord(record.topic, f"{record.value}-intercepted", key=record.key, partition=record.partition)
+
+    def on_acknowledgement(self, metadata: RecordMetadata | None, exception: BaseException | None) -> None:
+        self.acks.append((metadata, exception))
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_interceptors_see_sends_and_acknowledgements() -> None:
+    """interceptor.classes are configured, may replace the record, hear every acknowledgement and are closed."""
+    RecordingInterceptor.instances.clear()
+    f = Fixture(enable_idempotence=False, interceptor_classes=[RecordingInterceptor])
+    interceptor = RecordingInterceptor.instances[0]
+    assert interceptor.configs["client.id"] == f.producer.client_id
+    future = f.producer.send(ProducerRecord(TOPIC, "v", partition=0))
+    f.client.wait_for_requests(1, 5000)
+    body = f.client.requests[0].request_builder.build()
+    record = next(iter(next(iter(body.data.topic_data[0].partition_data[0].records.batches()))))
+    assert record.value() == b"v-intercepted"
+    f.respond_all(offset=2)
+    future.get(5000)
+    wait_until_true(lambda: len(interceptor.acks) == 1, "the acknowledgement")
+    assert interceptor.acks[0][0] is not None and interceptor.acks[0][0].offset == 2
+    f.producer.send(ProducerRecord("missing", "v"))  # fails in send: the interceptor hears of it too
+    assert isinstance(interceptor.acks[-1][1], TimeoutException)
+    f.producer.close(0)
+    assert interceptor.closed and interceptor.sent == ["v", "v"]
+
+
+class FixedPartitioner(Partitioner):
+    def partition(
+        self, topic: str, key: Any, key_bytes: bytes | None, value: Any, value_bytes: bytes | None, cluster: Cluster
+    ) -> int:
+        return 2
+
+
+def test_custom_partitioner_by_class_name() -> None:
+    """partitioner.class names a Partitioner (module path); its choice is used for every record."""
+    f = Fixture(enable_idempotence=False, partitioner_class=f"{__name__}.FixedPartitioner")
+    try:
+        future = f.producer.send(ProducerRecord(TOPIC, "v", key="k"))
+        f.client.wait_for_requests(1, 5000)
+        f.respond_all()
+        assert future.get(5000).partition == 2
+    finally:
+        f.producer.close(0)
+
+
+def test_java_serializer_class_names_are_accepted() -> None:
+    """Java's serializer class names in the config resolve to this port's serializers."""
+    producer: KafkaProducer[Any, Any] = KafkaProducer(
+        _configs(
+            key_serializer="org.apache.kafka.common.serialization.IntegerSerializer",
+            value_serializer="org.apache.kafka.common.serialization.ByteArraySerializer",
+        ),
+        kafka_client=PacedMockClient(Time.SYSTEM),
+    )
+    try:
+        assert isinstance(producer._key_serializer, IntegerSerializer)
+        assert isinstance(producer._value_serializer, ByteArraySerializer)
+    finally:
+        producer.close(0)
+
+
+def test_client_id_and_thread_name() -> None:
+    """client.id defaults to producer-N and names the I/O thread."""
+    producer: KafkaProducer[Any, Any] = KafkaProducer(
+        _configs(), StringSerializer(), StringSerializer(), kafka_client=PacedMockClient(Time.SYSTEM)
+    )
+    try:
+        assert producer.client_id.startswith("producer-")
+        names = [t.name for t in threading.enumerate()]
+        assert f"kafka-producer-network-thread | {producer.client_id}" in names
+    finally:
+        producer.close()
+    assert f"kafka-producer-network-thread | {producer.client_id}" not in [t.name for t in threading.enumerate()]
+
+
+def test_missing_serializer_is_a_config_exception() -> None:
+    """Without a key serializer instance or class, construction fails with Java's ConfigException."""
+    with pytest.raises(
+        ConfigException, match=re.escape("Invalid value null for configuration key.serializer: must be non-null.")
+    ):
+        KafkaProducer(_configs(), None, StringSerializer())
+
+
+def test_transactional_id_is_refused() -> None:
+    """A transactional.id is refused clearly (transactions are not supported yet) and nothing is left running."""
+    with pytest.raises(KafkaException, match="Failed to construct kafka producer") as e:
+        KafkaProducer(_configs(transactional_id="txn"), StringSerializer(), StringSerializer())
+    assert isinstance(e.value.__cause__, ConfigException)
+    assert "transactions are not supported" in str(e.value.__cause__)
+
+
+def test_bad_security_protocol_is_a_config_exception() -> None:
+    """security.protocol other than PLAINTEXT is a ConfigException, never a silent plaintext connection."""
+    with pytest.raises(ConfigException, match=re.escape("security.protocol")):
+        KafkaProducer(_configs(security_protocol="SASL_SSL"), StringSerializer(), StringSerializer())
+
+
+def test_delivery_timeout_must_cover_linger_and_request_timeout() -> None:
+    """An explicit delivery.timeout.ms below linger.ms + request.timeout.ms is refused."""
+    with pytest.raises(KafkaException) as e:
+        KafkaProducer(
+            _configs(delivery_timeout_ms=1000, linger_ms=100, request_timeout_ms=1000),
+            StringSerializer(),
+            StringSerializer(),
+            kafka_client=PacedMockClient(Time.SYSTEM),
+        )
+    assert "delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms" in str(
+        e.value.__cause__
+    )
+
+
+def test_producer_config_defaults_match_java() -> None:
+    """Defaults are Java 3.7's: idempotence on, acks all, 5 in flight, 16 KB batches, 32 MB buffer."""
+    config = ProducerConfig({"key.serializer": StringSerializer, "value.serializer": StringSerializer}, do_log=False)
+    assert config.get_boolean("enable.idempotence") is True
+    assert config.get_string("acks") == "-1"
+    assert config.get_int("max.in.flight.requests.per.connection") == 5
+    assert config.get_int("batch.size") == 16384
+    assert config.get_long("buffer.memory") == 32 * 1024 * 1024
+    assert config.get_int("delivery.timeout.ms") == 120_000
+    assert config.get_long("linger.ms") == 0
+    assert config.get_long("max.block.ms") == 60_000
+    assert config.get_int("retries") == 2**31 - 1
+    assert config.get_string("compression.type") == "none"
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"enable.idempotence": "true", "acks": "1"}, "Must set acks to all in order to use the idempotent producer."),
+        ({"enable.idempotence": "true", "retries": "0"}, "Must set retries to non-zero when using the idempotent"),
+        (
+            {"enable.idempotence": "true", "max.in.flight.requests.per.connection": "6"},
+            "Must set max.in.flight.requests.per.connection to at most 5 to use the idempotent producer.",
+        ),
+        ({"acks": "2"}, "Invalid value 2 for configuration acks"),
+        ({"compression.type": "brotli"}, "Invalid value brotli for configuration compression.type"),
+    ],
+)
+def test_producer_config_validation(settings: dict[str, str], message: str) -> None:
+    """Idempotence requirements and value checks fail with Java's messages."""
+    with pytest.raises(ConfigException, match=message):
+        ProducerConfig({"key.serializer": StringSerializer, "value.serializer": StringSerializer, **settings}, False)
+
+
+def test_default_idempotence_is_dropped_quietly_when_settings_disagree() -> None:
+    """With the default enable.idempotence, acks=1 or retries=0 turn idempotence off instead of failing."""
+    base = {"key.serializer": StringSerializer, "value.serializer": StringSerializer}
+    assert ProducerConfig({**base, "acks": "1"}, False).get_boolean("enable.idempotence") is False
+    assert ProducerConfig({**base, "retries": 0}, False).get_boolean("enable.idempotence") is False
+    assert ProducerConfig({**base, "acks": "all"}, False).get_boolean("enable.idempotence") is True
