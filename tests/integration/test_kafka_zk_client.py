@@ -290,6 +290,23 @@ def test_partition_states_create_update_and_fencing(zk_client: KafkaZkClient) ->
         zk_client.update_leader_and_isr({tp0: new_leader.with_zk_version(1)}, 1, controller_epoch_zk_version + 1)
 
 
+def test_leader_writes_its_own_isr_change(zk_client: KafkaZkClient) -> None:
+    """A partition leader's ISR change (ReplicationUtils.updateLeaderAndIsr, used by ZkIsrManager) is written at
+    the zk version it read, keeps the deciding controller's epoch, and a stale version is refused."""
+    from kafka.utils import replication_utils
+
+    _, controller_epoch_zk_version = zk_client.register_controller_and_increment_controller_epoch(0)
+    tp = TopicPartition("isr", 0)
+    zk_client.create_topic_assignment("isr", None, {tp: [0, 1]})
+    first = LeaderIsrAndControllerEpoch(LeaderAndIsr.create(0, [0, 1]), 3)
+    zk_client.create_topic_partition_states_raw({tp: first}, controller_epoch_zk_version)
+
+    shrunk = LeaderAndIsr(0, 0, (0,), 0)
+    assert replication_utils.update_leader_and_isr(zk_client, tp, shrunk, 3) == (True, 1)
+    assert zk_client.get_topic_partition_state(tp) == LeaderIsrAndControllerEpoch(shrunk.with_zk_version(1), 3)
+    assert replication_utils.update_leader_and_isr(zk_client, tp, LeaderAndIsr(0, 0, (0, 1), 0), 3) == (False, -1)
+
+
 def test_topic_deletion_flow(zk_client: KafkaZkClient) -> None:
     """A topic marked for deletion is listed; the controller's calls delete the mark and the topic's whole tree."""
     zk_client.create_topic_assignment("gone", None, {TopicPartition("gone", 0): [0]})

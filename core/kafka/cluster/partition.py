@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from kafka.api.leader_and_isr import LeaderAndIsr
 from kafka.cluster.replica import UNKNOWN_OFFSET, Replica
 from kafka.common.errors import (
     NotEnoughReplicasException,
@@ -53,6 +54,7 @@ from kafka.server.delayed_operation_key import TopicPartitionOperationKey
 from kafka.server.fetch_data_info import FetchDataInfo, FetchIsolation
 from kafka.server.log_offset_metadata import LogOffsetMetadata
 from kafka.server.metadata_cache import StateChangeLogger
+from kafka.utils import replication_utils
 from kafka.utils.logging import Logging
 from kafka.utils.pool import Pool
 from kafka.utils.read_write_lock import ReentrantReadWriteLock
@@ -1180,33 +1182,7 @@ class Partition(Logging):
         return s
 
 
-# -- kafka.api.LeaderAndIsr, kafka.server.AlterIsrManager, kafka.server.ZkIsrManager ------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderAndIsr:
-    """A partition's leader, leader epoch, ISR and the ZooKeeper version of its state node (api/LeaderAndIsr.scala)."""
-
-    leader: int
-    leader_epoch: int
-    isr: list[int]
-    zk_version: int
-
-    INITIAL_LEADER_EPOCH = 0
-    INITIAL_ZK_VERSION = 0
-    NO_LEADER = -1
-    NO_EPOCH = -1
-    LEADER_DURING_DELETE = -2
-    EPOCH_DURING_DELETE = -2
-
-    def with_zk_version(self, zk_version: int) -> LeaderAndIsr:
-        return dataclasses.replace(self, zk_version=zk_version)
-
-    def __str__(self) -> str:
-        return (
-            f"LeaderAndIsr(leader={self.leader}, leaderEpoch={self.leader_epoch}, isr={self.isr}, "
-            f"zkVersion={self.zk_version})"
-        )
+# -- kafka.server.AlterIsrManager, kafka.server.ZkIsrManager ------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -1239,17 +1215,9 @@ class AlterIsrManager(ABC):
         """Drops a change not sent yet (the partition got new state from the controller)."""
 
 
-class IsrZkClient(Protocol):
-    """What ZkIsrManager needs of the ZooKeeper client.
-
-    # PORT: in Kafka, `update_leader_and_isr` is ReplicationUtils.updateLeaderAndIsr (a conditional write of
-    # /brokers/topics/T/partitions/P/state at the expected version, returning (succeeded, new version)) and
-    # `propagate_isr_changes` is KafkaZkClient.propagateIsrChanges (a sequential /isr_change_notification/
-    # isr_change_ node). KafkaZkClient provides both when it lands."""
-
-    def update_leader_and_isr(
-        self, topic_partition: TopicPartition, leader_and_isr: LeaderAndIsr, controller_epoch: int
-    ) -> tuple[bool, int]: ...
+class IsrZkClient(replication_utils.ConditionalUpdateZkClient, Protocol):
+    """What ZkIsrManager needs of the ZooKeeper client (KafkaZkClient): the conditional write of a partition's state
+    (ReplicationUtils.updateLeaderAndIsr) and the ISR change notification."""
 
     def propagate_isr_changes(self, isr_change_set: set[TopicPartition]) -> None: ...
 
@@ -1297,8 +1265,11 @@ class ZkIsrManager(AlterIsrManager, Logging):
             f"Writing new ISR {alter_isr_item.leader_and_isr.isr} to ZooKeeper with version "
             f"{alter_isr_item.leader_and_isr.zk_version} for partition {alter_isr_item.topic_partition}"
         )
-        update_succeeded, new_version = self._zk_client.update_leader_and_isr(
-            alter_isr_item.topic_partition, alter_isr_item.leader_and_isr, alter_isr_item.controller_epoch
+        update_succeeded, new_version = replication_utils.update_leader_and_isr(
+            self._zk_client,
+            alter_isr_item.topic_partition,
+            alter_isr_item.leader_and_isr,
+            alter_isr_item.controller_epoch,
         )
         if update_succeeded:
             with self._isr_change_lock:

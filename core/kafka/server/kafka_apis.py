@@ -30,7 +30,6 @@ from kafka.common.errors import (
     ApiException,
     ControllerMovedException,
     InvalidRequestException,
-    NotControllerException,
     UnsupportedVersionException,
 )
 from kafka.common.internals.topic import Topic
@@ -107,6 +106,7 @@ from kafka.common.utils.time import Time
 from kafka.coordinator.group.offset_and_metadata import OffsetAndMetadata
 from kafka.log.log_validator import Client
 from kafka.network.request_channel import NoOpResponse, Request, RequestChannel, SendResponse
+from kafka.server.delayed_operation_key import TopicPartitionOperationKey
 from kafka.server.kafka_config import KAFKA_2_3_IV0
 from kafka.server.metadata_cache import NO_LEADER_ID
 from kafka.server.request_handler_helper import on_leadership_change
@@ -1191,6 +1191,11 @@ class KafkaApis(Logging):
             return
         if deleted:
             self.group_coordinator.handle_deleted_partitions(deleted)
+        if self.replica_manager.has_delayed_election_operations:
+            for state in update_metadata_request.partition_states():
+                self.replica_manager.try_complete_election(
+                    TopicPartitionOperationKey(state.topic_name, state.partition_index)
+                )
         if self.admin_manager.has_delayed_topic_operations:
             for topic in {p.topic_name for p in update_metadata_request.partition_states()}:
                 self.admin_manager.try_complete_delayed_topic_operations(topic)
@@ -1452,19 +1457,15 @@ class KafkaApis(Logging):
     def handle_elect_replica_leader(self, request: Request) -> None:
         elect_request: Any = request.body
         data = elect_request.data
-        if not self.controller.is_active:
-            self.send_error_response(request, NotControllerException("This broker is not the controller"))
-            return
-        partitions = (
-            None
-            if data.topic_partitions is None
-            else {TopicPartition(t.topic, p) for t in data.topic_partitions for p in t.partitions}
-        )
+        all_partitions = data.topic_partitions is None
 
         def send_callback(results: dict[TopicPartition, Any]) -> None:
             response_data = ElectLeadersResponseData(throttle_time_ms=0, error_code=Errors.NONE.code)
             by_topic: dict[str, Any] = {}
             for tp, api_error in results.items():
+                # An election over every partition reports only the partitions it elected or failed on.
+                if all_partitions and api_error.error is Errors.ELECTION_NOT_NEEDED:
+                    continue
                 entry = by_topic.get(tp.topic)
                 if entry is None:
                     entry = ElectLeadersResponseData.ReplicaElectionResult(topic=tp.topic)
@@ -1477,9 +1478,15 @@ class KafkaApis(Logging):
                 )
             self.send_response(request, ElectLeadersResponse(response_data))
 
-        # ElectLeaders v0 has no election type: it asks for the preferred leader (0).
+        partitions = (
+            self.metadata_cache.get_all_partitions()
+            if all_partitions
+            else {TopicPartition(t.topic, p) for t in data.topic_partitions for p in t.partitions}
+        )
+        # ElectLeaders v0 has no election type: it asks for the preferred leader (0). A broker that is not the
+        # controller answers NOT_CONTROLLER per partition (from the controller's event), as Kafka's does.
         election_type = data.election_type if request.header.api_version >= 1 else 0
-        self.controller.elect_leaders(partitions, election_type, send_callback)
+        self.replica_manager.elect_leaders(self.controller, partitions, election_type, send_callback, data.timeout_ms)
 
     def handle_describe_cluster(self, request: Request) -> None:
         listener = request.context.listener_name

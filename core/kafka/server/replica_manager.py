@@ -17,8 +17,7 @@ made while holding a group lock never completes operations that need other locks
 # change meters are the `isr_expand_rate`, `isr_shrink_rate`, `failed_isr_updates_rate` counters), quotas (a
 # `quota` is any object with `is_throttled(tp)` and `is_quota_exceeded()`, None meaning unbounded), the replica
 # selector of KIP-392 (no preferred read replica is ever returned), moving replicas between log directories
-# (ReplicaAlterLogDirsManager, `alter_replica_log_dirs`, future logs) and leader elections (`elect_leaders` and
-# DelayedElectLeader arrive with the controller; the `ElectLeader` purgatory exists). Kafka's `configRepository`
+# (ReplicaAlterLogDirsManager, `alter_replica_log_dirs`, future logs). Kafka's `configRepository`
 # parameter is not taken: topic configs reach new logs through the LogManager's. ActionQueue.scala is small and
 # owned by the ReplicaManager, so it lives in this module.
 """
@@ -34,7 +33,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kafka.cluster.partition import INITIAL_CONTROLLER_EPOCH, AlterIsrManager, LeaderAndIsr, Partition
+from kafka.api.leader_and_isr import LeaderAndIsr
+from kafka.cluster.partition import INITIAL_CONTROLLER_EPOCH, AlterIsrManager, Partition
 from kafka.common.errors import (
     ControllerMovedException,
     CorruptRecordException,
@@ -795,6 +795,47 @@ class ReplicaManager(Logging):
         if is_future:
             return int(log.log_end_offset - log_end_offset)
         return max(int(log.high_watermark) - log_end_offset, 0)
+
+    def elect_leaders(
+        self,
+        controller: Any,
+        partitions: Iterable[TopicPartition],
+        election_type: Any,
+        response_callback: Callable[[dict[TopicPartition, Any]], None],
+        request_timeout: int,
+    ) -> None:
+        """ElectLeaders: the controller elects; the answer waits (DelayedElectLeader) until this broker's metadata
+        shows the new leaders, or `request_timeout` ms. The callback gets an ApiError per partition."""
+        from kafka.common.requests.api_error import ApiError
+        from kafka.server.delayed_elect_leader import DelayedElectLeader
+
+        deadline = self._time.milliseconds() + request_timeout
+
+        def election_callback(results: Mapping[TopicPartition, Any]) -> None:
+            expected_leaders: dict[TopicPartition, int] = {}
+            failures: dict[TopicPartition, ApiError] = {}
+            for partition, outcome in results.items():
+                if isinstance(outcome, ApiError):
+                    failures[partition] = outcome
+                else:
+                    expected_leaders[partition] = outcome
+            if expected_leaders:
+                watch_keys = [TopicPartitionOperationKey.of(tp) for tp in expected_leaders]
+                self.delayed_elect_leader_purgatory.try_complete_else_watch(
+                    DelayedElectLeader(
+                        max(0, deadline - self._time.milliseconds()),
+                        expected_leaders,
+                        failures,
+                        self,
+                        response_callback,
+                    ),
+                    watch_keys,
+                )
+            else:
+                # Nothing is being elected: answer at once.
+                response_callback(failures)
+
+        controller.elect_leaders(partitions, election_type, election_callback)
 
     def delete_records(
         self,

@@ -4,16 +4,17 @@ real purgatories, and ISR changes written through ZkIsrManager to an in-memory v
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from kafka.api.leader_and_isr import LeaderAndIsr
 from kafka.cluster.partition import (
     CommittedIsr,
     DelayedOperations,
     IsrChangeListener,
-    LeaderAndIsr,
     OngoingReassignmentState,
     Partition,
     PendingExpandIsr,
@@ -39,10 +40,16 @@ from kafka.log.log_validator import Client
 from kafka.server.checkpoints.offset_checkpoint_file import LazyOffsetCheckpoints, OffsetCheckpointFile
 from kafka.server.fetch_data_info import FetchHighWatermark, FetchLogEnd
 from kafka.server.replica_manager import HIGH_WATERMARK_FILENAME
+from kafka.zk.zk_data import TopicPartitionStateZNode
 from tests.unit.kafka.server.test_replica_manager import START_MS, BrokerEnv, TopicConfigs
 
 TP = TopicPartition("p", 0)
 LAG_MS = 10_000
+
+
+@dataclass(frozen=True)
+class _Stat:
+    version: int
 
 
 class VersionedIsrStore:
@@ -53,14 +60,23 @@ class VersionedIsrStore:
         self.states: dict[TopicPartition, tuple[LeaderAndIsr, int, int]] = {}  # (state, controller epoch, version)
         self.notifications: list[set[TopicPartition]] = []
 
-    def update_leader_and_isr(
-        self, topic_partition: TopicPartition, leader_and_isr: LeaderAndIsr, controller_epoch: int
+    def conditional_update_path(
+        self, path: str, data: bytes, expect_version: int, optional_checker: Any = None
     ) -> tuple[bool, int]:
+        """KafkaZkClient's conditional SetData, on /brokers/topics/{topic}/partitions/{p}/state only."""
+        parts = path.split("/")
+        assert parts[1:3] == ["brokers", "topics"] and parts[4] == "partitions" and parts[6] == "state", path
+        topic_partition = TopicPartition(parts[3], int(parts[5]))
         version = self.states[topic_partition][2] if topic_partition in self.states else 0
-        if leader_and_isr.zk_version != version:
+        if expect_version != version:
             return False, -1
-        self.states[topic_partition] = (leader_and_isr, controller_epoch, version + 1)
+        decoded = TopicPartitionStateZNode.decode(data, _Stat(version + 1))
+        assert decoded is not None
+        self.states[topic_partition] = (decoded.leader_and_isr, decoded.controller_epoch, version + 1)
         return True, version + 1
+
+    def get_data_and_stat(self, path: str) -> tuple[bytes | None, Any]:
+        raise AssertionError("only reached after a version conflict that the store never reports")
 
     def propagate_isr_changes(self, isr_change_set: set[TopicPartition]) -> None:
         self.notifications.append(set(isr_change_set))
@@ -213,7 +229,7 @@ def test_caught_up_follower_joins_the_isr_through_zookeeper(env: PartitionEnv) -
     assert p.isr_state == CommittedIsr(frozenset({0, 1}))
     assert p.get_zk_version() == 1 and env.listener.expands == 1
     written, controller_epoch, _ = env.zk.states[TP]
-    assert (written.leader, written.leader_epoch, written.isr, controller_epoch) == (0, 1, [0, 1], 1)
+    assert (written.leader, written.leader_epoch, written.isr, controller_epoch) == (0, 1, (0, 1), 1)
 
     env.isr_manager.maybe_propagate_isr_changes()
     assert env.zk.notifications == []  # still lingering
