@@ -14,6 +14,7 @@ the tool's entry point prints its message and the help and returns 1, so tests c
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
@@ -404,3 +405,221 @@ def check_invalid_args(
         for arg in invalid_options:
             if options.has(arg):
                 print_usage_and_die(parser, f'Option "{used_option}" can\'t be used with option "{arg}"')
+
+
+# -- Added for the console and performance tools ------------------------------------------------------------
+
+
+class MissingRequiredOptionsException(OptionException):
+    """An option made required (or required unless another is given) is absent (jopt-simple's exception)."""
+
+    def __init__(self, specs: Sequence[OptionSpec]) -> None:
+        names = ", ".join(dict.fromkeys(s.name for s in specs))
+        super().__init__(f"Missing required option(s) [{names}]")
+
+
+def ensure_required_unless(options: OptionSet, required: OptionSpec, *unless: OptionSpec) -> None:
+    """jopt-simple's `requiredUnless`, checked right after parsing: `required` must be on the command line
+    unless one of `unless` is, or a help option is. Raises MissingRequiredOptionsException, which the tools
+    report as the parse failure it is in Kafka."""
+    if options.has(required) or any(options.has(o) for o in unless):
+        return
+    if any(s.for_help_spec and options.has(s) for s in options._detected):
+        return
+    raise MissingRequiredOptionsException([required])
+
+
+def parse_key_value_args(args: Iterable[str], accept_missing_value: bool = True) -> dict[str, str]:
+    """CommandLineUtils.parseKeyValueArgs: `key=value` arguments as properties. The value is what follows
+    the first '='; a key without a value (`key` or `key=`) maps to "" when `accept_missing_value`, and is
+    otherwise refused with IllegalArgumentException's message `Missing value for key ...` (a ValueError)."""
+    props: dict[str, str] = {}
+    for arg in args:
+        key, _, value = arg.partition("=")
+        if not value:
+            if not accept_missing_value:
+                raise ValueError(f"Missing value for key {key}")
+            props[key] = ""
+        else:
+            props[key] = value
+    return props
+
+
+def maybe_merge_options(props: dict[str, str], key: str, options: OptionSet, spec: OptionSpec) -> None:
+    """CommandLineUtils.maybeMergeOptions: the option's value (given or default) goes into `props` under `key`
+    when the option is on the command line or `props` has no such key; a value-less option removes the key."""
+    if options.has(spec) or key not in props:
+        value = options.value_of(spec)
+        if value is None:
+            props.pop(key, None)
+        else:
+            props[key] = str(value)
+
+
+# -- typed options: java.lang.Integer and enum arguments, values separated by a character, detection order ------
+#
+# Appended for the admin tools (kafka-topics.sh, kafka-configs.sh, kafka-leader-election.sh): jopt-simple prints an
+# option's argument type in the help (`<Integer: # of partitions>`, `<[PREFERRED,UNCLEAN]: election type>`), checks
+# an Integer's range, converts enums by name, splits `withValuesSeparatedBy` arguments and remembers the order in
+# which options were given (OptionSet.specs()). The classes below add that to the parser above without changing it;
+# a tool built on TypedCommandDefaultOptions gets them.
+
+
+class Integer(int):
+    """java.lang.Integer as an option's argument type (`of_type(Integer)`); `of_type(int)` is Java's Long."""
+
+
+_INTEGER_RANGE = (-(2**31), 2**31 - 1)
+
+
+class TypedOptionSpec(OptionSpec):
+    """An OptionSpec whose argument may also be an Integer or an enum (converted by name, ignoring case, as
+    jopt-simple's EnumConverter does), and whose arguments may hold several values separated by a character."""
+
+    def __init__(self, name: str, description: str) -> None:
+        super().__init__(name, description)
+        self.values_separator: str | None = None
+
+    def of_type(self, value_type: type) -> OptionSpec:
+        if value_type is Integer or (isinstance(value_type, type) and issubclass(value_type, enum.Enum)):
+            self.value_type = value_type
+            return self
+        return super().of_type(value_type)
+
+    def with_values_separated_by(self, separator: str) -> TypedOptionSpec:
+        self.values_separator = separator
+        return self
+
+    def convert(self, argument: str) -> Any:
+        if self.value_type is Integer:
+            if not _LONG_PATTERN.fullmatch(argument) or not _INTEGER_RANGE[0] <= int(argument) <= _INTEGER_RANGE[1]:
+                raise OptionArgumentConversionException(self, argument)
+            return int(argument)
+        if isinstance(self.value_type, type) and issubclass(self.value_type, enum.Enum):
+            for member in self.value_type:
+                if member.name.lower() == argument.lower():
+                    return member
+            raise OptionArgumentConversionException(self, argument)
+        return super().convert(argument)
+
+    @property
+    def type_indicator(self) -> str:
+        """The argument type as jopt-simple's help shows it."""
+        if self.value_type is Integer:
+            return "Integer"
+        if self.value_type is int:
+            return "Long"
+        if isinstance(self.value_type, type) and issubclass(self.value_type, enum.Enum):
+            return "[" + ",".join(m.name for m in self.value_type) + "]"
+        return "String"
+
+
+class TypedOptionSet(OptionSet):
+    """An OptionSet that splits separated values and remembers the order in which options were detected."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._order: list[OptionSpec] = []
+
+    def _add(self, spec: OptionSpec, argument: str | None = None) -> None:
+        self._order.append(spec)
+        separator = getattr(spec, "values_separator", None)
+        if argument is not None and separator:
+            # StringTokenizer: empty pieces are dropped.
+            pieces = [p for p in argument.split(separator) if p]
+            self._detected.setdefault(spec, []).extend(pieces)
+        else:
+            super()._add(spec, argument)
+
+    def specs(self) -> list[OptionSpec]:
+        """The options found, in command-line order, one entry per occurrence (jopt-simple's OptionSet.specs)."""
+        return list(self._order)
+
+
+class TypedOptionParser(OptionParser):
+    """An OptionParser of TypedOptionSpecs, parsing into a TypedOptionSet."""
+
+    def accepts(self, name: str, description: str = "") -> TypedOptionSpec:
+        spec = TypedOptionSpec(name, description)
+        self._specs[name] = spec
+        return spec
+
+    def parse(self, args: Sequence[str]) -> TypedOptionSet:
+        detected = TypedOptionSet()
+        arguments = list(args)
+        i = 0
+        no_more_options = False
+        while i < len(arguments):
+            candidate = arguments[i]
+            i += 1
+            if no_more_options:
+                detected.non_option_arguments.append(candidate)
+            elif candidate == "--":
+                no_more_options = True
+            elif candidate.startswith("-") and candidate != "-":
+                long_form = candidate.startswith("--")
+                key, sep, value = candidate[2 if long_form else 1 :].partition("=")
+                spec = self._specs.get(key)
+                if spec is None:
+                    raise UnrecognizedOptionException(key if long_form else candidate[1])
+                i = self._handle(spec, value if sep else None, arguments, i, detected)
+            else:
+                detected.non_option_arguments.append(candidate)
+        help_present = any(s.for_help_spec and detected.has(s) for s in self._specs.values())
+        unavailable = [
+            s
+            for s in self._specs.values()
+            if s.available_if_specs and detected.has(s) and not any(detected.has(o) for o in s.available_if_specs)
+        ]
+        if unavailable and not help_present:
+            raise UnavailableOptionException(unavailable)
+        for spec in dict.fromkeys(detected.specs()):
+            detected.values_of(spec)  # a bad argument is a usage error here too (see OptionParser.parse)
+        return detected
+
+    def format_help(self) -> str:
+        rows: list[tuple[str, str]] = [("Option", "Description"), ("------", "-----------")]
+        for name in sorted(self._specs):
+            spec = self._specs[name]
+            rows.append((_typed_option_display(spec), _description_display(spec)))
+        return _render_rows(rows, overall_width=80, separator_width=2)
+
+
+def _typed_option_display(spec: OptionSpec) -> str:
+    text = ("--" if len(spec.name) > 1 else "-") + spec.name
+    if spec.accepts_arguments or spec.argument_description:
+        if isinstance(spec, TypedOptionSpec):
+            indicator = spec.type_indicator
+        else:
+            indicator = "Long" if spec.value_type is int else "String"
+        start, end = ("<", ">") if spec.argument == OptionSpec.REQUIRED_ARGUMENT else ("[", "]")
+        inner = indicator + (": " + spec.argument_description if spec.argument_description else "")
+        text += f" {start}{inner}{end}"
+    return text
+
+
+class TypedCommandDefaultOptions(CommandDefaultOptions):
+    """CommandDefaultOptions over a TypedOptionParser: a tool's options may take Integer and enum arguments."""
+
+    def __init__(self, args: Sequence[str]) -> None:
+        super().__init__(args)
+        self.parser: TypedOptionParser = TypedOptionParser()
+        self.help_opt = self.parser.accepts("help", "Print usage information.").for_help()
+        self.version_opt = self.parser.accepts("version", "Display Kafka version.").for_help()
+        self.options: TypedOptionSet = TypedOptionSet()
+
+
+def check_invalid_args_set(
+    parser: OptionParser,
+    options: OptionSet,
+    used_options: Sequence[OptionSpec],
+    invalid_options: Iterable[OptionSpec],
+    trailing_additional_message: str = "",
+) -> None:
+    """When every option of `used_options` is present, none of `invalid_options` may be."""
+    if all(options.has(o) for o in used_options):
+        for arg in invalid_options:
+            if options.has(arg):
+                used = ",".join(str(o) for o in used_options)
+                message = f'Option combination "{used}" can\'t be used with option "{arg}"'
+                print_usage_and_die(parser, message + trailing_additional_message)

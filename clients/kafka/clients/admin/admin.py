@@ -1,0 +1,305 @@
+"""Port of clients/src/main/java/org/apache/kafka/clients/admin/Admin.java (Kafka 3.7).
+
+The administrative client API: topics, partitions, configs, consumer groups, offsets, records, leaders and log
+directories. Every call returns at once with a result object of futures; KafkaAdminClient runs the calls on its
+own thread. `Admin.create(props)` makes one.
+
+PORT: Java's overloads without options become an optional `options` argument. The calls this port does not
+implement yet (ACLs, delegation tokens, reassignments, quotas, SCRAM, features, quorum, transactions, producers,
+client metrics and telemetry, member removal, replica log dir moves, metrics) raise UnsupportedOperationException
+rather than pretend.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Collection, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, NoReturn
+
+if TYPE_CHECKING:
+    from kafka.clients.admin.alter_config_op import AlterConfigOp
+    from kafka.clients.admin.alter_configs_options import AlterConfigsOptions
+    from kafka.clients.admin.alter_configs_result import AlterConfigsResult
+    from kafka.clients.admin.alter_consumer_group_offsets_options import AlterConsumerGroupOffsetsOptions
+    from kafka.clients.admin.alter_consumer_group_offsets_result import AlterConsumerGroupOffsetsResult
+    from kafka.clients.admin.config import Config
+    from kafka.clients.admin.create_partitions_options import CreatePartitionsOptions
+    from kafka.clients.admin.create_partitions_result import CreatePartitionsResult
+    from kafka.clients.admin.create_topics_options import CreateTopicsOptions
+    from kafka.clients.admin.create_topics_result import CreateTopicsResult
+    from kafka.clients.admin.delete_consumer_group_offsets_options import DeleteConsumerGroupOffsetsOptions
+    from kafka.clients.admin.delete_consumer_group_offsets_result import DeleteConsumerGroupOffsetsResult
+    from kafka.clients.admin.delete_consumer_groups_options import DeleteConsumerGroupsOptions
+    from kafka.clients.admin.delete_consumer_groups_result import DeleteConsumerGroupsResult
+    from kafka.clients.admin.delete_records_options import DeleteRecordsOptions
+    from kafka.clients.admin.delete_records_result import DeleteRecordsResult
+    from kafka.clients.admin.delete_topics_options import DeleteTopicsOptions
+    from kafka.clients.admin.delete_topics_result import DeleteTopicsResult
+    from kafka.clients.admin.describe_cluster_options import DescribeClusterOptions
+    from kafka.clients.admin.describe_cluster_result import DescribeClusterResult
+    from kafka.clients.admin.describe_configs_options import DescribeConfigsOptions
+    from kafka.clients.admin.describe_configs_result import DescribeConfigsResult
+    from kafka.clients.admin.describe_consumer_groups_options import DescribeConsumerGroupsOptions
+    from kafka.clients.admin.describe_consumer_groups_result import DescribeConsumerGroupsResult
+    from kafka.clients.admin.describe_log_dirs_options import DescribeLogDirsOptions
+    from kafka.clients.admin.describe_log_dirs_result import DescribeLogDirsResult
+    from kafka.clients.admin.describe_replica_log_dirs_options import DescribeReplicaLogDirsOptions
+    from kafka.clients.admin.describe_replica_log_dirs_result import DescribeReplicaLogDirsResult
+    from kafka.clients.admin.describe_topics_options import DescribeTopicsOptions
+    from kafka.clients.admin.describe_topics_result import DescribeTopicsResult
+    from kafka.clients.admin.elect_leaders_options import ElectLeadersOptions
+    from kafka.clients.admin.elect_leaders_result import ElectLeadersResult
+    from kafka.clients.admin.list_consumer_group_offsets_options import ListConsumerGroupOffsetsOptions
+    from kafka.clients.admin.list_consumer_group_offsets_result import ListConsumerGroupOffsetsResult
+    from kafka.clients.admin.list_consumer_group_offsets_spec import ListConsumerGroupOffsetsSpec
+    from kafka.clients.admin.list_consumer_groups_options import ListConsumerGroupsOptions
+    from kafka.clients.admin.list_consumer_groups_result import ListConsumerGroupsResult
+    from kafka.clients.admin.list_offsets_options import ListOffsetsOptions
+    from kafka.clients.admin.list_offsets_result import ListOffsetsResult
+    from kafka.clients.admin.list_topics_options import ListTopicsOptions
+    from kafka.clients.admin.list_topics_result import ListTopicsResult
+    from kafka.clients.admin.new_partitions import NewPartitions
+    from kafka.clients.admin.new_topic import NewTopic
+    from kafka.clients.admin.offset_spec import OffsetSpec
+    from kafka.clients.admin.records_to_delete import RecordsToDelete
+    from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
+    from kafka.common.config.config_resource import ConfigResource
+    from kafka.common.election_type import ElectionType
+    from kafka.common.topic_collection import TopicCollection
+    from kafka.common.topic_partition import TopicPartition
+    from kafka.common.topic_partition_replica import TopicPartitionReplica
+
+__all__ = ["Admin", "UnsupportedOperationException"]
+
+
+class UnsupportedOperationException(NotImplementedError):
+    """Java's java.lang.UnsupportedOperationException: the call exists in Kafka's Admin API but this client does
+    not implement it."""
+
+
+def _unsupported(name: str) -> NoReturn:
+    raise UnsupportedOperationException(f"Admin.{name} is not supported by this client yet")
+
+
+class Admin(abc.ABC):
+    """The admin client interface. Use it as a context manager, or close() it."""
+
+    @staticmethod
+    def create(props: Mapping[str, Any]) -> Admin:
+        """A KafkaAdminClient configured by `props` (AdminClientConfig keys)."""
+        from kafka.clients.admin.admin_client_config import AdminClientConfig
+        from kafka.clients.admin.kafka_admin_client import KafkaAdminClient
+
+        return KafkaAdminClient.create_internal(AdminClientConfig(props, True), None)
+
+    @abc.abstractmethod
+    def close(self, timeout_ms: int | None = None) -> None:
+        """Stops taking calls and waits up to `timeout_ms` (None: without limit) for those in progress; the rest
+        then fail with a TimeoutException."""
+
+    def __enter__(self) -> Admin:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- topics -----------------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def create_topics(
+        self, new_topics: Collection[NewTopic], options: CreateTopicsOptions | None = None
+    ) -> CreateTopicsResult: ...
+
+    @abc.abstractmethod
+    def delete_topics(
+        self, topics: Collection[str] | TopicCollection, options: DeleteTopicsOptions | None = None
+    ) -> DeleteTopicsResult: ...
+
+    @abc.abstractmethod
+    def list_topics(self, options: ListTopicsOptions | None = None) -> ListTopicsResult: ...
+
+    @abc.abstractmethod
+    def describe_topics(
+        self, topics: Collection[str] | TopicCollection, options: DescribeTopicsOptions | None = None
+    ) -> DescribeTopicsResult: ...
+
+    @abc.abstractmethod
+    def create_partitions(
+        self, new_partitions: Mapping[str, NewPartitions], options: CreatePartitionsOptions | None = None
+    ) -> CreatePartitionsResult: ...
+
+    # -- cluster and configs ----------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def describe_cluster(self, options: DescribeClusterOptions | None = None) -> DescribeClusterResult: ...
+
+    @abc.abstractmethod
+    def describe_configs(
+        self, resources: Collection[ConfigResource], options: DescribeConfigsOptions | None = None
+    ) -> DescribeConfigsResult: ...
+
+    @abc.abstractmethod
+    def alter_configs(
+        self, configs: Mapping[ConfigResource, Config], options: AlterConfigsOptions | None = None
+    ) -> AlterConfigsResult:
+        """Deprecated in Java (replaces every config of the resource): use incremental_alter_configs."""
+
+    @abc.abstractmethod
+    def incremental_alter_configs(
+        self, configs: Mapping[ConfigResource, Collection[AlterConfigOp]], options: AlterConfigsOptions | None = None
+    ) -> AlterConfigsResult: ...
+
+    @abc.abstractmethod
+    def describe_log_dirs(
+        self, brokers: Collection[int], options: DescribeLogDirsOptions | None = None
+    ) -> DescribeLogDirsResult: ...
+
+    @abc.abstractmethod
+    def describe_replica_log_dirs(
+        self, replicas: Collection[TopicPartitionReplica], options: DescribeReplicaLogDirsOptions | None = None
+    ) -> DescribeReplicaLogDirsResult: ...
+
+    # -- records, offsets, leaders ------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def delete_records(
+        self, records_to_delete: Mapping[TopicPartition, RecordsToDelete], options: DeleteRecordsOptions | None = None
+    ) -> DeleteRecordsResult: ...
+
+    @abc.abstractmethod
+    def list_offsets(
+        self, topic_partition_offsets: Mapping[TopicPartition, OffsetSpec], options: ListOffsetsOptions | None = None
+    ) -> ListOffsetsResult: ...
+
+    @abc.abstractmethod
+    def elect_leaders(
+        self,
+        election_type: ElectionType,
+        partitions: Iterable[TopicPartition] | None,
+        options: ElectLeadersOptions | None = None,
+    ) -> ElectLeadersResult:
+        """Elects leaders for `partitions`, or for every partition when None."""
+
+    # -- consumer groups ----------------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def describe_consumer_groups(
+        self, group_ids: Collection[str], options: DescribeConsumerGroupsOptions | None = None
+    ) -> DescribeConsumerGroupsResult: ...
+
+    @abc.abstractmethod
+    def list_consumer_groups(self, options: ListConsumerGroupsOptions | None = None) -> ListConsumerGroupsResult: ...
+
+    @abc.abstractmethod
+    def list_consumer_group_offsets(
+        self,
+        group: str | Mapping[str, ListConsumerGroupOffsetsSpec],
+        options: ListConsumerGroupOffsetsOptions | None = None,
+    ) -> ListConsumerGroupOffsetsResult:
+        """The committed offsets of one group (by id; the partitions of `options.topic_partitions()`, or all) or of
+        several (a map of group id to ListConsumerGroupOffsetsSpec)."""
+
+    @abc.abstractmethod
+    def delete_consumer_groups(
+        self, group_ids: Collection[str], options: DeleteConsumerGroupsOptions | None = None
+    ) -> DeleteConsumerGroupsResult: ...
+
+    @abc.abstractmethod
+    def delete_consumer_group_offsets(
+        self,
+        group_id: str,
+        partitions: Collection[TopicPartition],
+        options: DeleteConsumerGroupOffsetsOptions | None = None,
+    ) -> DeleteConsumerGroupOffsetsResult: ...
+
+    @abc.abstractmethod
+    def alter_consumer_group_offsets(
+        self,
+        group_id: str,
+        offsets: Mapping[TopicPartition, OffsetAndMetadata],
+        options: AlterConsumerGroupOffsetsOptions | None = None,
+    ) -> AlterConsumerGroupOffsetsResult: ...
+
+    # -- not implemented by this port yet -----------------------------------------------------------------------
+
+    def describe_acls(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("describeAcls")
+
+    def create_acls(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("createAcls")
+
+    def delete_acls(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("deleteAcls")
+
+    def alter_replica_log_dirs(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("alterReplicaLogDirs")
+
+    def create_delegation_token(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("createDelegationToken")
+
+    def renew_delegation_token(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("renewDelegationToken")
+
+    def expire_delegation_token(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("expireDelegationToken")
+
+    def describe_delegation_token(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("describeDelegationToken")
+
+    def alter_partition_reassignments(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("alterPartitionReassignments")
+
+    def list_partition_reassignments(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("listPartitionReassignments")
+
+    def remove_members_from_consumer_group(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("removeMembersFromConsumerGroup")
+
+    def describe_client_quotas(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("describeClientQuotas")
+
+    def alter_client_quotas(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("alterClientQuotas")
+
+    def describe_user_scram_credentials(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("describeUserScramCredentials")
+
+    def alter_user_scram_credentials(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("alterUserScramCredentials")
+
+    def describe_features(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("describeFeatures")
+
+    def update_features(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("updateFeatures")
+
+    def describe_metadata_quorum(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("describeMetadataQuorum")
+
+    def unregister_broker(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("unregisterBroker")
+
+    def describe_producers(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("describeProducers")
+
+    def describe_transactions(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("describeTransactions")
+
+    def abort_transaction(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("abortTransaction")
+
+    def list_transactions(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("listTransactions")
+
+    def fence_producers(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("fenceProducers")
+
+    def list_client_metrics_resources(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("listClientMetricsResources")
+
+    def client_instance_id(self, *args: Any, **kwargs: Any) -> NoReturn:
+        _unsupported("clientInstanceId")
+
+    def metrics(self) -> NoReturn:
+        """PORT: there is no metrics subsystem yet."""
+        _unsupported("metrics")

@@ -1,0 +1,300 @@
+"""Port of clients/src/main/java/org/apache/kafka/clients/consumer/internals/CompletedFetch.java (Kafka 3.7).
+
+The data of one partition from one fetch response, read lazily into ConsumerRecords as the application
+polls. Batches are checked (check.crcs), records before the fetch offset skipped (a batch may start
+earlier), control records never returned; with read_committed, batches of aborted transactions (known from
+the response's aborted-transaction list and the ABORT markers) are skipped. A record that fails to
+deserialize is kept, so the same error comes again until the application seeks past it.
+
+PORT: no fetch metrics are recorded; records are decompressed without Java's reusable buffers.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator
+from typing import Any, TypeVar
+
+from kafka.clients.consumer.consumer_record import ConsumerRecord
+from kafka.clients.consumer.internals.deserializers import Deserializers
+from kafka.clients.consumer.internals.fetch_config import FetchConfig
+from kafka.clients.consumer.internals.subscription_state import SubscriptionState
+from kafka.common.errors import (
+    CorruptRecordException,
+    KafkaException,
+    RecordDeserializationException,
+    SerializationException,
+)
+from kafka.common.header.internals.record_headers import RecordHeaders
+from kafka.common.record.control_record_type import ControlRecordType
+from kafka.common.record.record import Record
+from kafka.common.record.record_batch import MAGIC_VALUE_V2, NO_PARTITION_LEADER_EPOCH, RecordBatch
+from kafka.common.record.timestamp_type import TimestampType
+from kafka.common.requests.fetch_request import IsolationLevel
+from kafka.common.requests.fetch_response import FetchResponse
+from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.log_context import LogContext
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+__all__ = ["CompletedFetch", "record_deserialization_exception"]
+
+
+def record_deserialization_exception(
+    partition: TopicPartition, offset: int, message: str, cause: BaseException
+) -> RecordDeserializationException:
+    """Java's RecordDeserializationException(partition, offset, message, cause): the partition and offset of
+    the record are attributes of the exception."""
+    e = RecordDeserializationException(message)
+    e.topic_partition = partition  # type: ignore[attr-defined]
+    e.offset = offset  # type: ignore[attr-defined]
+    e.__cause__ = cause
+    return e
+
+
+def _maybe_leader_epoch(leader_epoch: int) -> int | None:
+    return None if leader_epoch == NO_PARTITION_LEADER_EPOCH else leader_epoch
+
+
+class CompletedFetch:
+    def __init__(
+        self,
+        log_context: LogContext,
+        subscriptions: SubscriptionState,
+        partition: TopicPartition,
+        partition_data: Any,
+        fetch_offset: int,
+        request_version: int,
+    ) -> None:
+        """PORT: Java also takes a decompression BufferSupplier and a metrics aggregator."""
+        self._log = log_context.logger("org.apache.kafka.clients.consumer.internals.CompletedFetch")
+        self._subscriptions = subscriptions
+        self.partition = partition
+        self.partition_data = partition_data
+        self.request_version = request_version
+        self._batches: Iterator[RecordBatch] = iter(FetchResponse.records_or_fail(partition_data).batches())
+        self._next_fetch_offset = fetch_offset
+        self._last_epoch: int | None = None
+        self._aborted_producer_ids: set[int] = set()
+        self._aborted_transactions = self._init_aborted_transactions(partition_data)
+        self._records_read = 0
+        self._bytes_read = 0
+        self._current_batch: RecordBatch | None = None
+        self._last_record: Record | None = None
+        self._records: Iterator[Record] | None = None
+        self._cached_record_exception: BaseException | None = None
+        self._corrupt_last_record = False
+        self._is_consumed = False
+        self._initialized = False
+
+    def next_fetch_offset(self) -> int:
+        return self._next_fetch_offset
+
+    def last_epoch(self) -> int | None:
+        return self._last_epoch
+
+    def is_initialized(self) -> bool:
+        return self._initialized
+
+    def set_initialized(self) -> None:
+        self._initialized = True
+
+    def is_consumed(self) -> bool:
+        return self._is_consumed
+
+    def drain(self) -> None:
+        """Marks the fetch consumed (nothing more is returned from it)."""
+        if not self._is_consumed:
+            self._records = None
+            self._cached_record_exception = None
+            self._is_consumed = True
+            # A partition that returned data goes to the end of the fetch order, keeping partitions of a topic
+            # together.
+            if self._bytes_read > 0:
+                self._subscriptions.move_partition_to_end(self.partition)
+
+    def _maybe_ensure_valid_batch(self, fetch_config: FetchConfig, batch: RecordBatch) -> None:
+        if fetch_config.check_crcs and batch.magic() >= MAGIC_VALUE_V2:
+            try:
+                batch.ensure_valid()
+            except CorruptRecordException as e:
+                raise KafkaException(
+                    f"Record batch for partition {self.partition} at offset {batch.base_offset()} is invalid, "
+                    f"cause: {e}"
+                ) from None
+
+    def _maybe_ensure_valid_record(self, fetch_config: FetchConfig, record: Record) -> None:
+        if fetch_config.check_crcs:
+            try:
+                record.ensure_valid()
+            except CorruptRecordException as e:
+                raise KafkaException(
+                    f"Record for partition {self.partition} at offset {record.offset()} is invalid, cause: {e}"
+                ) from None
+
+    def _next_fetched_record(self, fetch_config: FetchConfig) -> Record | None:
+        while True:
+            records = self._records
+            record = None if records is None else next(records, None)
+            if record is None:
+                self._records = None
+                batch = next(self._batches, None)
+                if batch is None:
+                    # v2 batches keep their last offset even when compaction removed the last records: the next
+                    # fetch starts after the batch, not inside it again.
+                    if self._current_batch is not None:
+                        self._next_fetch_offset = self._current_batch.next_offset()
+                    self.drain()
+                    return None
+                self._current_batch = batch
+                self._last_epoch = _maybe_leader_epoch(batch.partition_leader_epoch())
+                self._maybe_ensure_valid_batch(fetch_config, batch)
+                if fetch_config.isolation_level is IsolationLevel.READ_COMMITTED and batch.has_producer_id():
+                    # Transactions aborted that began at or before this batch's end mark their producers.
+                    self._consume_aborted_transactions_up_to(batch.last_offset())
+                    producer_id = batch.producer_id()
+                    if self._contains_abort_marker(batch):
+                        self._aborted_producer_ids.discard(producer_id)
+                    elif self._is_batch_aborted(batch):
+                        self._log.debug(
+                            f"Skipping aborted record batch from partition {self.partition} with producerId "
+                            f"{producer_id} and offsets {batch.base_offset()} to {batch.last_offset()}"
+                        )
+                        self._next_fetch_offset = batch.next_offset()
+                        continue
+                self._records = batch.streaming_iterator()
+                continue
+            # Records before the fetch offset are skipped (the batch began earlier).
+            if record.offset() >= self._next_fetch_offset:
+                self._maybe_ensure_valid_record(fetch_config, record)
+                current_batch = self._current_batch
+                assert current_batch is not None
+                if not current_batch.is_control_batch():
+                    return record
+                # Control records are not returned; the position moves past them.
+                self._next_fetch_offset = record.offset() + 1
+
+    def fetch_records(
+        self, fetch_config: FetchConfig, deserializers: Deserializers[K, V], max_records: int
+    ) -> list[ConsumerRecord[K, V]]:
+        """Up to `max_records` records. An error on the first record is raised (again on every call until the
+        application seeks past it); after some records it ends the batch early and comes on the next call."""
+        if self._corrupt_last_record:
+            raise KafkaException(
+                f"Received exception when fetching the next record from {self.partition}. If needed, please seek past "
+                "the record to continue consumption."
+            ) from self._cached_record_exception
+        if self._is_consumed:
+            return []
+        records: list[ConsumerRecord[K, V]] = []
+        try:
+            for _ in range(max_records):
+                # After an error, the same record is deserialized again.
+                if self._cached_record_exception is None:
+                    self._corrupt_last_record = True
+                    self._last_record = self._next_fetched_record(fetch_config)
+                    self._corrupt_last_record = False
+                last_record = self._last_record
+                if last_record is None:
+                    break
+                current_batch = self._current_batch
+                assert current_batch is not None
+                leader_epoch = _maybe_leader_epoch(current_batch.partition_leader_epoch())
+                timestamp_type = current_batch.timestamp_type()
+                record = self.parse_record(deserializers, self.partition, leader_epoch, timestamp_type, last_record)
+                records.append(record)
+                self._records_read += 1
+                self._bytes_read += last_record.size_in_bytes()
+                self._next_fetch_offset = last_record.offset() + 1
+                # A deserialization that failed before and now succeeded lets the application move on.
+                self._cached_record_exception = None
+        except SerializationException as se:
+            self._cached_record_exception = se
+            if not records:
+                raise
+        except KafkaException as e:
+            self._cached_record_exception = e
+            if not records:
+                raise KafkaException(
+                    f"Received exception when fetching the next record from {self.partition}. If needed, please seek "
+                    "past the record to continue consumption."
+                ) from e
+        return records
+
+    def parse_record(
+        self,
+        deserializers: Deserializers[K, V],
+        partition: TopicPartition,
+        leader_epoch: int | None,
+        timestamp_type: TimestampType,
+        record: Record,
+    ) -> ConsumerRecord[K, V]:
+        try:
+            offset = record.offset()
+            timestamp = record.timestamp()
+            headers = RecordHeaders(record.headers())
+            key_bytes = record.key()
+            key = (
+                None
+                if key_bytes is None
+                else deserializers.key_deserializer.deserialize_with_headers(partition.topic, headers, key_bytes)
+            )
+            value_bytes = record.value()
+            value = (
+                None
+                if value_bytes is None
+                else deserializers.value_deserializer.deserialize_with_headers(partition.topic, headers, value_bytes)
+            )
+            return ConsumerRecord(
+                partition.topic,
+                partition.partition,
+                offset,
+                key,
+                value,
+                timestamp=timestamp,
+                timestamp_type=timestamp_type,
+                serialized_key_size=ConsumerRecord.NULL_SIZE if key_bytes is None else len(key_bytes),
+                serialized_value_size=ConsumerRecord.NULL_SIZE if value_bytes is None else len(value_bytes),
+                headers=headers,
+                leader_epoch=leader_epoch,
+            )
+        except Exception as e:
+            self._log.error(f"Deserializers with error: {deserializers}")
+            raise record_deserialization_exception(
+                partition,
+                record.offset(),
+                f"Error deserializing key/value for partition {partition} at offset {record.offset()}. If needed, "
+                "please seek past the record to continue consumption.",
+                e,
+            ) from e
+
+    def _consume_aborted_transactions_up_to(self, offset: int) -> None:
+        heap = self._aborted_transactions
+        if heap is None:
+            return
+        while heap and heap[0][0] <= offset:
+            _, _, aborted = heapq.heappop(heap)
+            self._aborted_producer_ids.add(aborted.producer_id)
+
+    def _is_batch_aborted(self, batch: RecordBatch) -> bool:
+        return batch.is_transactional() and batch.producer_id() in self._aborted_producer_ids
+
+    @staticmethod
+    def _init_aborted_transactions(partition: Any) -> list[tuple[int, int, Any]] | None:
+        aborted = partition.aborted_transactions
+        if not aborted:
+            return None
+        # A min-heap by first offset (the index breaks ties).
+        heap = [(t.first_offset, i, t) for i, t in enumerate(aborted)]
+        heapq.heapify(heap)
+        return heap
+
+    @staticmethod
+    def _contains_abort_marker(batch: RecordBatch) -> bool:
+        if not batch.is_control_batch():
+            return False
+        first_record = next(iter(batch), None)
+        if first_record is None:
+            return False
+        return ControlRecordType.parse(first_record.key()) is ControlRecordType.ABORT

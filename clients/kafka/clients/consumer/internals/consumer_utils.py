@@ -1,0 +1,148 @@
+"""Port of clients/src/main/java/org/apache/kafka/clients/consumer/internals/ConsumerUtils.java (Kafka 3.7).
+
+Helpers shared by the consumer's parts: building the ConsumerNetworkClient, the log context and the
+subscription state from the config, and seeking to committed offsets.
+
+PORT: no metrics helpers (metrics are not ported).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from kafka.clients import client_utils
+from kafka.clients.api_versions import ApiVersions
+from kafka.clients.consumer.consumer_config import ConsumerConfig
+from kafka.clients.consumer.consumer_interceptor import ConsumerInterceptor
+from kafka.clients.consumer.internals.consumer_metadata import ConsumerMetadata
+from kafka.clients.consumer.internals.consumer_network_client import ConsumerNetworkClient
+from kafka.clients.consumer.internals.subscription_state import FetchPosition, SubscriptionState
+from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
+from kafka.clients.consumer.offset_reset_strategy import OffsetResetStrategy
+from kafka.clients.group_rebalance_config import GroupRebalanceConfig
+from kafka.clients.metadata import Metadata
+from kafka.common.errors import KafkaException
+from kafka.common.requests.fetch_request import IsolationLevel
+from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.log_context import LogContext
+from kafka.common.utils.time import Time
+from kafka.common.utils.utils import load_class
+
+__all__ = [
+    "CONSUMER_MAX_INFLIGHT_REQUESTS_PER_CONNECTION",
+    "DEFAULT_CLOSE_TIMEOUT_MS",
+    "configured_consumer_interceptors",
+    "configured_isolation_level",
+    "create_consumer_network_client",
+    "create_log_context",
+    "create_subscription_state",
+    "refresh_committed_offsets",
+]
+
+THROW_ON_FETCH_STABLE_OFFSET_UNSUPPORTED = "internal.throw.on.fetch.stable.offset.unsupported"
+DEFAULT_CLOSE_TIMEOUT_MS = 30 * 1000
+CONSUMER_JMX_PREFIX = "kafka.consumer"
+CONSUMER_METRIC_GROUP_PREFIX = "consumer"
+CONSUMER_MAX_INFLIGHT_REQUESTS_PER_CONNECTION = 100
+
+_log = logging.getLogger("org.apache.kafka.clients.consumer.internals.ConsumerUtils")
+
+
+def create_consumer_network_client(
+    config: ConsumerConfig,
+    log_context: LogContext,
+    api_versions: ApiVersions,
+    time: Time,
+    metadata: Metadata,
+    retry_backoff_ms: int,
+) -> ConsumerNetworkClient:
+    net_client = client_utils.create_network_client(
+        config, log_context, api_versions, time, CONSUMER_MAX_INFLIGHT_REQUESTS_PER_CONNECTION, metadata
+    )
+    # Polls block at most a heartbeat interval, so the heartbeat thread is not kept from the client for long.
+    heartbeat_interval_ms = config.get_int(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG)
+    return ConsumerNetworkClient(
+        log_context,
+        net_client,
+        metadata,
+        time,
+        retry_backoff_ms,
+        config.get_int(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG),
+        heartbeat_interval_ms,
+    )
+
+
+def create_log_context(config: ConsumerConfig, group_rebalance_config: GroupRebalanceConfig) -> LogContext:
+    group_id = group_rebalance_config.group_id
+    client_id = config.get_string(ConsumerConfig.CLIENT_ID_CONFIG)
+    group = "null" if group_id is None else group_id
+    if group_rebalance_config.group_instance_id is not None:
+        return LogContext(
+            f"[Consumer instanceId={group_rebalance_config.group_instance_id}, clientId={client_id}, groupId={group}] "
+        )
+    return LogContext(f"[Consumer clientId={client_id}, groupId={group}] ")
+
+
+def configured_isolation_level(config: ConsumerConfig) -> IsolationLevel:
+    return IsolationLevel[config.get_string(ConsumerConfig.ISOLATION_LEVEL_CONFIG).upper()]
+
+
+def create_subscription_state(config: ConsumerConfig, log_context: LogContext) -> SubscriptionState:
+    strategy = OffsetResetStrategy.for_config(config.get_string(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG))
+    return SubscriptionState(log_context, strategy)
+
+
+def configured_consumer_interceptors(config: ConsumerConfig) -> list[ConsumerInterceptor[Any, Any]]:
+    """The instances of interceptor.classes, configured with the consumer's settings."""
+    interceptors: list[ConsumerInterceptor[Any, Any]] = []
+    client_id = config.get_string(ConsumerConfig.CLIENT_ID_CONFIG)
+    configs = config.originals({ConsumerConfig.CLIENT_ID_CONFIG: client_id})
+    for klass in config.get_list(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG):
+        interceptors.append(configured_instance(klass, ConsumerInterceptor, configs))
+    return interceptors
+
+
+def configured_instance(klass: Any, base: type, configs: Mapping[str, Any] | None) -> Any:
+    """An instance of a class named (or given) in a CLASS or LIST setting, configured when it takes configs
+    (Java's getConfiguredInstance)."""
+    if isinstance(klass, str):
+        try:
+            cls = load_class(klass)
+        except ImportError as e:
+            raise KafkaException(f"Class {klass} cannot be found") from e
+    elif isinstance(klass, type):
+        cls = klass
+    else:
+        raise KafkaException(f"Unexpected element of type {type(klass).__name__}, expected String or Class")
+    if not issubclass(cls, base):
+        raise KafkaException(
+            f"{cls.__module__}.{cls.__qualname__} is not an instance of {base.__module__}.{base.__qualname__}"
+        )
+    instance = cls()
+    if configs is not None and hasattr(instance, "configure"):
+        instance.configure(configs)
+    return instance
+
+
+def refresh_committed_offsets(
+    offsets_and_metadata: Mapping[TopicPartition, OffsetAndMetadata | None],
+    metadata: ConsumerMetadata,
+    subscriptions: SubscriptionState,
+) -> None:
+    """Seeks each still-assigned partition to its committed offset (validated against the current leader)."""
+    for tp, offset_and_metadata in offsets_and_metadata.items():
+        if offset_and_metadata is None:
+            continue
+        # The epoch first, so the leader below is current.
+        if offset_and_metadata.leader_epoch is not None:
+            metadata.update_last_seen_epoch_if_newer(tp, offset_and_metadata.leader_epoch)
+        # The partition may have been unassigned while the offsets were being fetched.
+        if subscriptions.is_assigned(tp):
+            leader_and_epoch = metadata.current_leader(tp)
+            position = FetchPosition(offset_and_metadata.offset, offset_and_metadata.leader_epoch, leader_and_epoch)
+            subscriptions.seek_unvalidated(tp, position)
+            _log.info("Setting offset for partition %s to the committed offset %s", tp, position)
+        else:
+            _log.info("Ignoring the returned %s since its partition %s is no longer assigned", offset_and_metadata, tp)

@@ -1,0 +1,47 @@
+"""Port of clients/src/main/java/org/apache/kafka/common/acl/AclOperation.java (Kafka 3.7).
+
+The operations an ACL can allow or deny; the admin client reads them out of the authorized-operations bit
+fields of Metadata, DescribeCluster and DescribeGroups responses.
+"""
+
+from __future__ import annotations
+
+import enum
+
+__all__ = ["AclOperation"]
+
+
+class AclOperation(enum.Enum):
+    """An operation with its wire code."""
+
+    UNKNOWN = 0
+    ANY = 1
+    ALL = 2
+    READ = 3
+    WRITE = 4
+    CREATE = 5
+    DELETE = 6
+    ALTER = 7
+    DESCRIBE = 8
+    CLUSTER_ACTION = 9
+    DESCRIBE_CONFIGS = 10
+    ALTER_CONFIGS = 11
+    IDEMPOTENT_WRITE = 12
+    CREATE_TOKENS = 13
+    DESCRIBE_TOKENS = 14
+
+    @property
+    def code(self) -> int:
+        return int(self.value)
+
+    @classmethod
+    def from_code(cls, code: int) -> AclOperation:
+        """The operation with this code; UNKNOWN for any other."""
+        try:
+            return cls(code)
+        except ValueError:
+            return cls.UNKNOWN
+
+    @property
+    def is_unknown(self) -> bool:
+        return self is AclOperation.UNKNOWN

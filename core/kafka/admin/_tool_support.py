@@ -1,0 +1,315 @@
+"""What the admin command-line tools (TopicCommand, ConfigCommand, DeleteRecordsCommand, LeaderElectionCommand,
+BrokerApiVersionsCommand) share: Java's exceptions as they print them, Java's number parsing and String.split, the
+iteration order of Java's HashMap (the order in which Kafka's tools print the maps the admin client hands back),
+the admin client they create from `--bootstrap-server` and `--command-config`, and their entry-point plumbing.
+
+# PORT: not a port of one Kafka file. Kafka's tools get these from the JVM (exception toString, Integer.parseInt,
+HashMap) and from kafka.common.AdminCommandFailedException, which lives here because `kafka.common` is the
+clients' package in this project.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TextIO, TypeVar
+
+from kafka.admin.admin_utils import AdminOperationException
+from kafka.common import kafka_future
+from kafka.common.kafka_future import ExecutionException
+from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.utils import load_props
+from kafka.utils.logging import DATE_FORMAT, LOG_FORMAT
+from kafka.zk import jvm_json
+from kafka.zk.jvm_json import java_string_hash
+
+__all__ = [
+    "AdminCommandFailedException",
+    "AdminFactory",
+    "IllegalArgumentException",
+    "JsonMappingException",
+    "NumberFormatException",
+    "create_admin_client",
+    "java_class_name",
+    "java_hash_map_order",
+    "java_split",
+    "java_to_string",
+    "parse_int",
+    "print_stack_trace",
+    "tool_main",
+]
+
+K = TypeVar("K")
+
+# Admin.create: the tools take another factory in tests.
+AdminFactory = Callable[[dict[str, str]], Any]
+
+
+class AdminCommandFailedException(RuntimeError):
+    """kafka.common.AdminCommandFailedException: an admin command could not do what it was asked."""
+
+    def __init__(self, message: str, cause: BaseException | None = None) -> None:
+        super().__init__(message)
+        self.suppressed: list[BaseException] = []
+        if cause is not None:
+            self.__cause__ = cause
+
+    def add_suppressed(self, exception: BaseException) -> None:
+        """Throwable.addSuppressed: printed with the stack trace."""
+        self.suppressed.append(exception)
+
+
+class IllegalArgumentException(ValueError):
+    """java.lang.IllegalArgumentException."""
+
+
+class JsonMappingException(ValueError):
+    """com.fasterxml.jackson.databind.JsonMappingException: JSON that does not have the shape expected."""
+
+
+class NumberFormatException(IllegalArgumentException):
+    """java.lang.NumberFormatException: a string that is not a number of the type asked for."""
+
+
+_JAVA_NAMES: tuple[tuple[type[BaseException], str], ...] = (
+    (AdminCommandFailedException, "kafka.common.AdminCommandFailedException"),
+    (AdminOperationException, "kafka.admin.AdminOperationException"),
+    (JsonMappingException, "com.fasterxml.jackson.databind.JsonMappingException"),
+    (NumberFormatException, "java.lang.NumberFormatException"),
+    (ExecutionException, "java.util.concurrent.ExecutionException"),
+    (TimeoutError, "java.util.concurrent.TimeoutException"),
+    (NotImplementedError, "java.lang.UnsupportedOperationException"),
+    (FileNotFoundError, "java.nio.file.NoSuchFileException"),
+    (ValueError, "java.lang.IllegalArgumentException"),
+)
+
+
+def java_class_name(exc: BaseException) -> str:
+    """The Java class of an exception as the tools print it (`org.apache.kafka.common.errors.TimeoutException`)."""
+    if type(exc) is RuntimeError:
+        return "java.lang.RuntimeException"
+    for cls, name in _JAVA_NAMES:
+        if isinstance(exc, cls):
+            return name
+    return kafka_future.java_class_name(exc)
+
+
+def java_to_string(exc: BaseException) -> str:
+    """An exception as Java's Throwable.toString prints it: the class name, then `: message` if there is one."""
+    if isinstance(exc, FileNotFoundError) and exc.filename is not None:
+        message = str(exc.filename)
+    elif isinstance(exc, ExecutionException):
+        message = java_to_string(exc.cause)
+    else:
+        message = str(exc)
+    name = java_class_name(exc)
+    return f"{name}: {message}" if message else name
+
+
+def java_message(exc: BaseException) -> str:
+    """Throwable.getMessage: the message alone ("null" when there is none, as Java's string concatenation shows)."""
+    text = java_to_string(exc)
+    name = java_class_name(exc)
+    return text[len(name) + 2 :] if text.startswith(name + ": ") else "null"
+
+
+def print_stack_trace(exc: BaseException, err: TextIO, prefix: str = "") -> None:
+    """The lines of Java's stack trace that name exceptions: the exception, then each cause.
+
+    PORT: the `at ...` frame lines of a JVM trace name Java methods; they are left out."""
+    print(prefix + java_to_string(exc), file=err)
+    for suppressed in getattr(exc, "suppressed", ()):
+        print(f"\tSuppressed: {java_to_string(suppressed)}", file=err)
+    cause = exc.cause if isinstance(exc, ExecutionException) else exc.__cause__
+    seen = {id(exc)}
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        print(f"Caused by: {java_to_string(cause)}", file=err)
+        cause = cause.cause if isinstance(cause, ExecutionException) else cause.__cause__
+
+
+# -- Java's parsing -------------------------------------------------------------------------------------------
+
+
+def parse_int(text: str) -> int:
+    """Integer.parseInt: an optional sign and decimal digits within 32 bits; NumberFormatException otherwise."""
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if digits and digits.isdecimal():  # Character.digit: any Unicode decimal digit
+        value = int(text)
+        if -(2**31) <= value < 2**31:
+            return value
+    raise NumberFormatException(f'For input string: "{text}"')
+
+
+def java_split(text: str, separator: str) -> list[str]:
+    """String.split with a literal one-character separator: trailing empty strings are dropped."""
+    pieces = text.split(separator)
+    while len(pieces) > 1 and pieces[-1] == "":
+        pieces.pop()
+    if pieces == [""] and text:
+        return []
+    return pieces
+
+
+# -- Java's HashMap iteration order -----------------------------------------------------------------------------
+
+
+def java_hash_code(key: object) -> int:
+    """hashCode of the keys the tools print: String, Integer and TopicPartition."""
+    if isinstance(key, TopicPartition):
+        return _int32(31 * (31 + key.partition) + java_string_hash(key.topic))
+    return jvm_json.java_hash_code(key)
+
+
+def _int32(value: int) -> int:
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
+def _table_size_for(capacity: int) -> int:
+    n = 1
+    while n < capacity:
+        n <<= 1
+    return max(n, 1)
+
+
+def java_hash_map_order(keys: Iterable[K], initial_capacity: int | None = None) -> list[K]:
+    """The order in which a java.util.HashMap (or HashSet) iterates `keys` put in the order given: by bucket of
+    the spread hash, in insertion order within a bucket, after the resizes the puts cause.
+    `initial_capacity` is that of `new HashMap<>(n)`; None for `new HashMap<>()` (kafka.zk.jvm_json.java_hash_map
+    is that case for maps). As there, bins long enough to become trees are not modelled."""
+    capacity = 16 if initial_capacity is None else _table_size_for(max(initial_capacity, 1))
+    buckets: list[list[K]] = [[] for _ in range(capacity)]
+    size = 0
+    seen: set[Any] = set()
+
+    def spread(key: K) -> int:
+        h = java_hash_code(key) & 0xFFFFFFFF
+        return h ^ (h >> 16)
+
+    for key in keys:
+        if key in seen:
+            continue
+        seen.add(key)
+        buckets[spread(key) & (capacity - 1)].append(key)
+        size += 1
+        if size > capacity * 3 // 4:
+            # resize: each bucket splits into the same index and index + old capacity, keeping its order
+            new_buckets: list[list[K]] = [[] for _ in range(capacity * 2)]
+            for bucket in buckets:
+                for k in bucket:
+                    new_buckets[spread(k) & (capacity * 2 - 1)].append(k)
+            buckets = new_buckets
+            capacity *= 2
+    return [k for bucket in buckets for k in bucket]
+
+
+# -- kafka.utils.Json and its JsonValue decoding --------------------------------------------------------------------
+
+
+def _node_string(node: Any) -> str:
+    """A JSON value as Jackson's JsonNode.toString writes it."""
+    return json.dumps(node, separators=(",", ":"), ensure_ascii=False)
+
+
+def json_parse_full(text: str) -> Any | None:
+    """Json.parseFull: the parsed value, or None when the text is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def json_object(node: Any) -> dict[str, Any]:
+    """JsonValue.asJsonObject."""
+    if not isinstance(node, dict):
+        raise JsonMappingException(f"Expected JSON object, received {_node_string(node)}")
+    return node
+
+
+def json_array(node: Any) -> list[Any]:
+    """JsonValue.asJsonArray."""
+    if not isinstance(node, list):
+        raise JsonMappingException(f"Expected JSON array, received {_node_string(node)}")
+    return node
+
+
+def json_field(obj: dict[str, Any], name: str) -> Any:
+    """JsonObject.apply: the field, or JsonMappingException when there is none."""
+    if name not in obj:
+        raise JsonMappingException(f"No such field exists: `{name}`")
+    return obj[name]
+
+
+def json_to_int(node: Any) -> int:
+    """DecodeJson.DecodeInt: a JSON number that is a 32-bit integer."""
+    if isinstance(node, int) and not isinstance(node, bool) and -(2**31) <= node < 2**31:
+        return node
+    raise JsonMappingException(f"Expected `Int` value, received {_node_string(node)}")
+
+
+def json_to_long(node: Any) -> int:
+    """DecodeJson.DecodeLong: a JSON number that converts to a 64-bit integer (a fraction is dropped)."""
+    if isinstance(node, int | float) and not isinstance(node, bool) and -(2**63) <= node < 2**63:
+        return int(node)
+    raise JsonMappingException(f"Expected `Long` value, received {_node_string(node)}")
+
+
+def json_to_string(node: Any) -> str:
+    """DecodeJson.DecodeString: a JSON string."""
+    if isinstance(node, str):
+        return node
+    raise JsonMappingException(f"Expected `String` value, received {_node_string(node)}")
+
+
+def read_file_as_string(path: str) -> str:
+    """Utils.readFileAsString (a missing file is java.nio.file.NoSuchFileException)."""
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+# -- the admin client and the entry point ------------------------------------------------------------------------
+
+
+def load_command_config(path: str | None) -> dict[str, str]:
+    """The properties of `--command-config` (Utils.loadProps), or none."""
+    return {} if path is None else load_props(path)
+
+
+def create_admin_client(props: Mapping[str, str], admin_factory: AdminFactory | None = None) -> Any:
+    """Admin.create(props), or the test's factory."""
+    if admin_factory is not None:
+        return admin_factory(dict(props))
+    from kafka.clients.admin.admin import Admin
+
+    return Admin.create(dict(props))
+
+
+def tool_main(run_command: Callable[[Sequence[str], TextIO, TextIO], int], argv: Sequence[str] | None = None) -> int:
+    """Runs a tool's command line with Kafka's tool logging (config/tools-log4j.properties: WARN and above, on
+    stderr); returns the exit status. A closed stdout (`| head`) ends the tool quietly."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(LOG_FORMAT, DATE_FORMAT))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        return run_command(args, sys.stdout, sys.stderr)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+
+
+def version_string() -> str:
+    """What `--version` prints (AppInfoParser's version)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("kafka-port")
+    except metadata.PackageNotFoundError:
+        return "unknown"

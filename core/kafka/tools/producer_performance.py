@@ -1,0 +1,539 @@
+"""Port of tools/src/main/java/org/apache/kafka/tools/ProducerPerformance.java (Kafka 3.7, as in 2.8).
+
+`kafka-producer-perf-test.sh --topic T --num-records N (--record-size S | --payload-file F) --throughput R
+--producer-props k=v ...`: sends N records as fast as allowed (R records/s at most, -1 for no limit), each
+timed from `send` to its acknowledgement, and prints a line of figures every 5 s (records sent, records/s,
+MB/s, average and maximum latency of the window) and at the end the totals with latency percentiles:
+
+    1000 records sent, 4975.124378 records/sec (0.47 MB/sec), 12.34 ms avg latency, 80.00 ms max latency,
+    10 ms 50th, 40 ms 95th, 70 ms 99th, 80 ms 99.9th.
+
+(on one line). The figures and their format are Kafka's, so scripts that parse Kafka's tool parse this one.
+
+# PORT: this is a Java tool of Kafka's tools module; it lives here with the Scala tools. Kafka parses its
+command line with argparse4j, a port of Python's argparse: here it is argparse, with argparse4j's program
+name, help texts, defaults and messages. The random payload is regenerated for each record as in 3.7 (2.8 made
+one), from Python's random generator seeded with 0 (Java's SplittableRandom sequence is not reproduced):
+uppercase letters A-Z. The clients have no metrics yet: `--print-metrics` says so on stderr after the totals.
+Transactions (`--transaction-duration-ms` > 0) need a transactional producer, which the Python producer
+refuses for now, so the tool fails as Kafka's does when the producer cannot be built.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NoReturn, TextIO
+
+from kafka.clients.producer.callback import Callback
+from kafka.clients.producer.producer_record import ProducerRecord
+from kafka.clients.producer.record_metadata import RecordMetadata
+from kafka.common.utils.time import Time
+from kafka.common.utils.utils import load_props
+from kafka.tools.throughput_throttler import ThroughputThrottler
+from kafka.tools.tools_utils import (
+    configure_tool_logging,
+    finish_stdout,
+    format_java_double,
+    java_divide,
+    print_exception,
+    print_metrics,
+    silence_stdout,
+)
+
+__all__ = ["PerfCallback", "ProducerPerformance", "Stats", "main", "read_payload_file", "read_props"]
+
+PROG = "producer-performance"
+DESCRIPTION = "This tool is used to verify the producer performance."
+REPORTING_INTERVAL_MS = 5000
+
+# Maps any byte to an uppercase letter, as Java's `(byte) (random.nextInt(26) + 65)`.
+_LETTERS = bytes(65 + (b % 26) for b in range(256))
+
+
+class Stats:
+    """Counts acknowledged records and their latencies, overall and per reporting window, and keeps a sample
+    of at most about 500,000 latencies for the percentiles."""
+
+    def __init__(self, num_records: int, reporting_interval: int, out: TextIO, time: Time = Time.SYSTEM) -> None:
+        self._time = time
+        self._out = out
+        self.start = time.milliseconds()
+        self.window_start = self.start
+        self.iteration = 0
+        self.sampling = num_records // min(num_records, 500000)
+        self.latencies = [0] * (num_records // self.sampling + 1)
+        self.index = 0
+        self.count = 0
+        self.bytes = 0
+        self.max_latency = 0
+        self.total_latency = 0
+        self.window_count = 0
+        self.window_max_latency = 0
+        self.window_total_latency = 0
+        self.window_bytes = 0
+        self.reporting_interval = reporting_interval
+
+    def record(self, latency: int, size: int, time_ms: int) -> None:
+        self.count += 1
+        self.bytes += size
+        self.total_latency += latency
+        if latency > self.max_latency:
+            self.max_latency = latency
+        self.window_count += 1
+        self.window_bytes += size
+        self.window_total_latency += latency
+        if latency > self.window_max_latency:
+            self.window_max_latency = latency
+        if self.iteration % self.sampling == 0:
+            self.latencies[self.index] = latency
+            self.index += 1
+        if time_ms - self.window_start >= self.reporting_interval:
+            self.print_window()
+            self.new_window()
+
+    def print_window(self) -> None:
+        elapsed = self._time.milliseconds() - self.window_start
+        recs_per_sec = java_divide(1000.0 * self.window_count, elapsed)
+        mb_per_sec = java_divide(1000.0 * self.window_bytes, elapsed) / (1024.0 * 1024.0)
+        self._out.write(
+            f"{self.window_count} records sent, {format_java_double(recs_per_sec, 1)} records/sec "
+            f"({format_java_double(mb_per_sec, 2)} MB/sec), "
+            f"{format_java_double(java_divide(self.window_total_latency, self.window_count), 1)} ms avg latency, "
+            f"{format_java_double(float(self.window_max_latency), 1)} ms max latency.\n"
+        )
+        self._out.flush()
+
+    def new_window(self) -> None:
+        self.window_start = self._time.milliseconds()
+        self.window_count = 0
+        self.window_max_latency = 0
+        self.window_total_latency = 0
+        self.window_bytes = 0
+
+    def print_total(self) -> None:
+        elapsed = self._time.milliseconds() - self.start
+        recs_per_sec = java_divide(1000.0 * self.count, elapsed)
+        mb_per_sec = java_divide(1000.0 * self.bytes, elapsed) / (1024.0 * 1024.0)
+        percs = self.percentiles(self.latencies, self.index, 0.5, 0.95, 0.99, 0.999)
+        self._out.write(
+            f"{self.count} records sent, {format_java_double(recs_per_sec, 6)} records/sec "
+            f"({format_java_double(mb_per_sec, 2)} MB/sec), "
+            f"{format_java_double(java_divide(self.total_latency, self.count), 2)} ms avg latency, "
+            f"{format_java_double(float(self.max_latency), 2)} ms max latency, {percs[0]} ms 50th, {percs[1]} ms 95th, "
+            f"{percs[2]} ms 99th, {percs[3]} ms 99.9th.\n"
+        )
+        self._out.flush()
+
+    @staticmethod
+    def percentiles(latencies: list[int], count: int, *percentiles: float) -> list[int]:
+        """The latencies at the given fractions of the first `count` samples, sorted in place as Java does."""
+        size = min(count, len(latencies))
+        latencies[:size] = sorted(latencies[:size])
+        return [latencies[int(p * size)] for p in percentiles]
+
+
+class PerfCallback(Callback):
+    """Times one record from its send to its acknowledgement; only successes are counted."""
+
+    __slots__ = ("_bytes", "_err", "_start", "_stats", "_time")
+
+    def __init__(self, start: int, size: int, stats: Stats, err: TextIO, time: Time = Time.SYSTEM) -> None:
+        self._start = start
+        self._bytes = size
+        self._stats = stats
+        self._err = err
+        self._time = time
+
+    def on_completion(self, metadata: RecordMetadata | None, exception: BaseException | None) -> None:
+        now = self._time.milliseconds()
+        if exception is None:
+            self._stats.record(now - self._start, self._bytes, now)
+            self._stats.iteration += 1
+        else:
+            print_exception(exception, self._err)
+
+
+def generate_random_payload(record_size: int | None, payload_byte_list: list[bytes], rng: random.Random) -> bytes:
+    """A payload: one of the file's payloads at random, else `record_size` random uppercase letters."""
+    if payload_byte_list:
+        return payload_byte_list[rng.randrange(len(payload_byte_list))]
+    if record_size is not None:
+        return rng.randbytes(record_size).translate(_LETTERS)
+    raise ValueError("no payload File Path or record Size provided")
+
+
+def read_props(
+    producer_props: Sequence[str] | None,
+    producer_config: str | None,
+    transactional_id: str | None,
+    transactions_enabled: bool,
+) -> dict[str, str]:
+    """The producer's settings: the config file, then `--producer-props` pairs (exactly one '=' each), then the
+    byte-array serializers, the transactional id when transactions are on, and client.id if unset."""
+    props: dict[str, str] = {}
+    if producer_config is not None:
+        props.update(load_props(producer_config))
+    if producer_props is not None:
+        for prop in producer_props:
+            pieces = prop.split("=")
+            while pieces and pieces[-1] == "":
+                pieces.pop()  # String.split drops trailing empty strings
+            if len(pieces) != 2:
+                raise ValueError(f"Invalid property: {prop}")
+            props[pieces[0]] = pieces[1]
+    props["key.serializer"] = "org.apache.kafka.common.serialization.ByteArraySerializer"
+    props["value.serializer"] = "org.apache.kafka.common.serialization.ByteArraySerializer"
+    if transactions_enabled and transactional_id is not None:
+        props["transactional.id"] = transactional_id
+    if props.get("client.id") is None:
+        props["client.id"] = "perf-producer-client"
+    return props
+
+
+def read_payload_file(payload_file_path: str | None, payload_delimiter: str, out: TextIO) -> list[bytes]:
+    """The payloads of a UTF-8 file split at the delimiter (a regular expression, as String.split takes)."""
+    payloads: list[bytes] = []
+    if payload_file_path is not None:
+        path = os.path.abspath(payload_file_path)
+        out.write(f"Reading payloads from: {path}\n")
+        if not os.path.exists(path) or os.path.getsize(path) == 0:
+            raise ValueError("File does not exist or empty file provided.")
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", errors="replace")
+        payload_list = re.split(payload_delimiter, text)
+        if len(payload_list) > 1:
+            while payload_list and payload_list[-1] == "":
+                payload_list.pop()
+        out.write(f"Number of messages read: {len(payload_list)}\n")
+        payloads = [p.encode("utf-8") for p in payload_list]
+    return payloads
+
+
+# -- the command line, as argparse4j reads it ----------------------------------------------------------------
+
+
+class ArgumentParserException(Exception):
+    """argparse4j's exception: a command line the parser refuses, or a check of the tool."""
+
+
+class _Exit(Exception):
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+_JAVA_INTEGER = re.compile(r"[+-]?[0-9]+")
+
+
+def _java_number(kind: str, low: int, high: int) -> Callable[[str], int]:
+    def convert(text: str) -> int:
+        value = int(text) if _JAVA_INTEGER.fullmatch(text) else None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"could not convert '{text}' to {kind} (For input string: \"{text}\")")
+        return value
+
+    convert.__name__ = kind
+    return convert
+
+
+_LONG = _java_number("Long", -(2**63), 2**63 - 1)
+_INTEGER = _java_number("Integer", -(2**31), 2**31 - 1)
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse4j's help with defaultHelp(true): defaults shown as `(default: ...)`, booleans in lower case."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        help_text = action.help or ""
+        if action.default is not argparse.SUPPRESS and action.default is not None and action.option_strings:
+            if not isinstance(action, argparse._HelpAction):
+                default = action.default
+                shown = str(default).lower() if isinstance(default, bool) else str(default)
+                help_text += f" (default: {shown.replace('%', '%%')})"
+        return help_text
+
+
+class _ArgumentParser(argparse.ArgumentParser):
+    def __init__(self, out: TextIO, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._out = out
+
+    def print_help(self, file: Any = None) -> None:
+        super().print_help(file or self._out)
+
+    def error(self, message: str) -> NoReturn:
+        # argparse4j names the first missing option; argparse lists them all.
+        prefix = "the following arguments are required: "
+        if message.startswith(prefix):
+            message = f"argument {message[len(prefix) :].split(', ')[0]} is required"
+        raise ArgumentParserException(message)
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        if message:
+            self._out.write(message)
+        raise _Exit(status)
+
+    def handle_error(self, e: ArgumentParserException, err: TextIO) -> None:
+        """argparse4j's handleError: the usage line, then `prog: error: message`, on stderr."""
+        self.print_usage(err)
+        err.write(f"{self.prog}: error: {e}\n")
+
+
+def arg_parser(out: TextIO | None = None) -> _ArgumentParser:
+    """The command-line parser, with argparse4j's names, metavars, destinations and help."""
+    parser = _ArgumentParser(
+        out or sys.stdout,
+        prog=PROG,
+        description=DESCRIPTION,
+        formatter_class=_HelpFormatter,
+    )
+    parser._optionals.title = "optional arguments"
+    parser.add_argument(
+        "--topic", required=True, type=str, metavar="TOPIC", dest="topic", help="produce messages to this topic"
+    )
+    parser.add_argument(
+        "--num-records",
+        required=True,
+        type=_LONG,
+        metavar="NUM-RECORDS",
+        dest="numRecords",
+        help="number of messages to produce",
+    )
+    parser.add_argument(
+        "--payload-delimiter",
+        type=str,
+        metavar="PAYLOAD-DELIMITER",
+        dest="payloadDelimiter",
+        default="\\n",
+        help="provides delimiter to be used when --payload-file is provided. Defaults to new line. Note that this "
+        "parameter will be ignored if --payload-file is not provided.",
+    )
+    parser.add_argument(
+        "--throughput",
+        required=True,
+        type=_INTEGER,
+        metavar="THROUGHPUT",
+        dest="throughput",
+        help="throttle maximum message throughput to *approximately* THROUGHPUT messages/sec. Set this to -1 to "
+        "disable throttling.",
+    )
+    parser.add_argument(
+        "--producer-props",
+        nargs="+",
+        metavar="PROP-NAME=PROP-VALUE",
+        type=str,
+        dest="producerConfig",
+        help="kafka producer related configuration properties like bootstrap.servers,client.id etc. These configs "
+        "take precedence over those passed via --producer.config.",
+    )
+    parser.add_argument(
+        "--producer.config",
+        type=str,
+        metavar="CONFIG-FILE",
+        dest="producerConfigFile",
+        help="producer config properties file.",
+    )
+    parser.add_argument(
+        "--print-metrics",
+        action="store_true",
+        dest="printMetrics",
+        help="print out metrics at the end of the test.",
+    )
+    parser.add_argument(
+        "--transactional-id",
+        type=str,
+        metavar="TRANSACTIONAL-ID",
+        dest="transactionalId",
+        default="performance-producer-default-transactional-id",
+        help="The transactionalId to use if transaction-duration-ms is > 0. Useful when testing the performance of "
+        "concurrent transactions.",
+    )
+    parser.add_argument(
+        "--transaction-duration-ms",
+        type=_LONG,
+        metavar="TRANSACTION-DURATION",
+        dest="transactionDurationMs",
+        default=0,
+        help="The max age of each transaction. The commitTransaction will be called after this time has elapsed. "
+        "Transactions are only enabled if this value is positive.",
+    )
+    # argparse4j lists the group after the other arguments, in the usage line and in the help.
+    payload_group = parser.add_argument_group(
+        description="either --record-size or --payload-file must be specified but not both."
+    )
+    payload_options = payload_group.add_mutually_exclusive_group(required=True)
+    payload_options.add_argument(
+        "--record-size",
+        type=_INTEGER,
+        metavar="RECORD-SIZE",
+        dest="recordSize",
+        help="message size in bytes. Note that you must provide exactly one of --record-size or --payload-file.",
+    )
+    payload_options.add_argument(
+        "--payload-file",
+        type=str,
+        metavar="PAYLOAD-FILE",
+        dest="payloadFile",
+        help="file to read the message payloads from. This works only for UTF-8 encoded text files. Payloads will "
+        "be read from this file and a payload will be randomly selected when sending messages. Note that you must "
+        "provide exactly one of --record-size or --payload-file.",
+    )
+    return parser
+
+
+ProducerFactory = Callable[[Mapping[str, str]], Any]
+
+
+class ProducerPerformance:
+    """The test: `start(args)` parses the command line, sends the records and prints the figures."""
+
+    def __init__(
+        self,
+        out: TextIO | None = None,
+        err: TextIO | None = None,
+        producer_factory: ProducerFactory | None = None,
+        time: Time = Time.SYSTEM,
+    ) -> None:
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self._producer_factory = producer_factory
+        self.time = time
+        self.stats: Stats | None = None
+
+    def create_kafka_producer(self, props: Mapping[str, str]) -> Any:
+        if self._producer_factory is not None:
+            return self._producer_factory(props)
+        from kafka.clients.producer.kafka_producer import KafkaProducer
+
+        return KafkaProducer(dict(props))
+
+    def start(self, args: Sequence[str]) -> int:
+        """Runs the test; returns the exit status."""
+        parser = arg_parser(self.out)
+        try:
+            try:
+                res = parser.parse_args(list(args))
+            except _Exit as e:
+                return e.status
+            topic_name: str = res.topic
+            num_records: int = res.numRecords
+            record_size: int | None = res.recordSize
+            throughput: int = res.throughput
+            producer_props: list[str] | None = res.producerConfig
+            producer_config: str | None = res.producerConfigFile
+            payload_file_path: str | None = res.payloadFile
+            transactional_id: str = res.transactionalId
+            should_print_metrics: bool = res.printMetrics
+            transaction_duration_ms: int = res.transactionDurationMs
+            transactions_enabled = transaction_duration_ms > 0
+            payload_delimiter = "\n" if res.payloadDelimiter == "\\n" else res.payloadDelimiter
+            if producer_props is None and producer_config is None:
+                raise ArgumentParserException("Either --producer-props or --producer.config must be specified.")
+        except ArgumentParserException as e:
+            if not args:
+                parser.print_help(self.out)
+                return 0
+            parser.handle_error(e, self.err)
+            return 1
+        self._run(
+            topic_name,
+            num_records,
+            record_size,
+            throughput,
+            producer_props,
+            producer_config,
+            payload_file_path,
+            payload_delimiter,
+            transactional_id,
+            transactions_enabled,
+            transaction_duration_ms,
+            should_print_metrics,
+        )
+        return 0
+
+    def _run(
+        self,
+        topic_name: str,
+        num_records: int,
+        record_size: int | None,
+        throughput: int,
+        producer_props: list[str] | None,
+        producer_config: str | None,
+        payload_file_path: str | None,
+        payload_delimiter: str,
+        transactional_id: str,
+        transactions_enabled: bool,
+        transaction_duration_ms: int,
+        should_print_metrics: bool,
+    ) -> None:
+        payload_byte_list = read_payload_file(payload_file_path, payload_delimiter, self.out)
+        props = read_props(producer_props, producer_config, transactional_id, transactions_enabled)
+        producer = self.create_kafka_producer(props)
+        try:
+            if transactions_enabled:
+                producer.init_transactions()
+            rng = random.Random(0)
+            time = self.time
+            stats = self.stats = Stats(num_records, REPORTING_INTERVAL_MS, self.out, time)
+            start_ms = time.milliseconds()
+            throttler = ThroughputThrottler(throughput, start_ms, time)
+            send = producer.send
+            err = self.err
+            current_transaction_size = 0
+            transaction_start_time = 0
+            for i in range(num_records):
+                payload = generate_random_payload(record_size, payload_byte_list, rng)
+                if transactions_enabled and current_transaction_size == 0:
+                    producer.begin_transaction()
+                    transaction_start_time = time.milliseconds()
+                record: ProducerRecord[bytes, bytes] = ProducerRecord(topic_name, payload)
+                send_start_ms = time.milliseconds()
+                send(record, PerfCallback(send_start_ms, len(payload), stats, err, time))
+                current_transaction_size += 1
+                if transactions_enabled and transaction_duration_ms <= send_start_ms - transaction_start_time:
+                    producer.commit_transaction()
+                    current_transaction_size = 0
+                if throttler.should_throttle(i, send_start_ms):
+                    throttler.throttle()
+            if transactions_enabled and current_transaction_size != 0:
+                producer.commit_transaction()
+            if not should_print_metrics:
+                producer.close()
+                stats.print_total()
+            else:
+                # Everything is acknowledged before the totals and the metrics are printed.
+                producer.flush()
+                stats.print_total()
+                print_metrics(producer.metrics(), self.out, self.err)
+                producer.close()
+        except BaseException:
+            producer.close(0)
+            raise
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of kafka-producer-perf-test.sh (through kafka-run-class.sh); returns the exit status."""
+    configure_tool_logging()
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        return ProducerPerformance().start(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        silence_stdout()
+        return 0
+    except Exception as e:
+        # What escapes Java's main ends the JVM with its stack trace.
+        print_exception(e, sys.stderr, prefix='Exception in thread "main" ')
+        return 1
+    finally:
+        finish_stdout()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,225 @@
+"""Port of tools/src/main/java/org/apache/kafka/tools/ToolsUtils.java (Kafka 3.7) and of
+core/src/main/scala/kafka/utils/ToolsUtils.scala (Kafka 2.8).
+
+Helpers shared by the console and performance tools: checking a `host:port` list, printing client metrics,
+and what every tool's entry point does around Kafka's behaviour: logging as Kafka's
+config/tools-log4j.properties sets it up (WARN and above on stderr, log4j's layout) and printing a failure
+the way the JVM prints an exception that ends a tool (`org.apache.kafka.common.errors.TimeoutException: ...`
+and its `Caused by:` lines).
+
+# PORT: a Python traceback is never shown to a user: where the JVM or log4j would print a stack trace, the
+tools print its header lines only (the exception as Java's Throwable.toString writes it, then each cause),
+without frames. The Java class names are this project's exceptions mapped back to Kafka's packages.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sys
+from collections.abc import Mapping
+from typing import Any, TextIO
+
+from kafka.utils.command_line_utils import OptionParser, print_usage_and_die
+from kafka.utils.logging import DATE_FORMAT, LOG_FORMAT
+
+__all__ = [
+    "JavaStyleFormatter",
+    "configure_tool_logging",
+    "exception_lines",
+    "finish_stdout",
+    "format_java_double",
+    "get_port",
+    "java_class_name",
+    "java_divide",
+    "java_to_string",
+    "print_exception",
+    "print_metrics",
+    "silence_stdout",
+    "validate_port_or_die",
+    "version",
+]
+
+# Utils.HOST_PORT_PATTERN: an optional host (IPv6 in brackets), a colon and a port.
+_HOST_PORT_PATTERN = re.compile(r".*?\[?([0-9a-zA-Z\-%._:]*)\]?:([0-9]+)")
+
+
+def get_port(address: str) -> int | None:
+    """Utils.getPort: the port of `host:port`, None when `address` is not of that form."""
+    match = _HOST_PORT_PATTERN.fullmatch(address)
+    return int(match.group(2)) if match else None
+
+
+def validate_port_or_die(parser: OptionParser, host_port: str) -> None:
+    """ToolsUtils.validatePortOrDie (2.8): every comma-separated entry must be a `host:port`, else the tool ends
+    with Kafka's message and its help."""
+    host_ports = _java_split(host_port, ",") if "," in host_port else [host_port]
+    valid = [hp for hp in host_ports if get_port(hp) is not None]
+    if not valid or len(valid) != len(host_ports):
+        print_usage_and_die(parser, "Please provide valid host:port like host1:9091,host2:9092\n ")
+
+
+def _java_split(text: str, separator: str) -> list[str]:
+    """String.split with a literal separator: trailing empty strings are dropped."""
+    parts = text.split(separator)
+    while parts and parts[-1] == "":
+        parts.pop()
+    return parts
+
+
+def print_metrics(metrics: Mapping[Any, Any], out: TextIO | None = None, err: TextIO | None = None) -> None:
+    """ToolsUtils.printMetrics: the metrics by name, aligned, floats with three decimals.
+
+    # PORT: the clients have no metrics subsystem yet, so their metrics are empty; the tool then says so on
+    stderr rather than printing an empty table.
+    """
+    out = out or sys.stdout
+    err = err or sys.stderr
+    if not metrics:
+        print("WARNING: --print-metrics is not supported: this client has no metrics yet.", file=err)
+        return
+    rows = sorted((str(name), value) for name, value in metrics.items())
+    width = max(len(name) for name, _ in rows)
+    out.write("\n" + "Metric Name".ljust(width) + "   Value\n")
+    for name, value in rows:
+        shown = f"{value:.3f}" if isinstance(value, float) else str(value)
+        out.write(f"{name.ljust(width)} : {shown}\n")
+    out.flush()
+
+
+# -- numbers as Java prints them --------------------------------------------------------------------------------
+
+
+def java_divide(numerator: float, denominator: float) -> float:
+    """Java's double division: x/0 is +-Infinity and 0/0 is NaN, where Python raises."""
+    if denominator == 0:
+        if numerator == 0 or numerator != numerator:
+            return float("nan")
+        return float("inf") if numerator > 0 else float("-inf")
+    return numerator / denominator
+
+
+def format_java_double(value: float, decimals: int) -> str:
+    """String.format's `%.Nf`, with Java's names for infinities and NaN."""
+    if value != value:
+        return "NaN"
+    if value in (float("inf"), float("-inf")):
+        return "Infinity" if value > 0 else "-Infinity"
+    return f"{value:.{decimals}f}"
+
+
+# -- exceptions as Java prints them ------------------------------------------------------------------------------
+
+_JAVA_BUILTINS: dict[type, str] = {
+    ValueError: "java.lang.IllegalArgumentException",
+    RuntimeError: "java.lang.IllegalStateException",
+    KeyError: "java.util.NoSuchElementException",
+    FileNotFoundError: "java.nio.file.NoSuchFileException",
+    PermissionError: "java.nio.file.AccessDeniedException",
+    OSError: "java.io.IOException",
+    TimeoutError: "java.util.concurrent.TimeoutException",
+}
+
+
+def java_class_name(exc: BaseException) -> str:
+    """The Java class name Kafka would print for `exc`: this project's `kafka.common...`/`kafka.clients...`
+    exceptions under org.apache, Python's built-in errors as their Java counterparts."""
+    cls = type(exc)
+    module = cls.__module__
+    if cls.__name__ == "KafkaException" and module.startswith("kafka.common"):
+        return "org.apache.kafka.common.KafkaException"
+    if module == "kafka.common.errors":
+        return f"org.apache.kafka.common.errors.{cls.__name__}"
+    if module.startswith(("kafka.common.", "kafka.clients.")):
+        package = module.rsplit(".", 1)[0]
+        return f"org.apache.{package}.{cls.__name__}"
+    for klass in cls.__mro__:
+        if klass in _JAVA_BUILTINS:
+            return _JAVA_BUILTINS[klass]
+    return cls.__name__
+
+
+def java_to_string(exc: BaseException) -> str:
+    """Throwable.toString: the class name, then `: message` when there is one."""
+    class_name = getattr(exc, "class_name", None)
+    if isinstance(exc, ImportError) and isinstance(class_name, str):
+        return f"java.lang.ClassNotFoundException: {class_name}"  # Utils.loadClass's failure
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        message = f"{exc.filename} ({exc.strerror})" if not isinstance(exc, FileNotFoundError) else str(exc.filename)
+    else:
+        message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+    name = java_class_name(exc)
+    return f"{name}: {message}" if message else name
+
+
+def exception_lines(exc: BaseException) -> list[str]:
+    """The header lines of the stack trace Java prints for `exc`: itself, then `Caused by: ...` per cause."""
+    lines = [java_to_string(exc)]
+    seen = {id(exc)}
+    cause = exc.__cause__
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        lines.append(f"Caused by: {java_to_string(cause)}")
+        cause = cause.__cause__
+    return lines
+
+
+def print_exception(exc: BaseException, err: TextIO | None = None, prefix: str = "") -> None:
+    """Prints `exc` as e.printStackTrace() starts (or, with a prefix, as the JVM reports an uncaught one)."""
+    err = err or sys.stderr
+    lines = exception_lines(exc)
+    lines[0] = prefix + lines[0]
+    err.write("\n".join(lines) + "\n")
+    err.flush()
+
+
+class JavaStyleFormatter(logging.Formatter):
+    """log4j's `[%d] %p %m (%c)%n` layout; an attached exception is printed as Java's trace header lines."""
+
+    def __init__(self) -> None:
+        super().__init__(LOG_FORMAT, DATE_FORMAT)
+
+    def formatException(self, ei: Any) -> str:
+        exc = ei[1]
+        if exc is None:
+            return ""
+        return "\n".join(exception_lines(exc))
+
+
+def configure_tool_logging(level: int = logging.WARNING, stream: TextIO | None = None) -> None:
+    """Sets up logging as Kafka's config/tools-log4j.properties: `level` and above on stderr."""
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(JavaStyleFormatter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+
+
+def silence_stdout() -> None:
+    """After a write to a closed pipe (`tool | head`): point standard output at /dev/null, so that nothing more
+    fails on it, not even the interpreter's final flush. Java's System.out swallows such errors."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def finish_stdout() -> None:
+    """Flushes standard output at the end of a tool; a closed pipe is silenced rather than reported."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        silence_stdout()
+
+
+def version() -> str:
+    """What `--version` prints (AppInfoParser.getVersion)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("kafka-port")
+    except metadata.PackageNotFoundError:
+        return "unknown"
