@@ -125,6 +125,41 @@ def test_each_codec_round_trips(broker: BrokerProcess, codec: str) -> None:
         segment.close()
 
 
+@pytest.mark.parametrize("fallback", ["0.9.0", "0.10.0.0"])
+def test_old_fetch_versions_read_down_converted_records(broker: BrokerProcess, fallback: str) -> None:
+    """librdkafka speaking an old protocol (no ApiVersions; Fetch v0/v1 at 0.9.0, v2 at 0.10.0) reads records
+    stored as v2 batches, down-converted to message format 0 or 1, with keys, values and offsets intact."""
+    topic = f"old-fetch-{fallback.replace('.', '-')}"
+    _create_topic(broker, topic)
+    producer = ck.Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 5})
+    sent = [(f"k{i}".encode(), f"v{i}".encode()) for i in range(50)]
+    for key, value in sent:
+        producer.produce(topic, key=key, value=value, partition=0)
+    assert producer.flush(30) == 0
+    consumer = ck.Consumer(
+        {
+            "bootstrap.servers": broker.bootstrap,
+            "group.id": "unused",
+            "enable.auto.commit": False,
+            "api.version.request": False,
+            "broker.version.fallback": fallback,
+        }
+    )
+    consumer.assign([ck.TopicPartition(topic, 0, 0)])
+    got: list = []
+    deadline = time.monotonic() + 30
+    try:
+        while len(got) < len(sent) and time.monotonic() < deadline:
+            msg = consumer.poll(0.2)
+            if msg is not None:
+                assert msg.error() is None, msg.error()
+                got.append(msg)
+    finally:
+        consumer.close()
+    assert [(m.key(), m.value()) for m in got] == sent
+    assert [m.offset() for m in got] == list(range(len(sent)))
+
+
 def test_idempotent_producer_exactly_once(broker: BrokerProcess) -> None:
     """An idempotent producer's 2,000 records are stored exactly once, in order."""
     _create_topic(broker, "idempotent")

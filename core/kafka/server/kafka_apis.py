@@ -514,7 +514,7 @@ class KafkaApis(Logging):
             except ApiException as e:
                 self.trace(f"Received {e} during down-conversion of {tp}")
                 return FetchResponse.partition_response(tip[2], Errors.for_exception(e))
-            partition_data.records = converted.records
+            partition_data.records = converted.records()
             return partition_data
 
         def process_response_callback(response_partition_data: list[tuple[Any, Any]]) -> None:
