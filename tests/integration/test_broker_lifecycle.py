@@ -49,6 +49,8 @@ def test_startup_order_threads_and_clean_shutdown(zookeeper, zk_chroot: str, tmp
             "broker-state-starting",
             "kafka-scheduler",
             "zookeeper",
+            "feature-change-listener",
+            "cluster-id",
             "log-manager",
             "broker-id",
             "socket-server",
@@ -72,6 +74,8 @@ def test_startup_order_threads_and_clean_shutdown(zookeeper, zk_chroot: str, tmp
             "kafka-request-handler-0",
             "kafka-request-handler-1",
             "controller-event-thread",
+            # Kafka 2.8's FinalizedFeatureChangeListener, started right after the ZooKeeper client.
+            "feature-zk-node-event-process-thread",
             "ExpirationReaper-0-Produce",
             "ExpirationReaper-0-Fetch",
             "ExpirationReaper-0-DeleteRecords",
@@ -116,6 +120,9 @@ def test_zookeeper_tree_is_kafka_28s(zookeeper, zk_chroot: str, tmp_path: Path) 
             "/controller_epoch",
         ]:
             assert zk.exists(path), path
+        # The controller enables feature versioning at fail-over (inter.broker.protocol.version >= 2.7).
+        wait_until_true(lambda: zk.exists("/feature") is not None, "the controller to create /feature")
+        assert json.loads(zk.get("/feature")[0]) == {"features": {}, "version": 1, "status": 1}
         broker_json = json.loads(zk.get("/brokers/ids/0")[0])
         assert set(broker_json) == {
             "features",

@@ -4,14 +4,18 @@ The lifecycle of a ZooKeeper-mode broker: `startup()` brings up every component 
 takes them down in reverse, each step guarded so that one failure does not skip the rest, and
 `await_shutdown()` blocks until shutdown has completed.
 
-Start-up order (DESIGN.md, with one change): broker state Starting; KafkaScheduler; ZooKeeper (chroot,
-persistent paths, cluster id); LogManager (state Recovery while logs load); broker id (config,
-meta.properties or /brokers/seqid); SocketServer (bound, not yet processing); ReplicaManager;
-KafkaHealthcheck registers /brokers/ids/{id}; KafkaController; coordinators; authorizer; KafkaApis and
+Start-up order (DESIGN.md, with two changes): broker state Starting; KafkaScheduler; ZooKeeper (chroot,
+persistent paths); the finalized feature change listener; cluster id; LogManager (state Recovery while logs
+load); broker id (config, meta.properties or /brokers/seqid); SocketServer (bound, not yet processing);
+ReplicaManager; KafkaHealthcheck registers /brokers/ids/{id}; KafkaController; coordinators; authorizer; KafkaApis and
 the request handler pool, processing starts, state RunningAsBroker; dynamic config; `started`.
 PORT: DESIGN.md lists the broker registration last; Kafka 2.8 registers before starting the controller,
 because the controller is built with this broker's epoch (the registration znode's czxid, KIP-380) and
 checks controller requests against it. We follow Kafka 2.8 there.
+PORT: DESIGN.md has no feature listener; Kafka 2.8 starts it right after the ZooKeeper client (and, with
+inter.broker.protocol.version >= 2.7, waits up to zookeeper.connection.timeout.ms until it has read /feature
+once), so that ApiVersions reports the cluster's finalized features and the controller can wait for its own
+writes of /feature to reach the cache. We follow Kafka 2.8 there too.
 
 The group coordinator starts at step "coordinators" (with the producer id manager that idempotent producers
 need); the transaction coordinator and the authorizer arrive with later work: neither is started, and the
@@ -34,8 +38,10 @@ from kafka.common.errors import (
 from kafka.common.message import ListenerType
 from kafka.common.protocol.errors import Errors
 from kafka.common.utils.time import Time
+from kafka.server.broker_features import BrokerFeatures
 from kafka.server.broker_metadata_checkpoint import BrokerMetadataCheckpoint, ZkMetaProperties
 from kafka.server.broker_states import BrokerState
+from kafka.server.finalized_feature_cache import FinalizedFeatureCache
 from kafka.server.kafka_config import KafkaConfig
 from kafka.utils.core_utils import swallow
 from kafka.utils.count_down_latch import CountDownLatch
@@ -58,9 +64,13 @@ class KafkaServer(Logging):
         self._lock = threading.RLock()
         self.cluster_id: str = ""
         self.broker_epoch = -1
+        # What this broker supports, and the cluster's finalized features as the feature listener last read them.
+        self.broker_features = BrokerFeatures.create_default()
+        self.feature_cache = FinalizedFeatureCache(self.broker_features, time)
         # The components, in start-up order (None until started).
         self.kafka_scheduler: Any = None
         self.zk_client: Any = None
+        self.feature_change_listener: Any = None
         self.log_dir_failure_channel: Any = None
         self.log_manager: Any = None
         self.socket_server: Any = None
@@ -116,12 +126,21 @@ class KafkaServer(Logging):
         self._step("kafka-scheduler")
 
         self._init_zk_client()
+        self._step("zookeeper")
+
+        from kafka.server.finalized_feature_change_listener import FinalizedFeatureChangeListener
+
+        self.feature_change_listener = FinalizedFeatureChangeListener(self.feature_cache, self.zk_client)
+        if config.is_feature_versioning_supported:
+            self.feature_change_listener.init_or_throw(config.zk_connection_timeout_ms)
+        self._step("feature-change-listener")
+
         from kafka.server.config_handler import dynamic_config_of
 
         dynamic_config_of(self.config).initialize(self.zk_client)
         self.cluster_id = self._get_or_generate_cluster_id()
         self.info(f"Cluster ID = {self.cluster_id}")
-        self._step("zookeeper")
+        self._step("cluster-id")
 
         meta, initial_offline_dirs = BrokerMetadataCheckpoint.get_broker_metadata_and_offline_dirs(
             list(config.log_dirs), ignore_missing=True
@@ -168,6 +187,8 @@ class KafkaServer(Logging):
             self.kafka_healthcheck.broker_info,
             self.broker_epoch,
             self.thread_name_prefix,
+            self.broker_features,
+            self.feature_cache,
         )
         self.kafka_controller.startup()
         self._step("kafka-controller")
@@ -333,7 +354,11 @@ class KafkaServer(Logging):
             config, self.admin_manager, self.group_coordinator, None
         )
         api_version_manager = ApiVersionManager(
-            ListenerType.ZK_BROKER, KafkaApis.HANDLED_APIS, config.unstable_api_versions_enabled
+            ListenerType.ZK_BROKER,
+            KafkaApis.HANDLED_APIS,
+            config.unstable_api_versions_enabled,
+            self.broker_features,
+            self.feature_cache,
         )
         self.data_plane_request_processor = KafkaApis(
             self.socket_server.data_plane_request_channel,
@@ -498,6 +523,8 @@ class KafkaServer(Logging):
             swallow(self.kafka_controller.shutdown, log)
         if self.log_manager is not None:
             swallow(self.log_manager.shutdown, log)
+        if self.feature_change_listener is not None:
+            swallow(self.feature_change_listener.close, log)
         if self.zk_client is not None:
             swallow(self.zk_client.close, log)
         if self.socket_server is not None:
