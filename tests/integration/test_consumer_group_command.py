@@ -325,7 +325,7 @@ def test_delete_refused_while_the_group_is_active(broker: BrokerProcess, reset_t
 
 def test_usage_errors_and_unreachable_broker(broker: BrokerProcess) -> None:
     """Bad command lines print Kafka's message and the help with status 1; an unreachable broker fails the action
-    at --timeout with Kafka's message."""
+    at --timeout with the message of Kafka's (3.7) admin client, which names the lookup call."""
     missing = groups_cmd("--list")
     assert missing.status == 1
     assert missing.err.splitlines()[0] == 'Missing required argument "[bootstrap-server]"'
@@ -340,7 +340,7 @@ def test_usage_errors_and_unreachable_broker(broker: BrokerProcess) -> None:
     assert result.status == 1
     assert result.out == (
         "\nError: Executing consumer group command failed due to org.apache.kafka.common.errors.TimeoutException: "
-        "Timed out waiting for a node assignment. Call: findCoordinator\n"
+        "Timed out waiting for a node assignment. Call: describeGroups(api=FIND_COORDINATOR)\n"
     )
 
 

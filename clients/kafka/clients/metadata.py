@@ -29,12 +29,6 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID, Uuid
 from kafka.common.requests.metadata_request import MetadataRequestBuilder
 from kafka.common.requests.metadata_response import MetadataResponse
-from kafka.common.requests.metadata_response_views import (
-    PartitionMetadata,
-    brokers_by_id,
-    controller,
-    topic_metadata,
-)
 from kafka.common.requests.request_utils import NO_PARTITION_LEADER_EPOCH
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.exponential_backoff import ExponentialBackoff
@@ -244,7 +238,9 @@ class Metadata:
         with self._lock:
             self._cluster_resource_listeners.maybe_add(listener)
 
-    def partition_metadata_if_current(self, topic_partition: TopicPartition) -> PartitionMetadata | None:
+    def partition_metadata_if_current(
+        self, topic_partition: TopicPartition
+    ) -> MetadataResponse.PartitionMetadata | None:
         """The partition's metadata, unless its leader epoch differs from the last one seen."""
         with self._lock:
             epoch = self._last_seen_leader_epochs.get(topic_partition)
@@ -330,7 +326,7 @@ class Metadata:
             for node in self._metadata_snapshot.cluster().nodes:
                 new_nodes.setdefault(node.id, node)
 
-            updated: list[PartitionMetadata] = []
+            updated: list[MetadataResponse.PartitionMetadata] = []
             for partition, new_leader in partition_leaders.items():
                 current = self.current_leader(partition)
                 if new_leader.epoch is None or new_leader.leader_id is None:
@@ -356,7 +352,7 @@ class Metadata:
                     )
                     continue
                 updated.append(
-                    PartitionMetadata(
+                    MetadataResponse.PartitionMetadata(
                         existing.error,
                         partition,
                         new_leader.leader_id,
@@ -416,11 +412,11 @@ class Metadata:
         internal_topics: set[str] = set()
         unauthorized_topics: set[str] = set()
         invalid_topics: set[str] = set()
-        partitions: list[PartitionMetadata] = []
+        partitions: list[MetadataResponse.PartitionMetadata] = []
         topic_ids: dict[str, Uuid] = {}
         old_topic_ids = self._metadata_snapshot.topic_ids()
         reliable_epochs = response.has_reliable_leader_epochs()
-        for metadata in topic_metadata(response):
+        for metadata in response.topic_metadata():
             topic_name = metadata.topic
             topic_id: Uuid | None = metadata.topic_id
             topics.add(topic_name)
@@ -460,7 +456,7 @@ class Metadata:
                 elif metadata.error is Errors.TOPIC_AUTHORIZATION_FAILED:
                     unauthorized_topics.add(topic_name)
 
-        nodes = brokers_by_id(response)
+        nodes = response.brokers_by_id()
         if is_partial_update:
             return self._metadata_snapshot.merge_with(
                 response.cluster_id(),
@@ -469,7 +465,7 @@ class Metadata:
                 unauthorized_topics,
                 invalid_topics,
                 internal_topics,
-                controller(response),
+                response.controller(),
                 topic_ids,
                 lambda topic, is_internal: topic not in topics and self.retain_topic(topic, is_internal, now_ms),
             )
@@ -480,17 +476,17 @@ class Metadata:
             unauthorized_topics,
             invalid_topics,
             internal_topics,
-            controller(response),
+            response.controller(),
             topic_ids,
         )
 
     def _update_latest_metadata(
         self,
-        partition_metadata: PartitionMetadata,
+        partition_metadata: MetadataResponse.PartitionMetadata,
         has_reliable_leader_epoch: bool,
         topic_id: Uuid | None,
         old_topic_id: Uuid | None,
-    ) -> PartitionMetadata | None:
+    ) -> MetadataResponse.PartitionMetadata | None:
         """The metadata to keep for a partition: the response's, unless it carries an older leader epoch than
         already seen (then the cached one)."""
         tp = partition_metadata.topic_partition

@@ -14,7 +14,7 @@ from kafka.common.cluster import Cluster
 from kafka.common.cluster_resource import ClusterResource
 from kafka.common.node import Node
 from kafka.common.protocol.types import Uuid
-from kafka.common.requests.metadata_response_views import PartitionMetadata, to_partition_info
+from kafka.common.requests.metadata_response import MetadataResponse
 from kafka.common.topic_partition import TopicPartition
 
 __all__ = ["MetadataSnapshot"]
@@ -38,7 +38,7 @@ class MetadataSnapshot:
         self,
         cluster_id: str | None,
         nodes: Mapping[int, Node],
-        partitions: Iterable[PartitionMetadata],
+        partitions: Iterable[MetadataResponse.PartitionMetadata],
         unauthorized_topics: Iterable[str],
         invalid_topics: Iterable[str],
         internal_topics: Iterable[str],
@@ -54,12 +54,12 @@ class MetadataSnapshot:
         self._controller = controller
         self._topic_ids: Mapping[str, Uuid] = MappingProxyType(dict(topic_ids))
         self._topic_names: Mapping[Uuid, str] = MappingProxyType({v: k for k, v in topic_ids.items()})
-        self._metadata_by_partition: dict[TopicPartition, PartitionMetadata] = {
+        self._metadata_by_partition: dict[TopicPartition, MetadataResponse.PartitionMetadata] = {
             p.topic_partition: p for p in partitions
         }
         self._cluster_instance = cluster_instance if cluster_instance is not None else self._compute_cluster_view()
 
-    def partition_metadata(self, topic_partition: TopicPartition) -> PartitionMetadata | None:
+    def partition_metadata(self, topic_partition: TopicPartition) -> MetadataResponse.PartitionMetadata | None:
         return self._metadata_by_partition.get(topic_partition)
 
     def topic_ids(self) -> Mapping[str, Uuid]:
@@ -86,7 +86,7 @@ class MetadataSnapshot:
         self,
         new_cluster_id: str | None,
         new_nodes: Mapping[int, Node],
-        add_partitions: Iterable[PartitionMetadata],
+        add_partitions: Iterable[MetadataResponse.PartitionMetadata],
         add_unauthorized_topics: Iterable[str],
         add_invalid_topics: Iterable[str],
         add_internal_topics: Iterable[str],
@@ -103,7 +103,7 @@ class MetadataSnapshot:
         # Start from the ids of retained topics; a topic in the update takes its new id, or loses its id when
         # the update has none for it.
         new_topic_ids = {t: i for t, i in self._topic_ids.items() if should_retain_topic(t)}
-        new_metadata_by_partition: dict[TopicPartition, PartitionMetadata] = {}
+        new_metadata_by_partition: dict[TopicPartition, MetadataResponse.PartitionMetadata] = {}
         for partition in add_partitions:
             new_metadata_by_partition[partition.topic_partition] = partition
             topic_id = add_topic_ids.get(partition.topic)
@@ -132,7 +132,9 @@ class MetadataSnapshot:
         )
 
     def _compute_cluster_view(self) -> Cluster:
-        partition_infos = [to_partition_info(m, self._nodes) for m in self._metadata_by_partition.values()]
+        partition_infos = [
+            MetadataResponse.to_partition_info(m, self._nodes) for m in self._metadata_by_partition.values()
+        ]
         return Cluster(
             self._cluster_id,
             self._nodes.values(),

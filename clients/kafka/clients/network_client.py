@@ -58,7 +58,6 @@ from kafka.common.requests.api_versions_response import ApiVersionsResponse
 from kafka.common.requests.correlation_id_mismatch_exception import CorrelationIdMismatchException
 from kafka.common.requests.metadata_request import MetadataRequestBuilder
 from kafka.common.requests.metadata_response import MetadataResponse
-from kafka.common.requests.metadata_response_views import brokers, topic_metadata
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
@@ -862,7 +861,7 @@ class DefaultMetadataUpdater(MetadataUpdater):
         # Leaders without a listener of this name point at broker misconfiguration (or listeners being added).
         missing_listener_partitions = [
             TopicPartition(tm.topic, pm.partition)
-            for tm in topic_metadata(response)
+            for tm in response.topic_metadata()
             for pm in tm.partition_metadata
             if pm.error is Errors.LISTENER_NOT_FOUND
         ]
@@ -880,7 +879,7 @@ class DefaultMetadataUpdater(MetadataUpdater):
                 f"{{{shown_errors}}}"
             )
         # A broker still starting may answer with no brokers at all: try again later.
-        if not list(brokers(response)):
+        if not list(response.brokers()):
             self._client.log.trace(
                 f"Ignoring empty metadata response with correlation id {request_header.correlation_id}."
             )

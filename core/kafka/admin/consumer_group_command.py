@@ -7,7 +7,8 @@ offset, the offset at a date-time or a duration ago, a shift of the current offs
 options, their checks and messages, the help layout and the tables it prints are Kafka's, so that scripts
 written against Kafka's tool read this one.
 
-It talks to the cluster through an admin client; tests hand in a fake one through `admin_factory`.
+It talks to the cluster through the admin client (Admin.create, KafkaAdminClient); tests hand in a fake one
+through `admin_factory`.
 
 # PORT: Kafka prints a stack trace under "Error: Executing consumer group command failed due to ..." and when
 the command line cannot be parsed (jopt-simple's exceptions escape Kafka's main); here the first line of
@@ -17,7 +18,11 @@ client (a bad `--command-config`) prints `Exception in thread "main" ...` and it
 JVM does. A failed action ("Error: Executing consumer group command failed due to ...") ends with status 1,
 where Kafka's ends with 0, so that scripts can tell; that is the rule of every tool in bin/. State names
 given to `--state` are matched without regard to case, as Kafka 3.x does (2.8's own help shows
-`stable,empty`, which 2.8 refused).
+`stable,empty`, which 2.8 refused). The admin client is this project's port of Kafka 3.7's: its messages (a
+timeout names the call, e.g. `describeGroups(api=FIND_COORDINATOR)`) are 3.7's. A partition it lists without a
+committed offset (None) is described without one, as Kafka 3.x's command does, and `--shift-by` and
+`--to-current` treat it as having none (where 3.x fails on the null). The partitions a member holds come in a
+set; they are taken in java.util.HashSet's order, the order Kafka's command sees.
 """
 
 from __future__ import annotations
@@ -33,20 +38,27 @@ from abc import ABC
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
-from kafka.admin.broker_admin_client import (
-    BrokerAdminClient,
-    ConsumerGroupDescription,
-    ConsumerGroupListing,
-    ConsumerGroupState,
-    ExecutionException,
-    IllegalArgumentException,
-    OffsetAndMetadata,
-    OffsetSpec,
-    java_to_string,
-)
-from kafka.cluster.broker import Node
+from kafka.admin import _tool_support
+from kafka.admin._tool_support import IllegalArgumentException, create_admin_client, java_hash_map_order
+from kafka.clients.admin.abstract_options import AbstractOptions
+from kafka.clients.admin.alter_consumer_group_offsets_options import AlterConsumerGroupOffsetsOptions
+from kafka.clients.admin.consumer_group_description import ConsumerGroupDescription
+from kafka.clients.admin.consumer_group_listing import ConsumerGroupListing
+from kafka.clients.admin.delete_consumer_group_offsets_options import DeleteConsumerGroupOffsetsOptions
+from kafka.clients.admin.delete_consumer_groups_options import DeleteConsumerGroupsOptions
+from kafka.clients.admin.describe_consumer_groups_options import DescribeConsumerGroupsOptions
+from kafka.clients.admin.describe_topics_options import DescribeTopicsOptions
+from kafka.clients.admin.list_consumer_group_offsets_options import ListConsumerGroupOffsetsOptions
+from kafka.clients.admin.list_consumer_groups_options import ListConsumerGroupsOptions
+from kafka.clients.admin.list_offsets_options import ListOffsetsOptions
+from kafka.clients.admin.list_offsets_result import ListOffsetsResultInfo
+from kafka.clients.admin.offset_spec import OffsetSpec
+from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
+from kafka.common.consumer_group_state import ConsumerGroupState
+from kafka.common.kafka_future import ExecutionException
+from kafka.common.node import Node
 from kafka.common.protocol.errors import Errors
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import SystemTime, Time
@@ -89,6 +101,7 @@ UNKNOWN_OFFSET = -1  # ListOffsetsResponse.UNKNOWN_OFFSET
 _logger = logging.getLogger("kafka.admin.ConsumerGroupCommand$")
 
 AdminFactory = Callable[[dict[str, str]], Any]
+OptionsT = TypeVar("OptionsT", bound=AbstractOptions)
 
 
 class ParseException(Exception):
@@ -101,6 +114,21 @@ class DateTimeParseException(Exception):
 
 class NoSuchFileException(Exception):
     """java.nio.file.NoSuchFileException: its message is the path."""
+
+
+_JAVA_NAMES: tuple[tuple[type[BaseException], str], ...] = (
+    (ParseException, "java.text.ParseException"),
+    (DateTimeParseException, "java.time.format.DateTimeParseException"),
+    (NoSuchFileException, "java.nio.file.NoSuchFileException"),
+)
+
+
+def java_to_string(exc: BaseException) -> str:
+    """An exception as Java's Throwable.toString prints it (`java.util.concurrent.ExecutionException: ...`)."""
+    for cls, name in _JAVA_NAMES:
+        if isinstance(exc, cls):
+            return f"{name}: {exc}" if str(exc) else name
+    return _tool_support.java_to_string(exc)
 
 
 def consumer_group_states_from_string(value: str) -> set[ConsumerGroupState]:
@@ -240,11 +268,14 @@ class ConsumerGroupService:
                 self._println(group_id)
 
     def list_consumer_groups(self) -> list[str]:
-        return [listing.group_id for listing in self.admin_client.list_consumer_groups(timeout_ms=self._timeout_ms)]
+        result = self.admin_client.list_consumer_groups(self._with_timeout_ms(ListConsumerGroupsOptions()))
+        return [listing.group_id for listing in result.all().get()]
 
     def list_consumer_groups_with_state(self, states: set[ConsumerGroupState]) -> list[ConsumerGroupListing]:
-        ordered = [s for s in ConsumerGroupState if s in states]
-        return list(self.admin_client.list_consumer_groups(ordered, timeout_ms=self._timeout_ms))
+        list_consumer_groups_options = self._with_timeout_ms(ListConsumerGroupsOptions())
+        list_consumer_groups_options.in_states(states)
+        result = self.admin_client.list_consumer_groups(list_consumer_groups_options)
+        return list(result.all().get())
 
     def _print_group_states(self, groups_and_states: list[tuple[str, str]]) -> None:
         max_group_len = 15
@@ -434,7 +465,9 @@ class ConsumerGroupService:
         return rows
 
     def describe_consumer_groups(self, group_ids: Iterable[str]) -> dict[str, ConsumerGroupDescription]:
-        described = self.admin_client.describe_consumer_groups(list(group_ids), timeout_ms=self._timeout_ms)
+        described = self.admin_client.describe_consumer_groups(
+            list(group_ids), self._with_timeout_ms(DescribeConsumerGroupsOptions())
+        ).described_groups()
         return {group_id: future.get() for group_id, future in described.items()}
 
     def collect_group_offsets(self, group_id: str) -> tuple[str | None, list[PartitionAssignmentState] | None]:
@@ -458,7 +491,7 @@ class ConsumerGroupService:
             )
             rows_with_consumer: list[PartitionAssignmentState] = []
             for member in members:
-                topic_partitions = list(member.assignment.topic_partitions)
+                topic_partitions = _hash_set_order(member.assignment.topic_partitions)
                 assigned.update(topic_partitions)
                 rows_with_consumer += self._collect_consumer_assignment(
                     group_id,
@@ -473,12 +506,11 @@ class ConsumerGroupService:
             for tp in sorted(committed_offsets):
                 if tp in assigned:
                     continue
-                offset = committed_offsets[tp].offset
                 rows_without_consumer += self._collect_consumer_assignment(
                     group_id,
                     consumer_group.coordinator,
                     [tp],
-                    functools.partial(_constant, offset),
+                    functools.partial(_committed_offset, committed_offsets),
                     MISSING_COLUMN_VALUE,
                     MISSING_COLUMN_VALUE,
                     MISSING_COLUMN_VALUE,
@@ -505,7 +537,7 @@ class ConsumerGroupService:
                     m.client_id,
                     m.group_instance_id or "",
                     len(m.assignment.topic_partitions),
-                    list(m.assignment.topic_partitions) if verbose else [],
+                    _hash_set_order(m.assignment.topic_partitions) if verbose else [],
                 )
                 for m in consumer_group.members
             ]
@@ -520,7 +552,7 @@ class ConsumerGroupService:
         result = {
             group_id: GroupState(
                 group_id,
-                description.coordinator,
+                _coordinator(description),
                 description.partition_assignor,
                 str(description.state),
                 len(description.members),
@@ -531,8 +563,13 @@ class ConsumerGroupService:
 
     # -- offsets of the logs ---------------------------------------------------------------------------------
 
-    def _list_offsets(self, topic_partitions: Iterable[TopicPartition], spec: OffsetSpec) -> dict[TopicPartition, Any]:
-        return self.admin_client.list_offsets({tp: spec for tp in topic_partitions}, timeout_ms=self._timeout_ms)
+    def _list_offsets(
+        self, topic_partitions: Iterable[TopicPartition], spec: OffsetSpec
+    ) -> dict[TopicPartition, ListOffsetsResultInfo]:
+        result = self.admin_client.list_offsets(
+            {tp: spec for tp in topic_partitions}, self._with_timeout_ms(ListOffsetsOptions())
+        )
+        return dict(result.all().get())
 
     def _get_log_end_offsets(
         self, group_id: str, topic_partitions: Sequence[TopicPartition]
@@ -569,9 +606,13 @@ class ConsumerGroupService:
             if options.has(self.opts.all_groups_opt)
             else options.values_of(self.opts.group_opt)
         )
-        consumer_groups = self.admin_client.describe_consumer_groups(list(group_ids), timeout_ms=self._timeout_ms)
+        consumer_groups = self.admin_client.describe_consumer_groups(
+            list(group_ids), self._with_timeout_ms(DescribeConsumerGroupsOptions())
+        ).described_groups()
         result: dict[str, dict[TopicPartition, OffsetAndMetadata]] = {}
-        for group_id, description in consumer_groups.items():
+        # Kafka's command walks the futures' java.util.HashMap.
+        for group_id in java_hash_map_order(consumer_groups):
+            description = consumer_groups[group_id]
             state = str(description.get().state)
             if state in ("Empty", "Dead"):
                 partitions_to_reset = self._get_partitions_to_reset(group_id)
@@ -580,8 +621,8 @@ class ConsumerGroupService:
                 dry_run = options.has(self.opts.dry_run_opt) or not options.has(self.opts.execute_opt)
                 if not dry_run:
                     self.admin_client.alter_consumer_group_offsets(
-                        group_id, prepared_offsets, timeout_ms=self._timeout_ms
-                    )
+                        group_id, prepared_offsets, self._with_timeout_ms(AlterConsumerGroupOffsetsOptions())
+                    ).all().get()
                 result[group_id] = prepared_offsets
             else:
                 self._print_error(
@@ -598,9 +639,13 @@ class ConsumerGroupService:
                 topic, _, partition_list = topic_arg.partition(":")
                 partitions += [TopicPartition(topic, _java_int(p)) for p in partition_list.split(",")]
             else:
-                descriptions = self.admin_client.describe_topics([topic_arg], timeout_ms=self._timeout_ms)
-                for name, future in descriptions.items():
-                    partitions += [TopicPartition(name, info.partition) for info in future.get().partitions]
+                description_map = (
+                    self.admin_client.describe_topics([topic_arg], self._with_timeout_ms(DescribeTopicsOptions()))
+                    .all()
+                    .get()
+                )
+                for name, description in description_map.items():
+                    partitions += [TopicPartition(name, info.partition) for info in description.partitions]
         return partitions
 
     def _get_partitions_to_reset(self, group_id: str) -> list[TopicPartition]:
@@ -614,8 +659,15 @@ class ConsumerGroupService:
         print_usage_and_die(self.opts.parser, "One of the reset scopes should be defined: --all-topics, --topic.")
         raise AssertionError("unreachable")
 
-    def _get_committed_offsets(self, group_id: str) -> dict[TopicPartition, OffsetAndMetadata]:
-        return self.admin_client.list_consumer_group_offsets(group_id, timeout_ms=self._timeout_ms)
+    def _get_committed_offsets(self, group_id: str) -> dict[TopicPartition, OffsetAndMetadata | None]:
+        """The group's committed offsets; None for a partition the client lists without one."""
+        return dict(
+            self.admin_client.list_consumer_group_offsets(
+                group_id, self._with_timeout_ms(ListConsumerGroupOffsetsOptions())
+            )
+            .partitions_to_offset_and_metadata()
+            .get()
+        )
 
     def _reset_plan(self) -> dict[str, dict[TopicPartition, OffsetAndMetadata]] | None:
         """The plan of `--from-file`, read once."""
@@ -711,9 +763,10 @@ class ConsumerGroupService:
             return {tp: OffsetAndMetadata(new_offset) for tp, new_offset in checked.items()}
         if options.has(o.reset_to_current_opt):
             current_committed_offsets = self._get_committed_offsets(group_id)
-            with_committed = [tp for tp in partitions_to_reset if tp in current_committed_offsets]
-            without_committed = [tp for tp in partitions_to_reset if tp not in current_committed_offsets]
-            prepared = {tp: OffsetAndMetadata(current_committed_offsets[tp].offset) for tp in with_committed}
+            current_offsets = {tp: oam.offset for tp, oam in current_committed_offsets.items() if oam is not None}
+            with_committed = [tp for tp in partitions_to_reset if tp in current_offsets]
+            without_committed = [tp for tp in partitions_to_reset if tp not in current_offsets]
+            prepared = {tp: OffsetAndMetadata(current_offsets[tp]) for tp in with_committed}
             if without_committed:
                 log_end_offsets = self._get_log_end_offsets(group_id, without_committed)
                 prepared.update(
@@ -792,9 +845,12 @@ class ConsumerGroupService:
             if options.has(self.opts.all_groups_opt)
             else options.values_of(self.opts.group_opt)
         )
-        groups_to_delete = self.admin_client.delete_consumer_groups(list(group_ids), timeout_ms=self._timeout_ms)
+        groups_to_delete = self.admin_client.delete_consumer_groups(
+            list(group_ids), self._with_timeout_ms(DeleteConsumerGroupsOptions())
+        ).deleted_groups()
         result: dict[str, BaseException | None] = {}
-        for group_id, future in groups_to_delete.items():
+        for group_id in dict.fromkeys(group_ids):
+            future = groups_to_delete[group_id]
             try:
                 future.get()
                 result[group_id] = None
@@ -825,20 +881,23 @@ class ConsumerGroupService:
             topic, _, partition_list = topic_arg.partition(":")
             known_partitions += [TopicPartition(topic, _java_int(p)) for p in partition_list.split(",")]
         unknown_partitions = []
-        described = self.admin_client.describe_topics(topic_without_partitions, timeout_ms=self._timeout_ms)
-        for topic, future in described.items():
+        described = self.admin_client.describe_topics(
+            topic_without_partitions, self._with_timeout_ms(DescribeTopicsOptions())
+        ).topic_name_values()
+        for topic, future in (described or {}).items():
             try:
                 unknown_partitions += [TopicPartition(topic, info.partition) for info in future.get().partitions]
             except ExecutionException as e:
                 partition_level_result[TopicPartition(topic, -1)] = e
         partitions = list(dict.fromkeys(known_partitions + unknown_partitions))
         delete_result = self.admin_client.delete_consumer_group_offsets(
-            group_id, partitions, timeout_ms=self._timeout_ms
+            group_id, set(partitions), self._with_timeout_ms(DeleteConsumerGroupOffsetsOptions())
         )
         top_level_exception = Errors.NONE
-        failure = delete_result.all().exception()
-        if failure is not None:
-            top_level_exception = Errors.for_exception(failure)
+        try:
+            delete_result.all().get()
+        except ExecutionException as e:
+            top_level_exception = Errors.for_exception(e.cause)
         for tp in partitions:
             try:
                 delete_result.partition_result(tp).get()
@@ -882,9 +941,10 @@ class ConsumerGroupService:
     def close(self) -> None:
         self.admin_client.close()
 
-    @property
-    def _timeout_ms(self) -> int:
-        return int(self.opts.options.value_of(self.opts.timeout_ms_opt))
+    def _with_timeout_ms(self, options: OptionsT) -> OptionsT:
+        """The options with the call's timeout: --timeout."""
+        options.timeout_ms(int(self.opts.options.value_of(self.opts.timeout_ms_opt)))
+        return options
 
     def _create_admin_client(self, admin_factory: AdminFactory | None) -> Any:
         options = self.opts.options
@@ -895,9 +955,19 @@ class ConsumerGroupService:
         )
         props["bootstrap.servers"] = options.value_of(self.opts.bootstrap_server_opt)
         props.update(self.config_overrides)
-        if admin_factory is not None:
-            return admin_factory(props)
-        return BrokerAdminClient.create(props)
+        return create_admin_client(props, admin_factory)
+
+
+def _hash_set_order(topic_partitions: Iterable[TopicPartition]) -> list[TopicPartition]:
+    """The partitions as a java.util.HashSet copied from them iterates them (MemberAssignment holds one)."""
+    partitions = sorted(topic_partitions, key=lambda tp: (tp.topic, tp.partition))
+    return java_hash_map_order(partitions, max(int(len(partitions) / 0.75) + 1, 16))
+
+
+def _coordinator(description: ConsumerGroupDescription) -> Node:
+    if description.coordinator is None:
+        raise RuntimeError(f"The coordinator of group {description.group_id} is not known")
+    return description.coordinator
 
 
 def _listing_state(listing: ConsumerGroupListing) -> str:
@@ -911,11 +981,7 @@ def _member_columns(include_group_instance_id: bool, *values: str) -> list[str]:
     return list(values) if include_group_instance_id else [v for i, v in enumerate(values) if i != 2]
 
 
-def _constant(value: int, _tp: TopicPartition) -> int:
-    return value
-
-
-def _committed_offset(committed: Mapping[TopicPartition, OffsetAndMetadata], tp: TopicPartition) -> int | None:
+def _committed_offset(committed: Mapping[TopicPartition, OffsetAndMetadata | None], tp: TopicPartition) -> int | None:
     offset_and_metadata = committed.get(tp)
     return None if offset_and_metadata is None else offset_and_metadata.offset
 

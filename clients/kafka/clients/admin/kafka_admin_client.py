@@ -164,7 +164,6 @@ from kafka.common.requests.list_groups_response import ListGroupsResponse
 from kafka.common.requests.list_offsets_request import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP
 from kafka.common.requests.metadata_request import MetadataRequest, MetadataRequestBuilder
 from kafka.common.requests.metadata_response import NO_CONTROLLER_ID, MetadataResponse
-from kafka.common.requests.metadata_response_views import brokers, build_cluster, controller, topic_metadata
 from kafka.common.topic_collection import TopicCollection, TopicIdCollection, TopicNameCollection
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.topic_partition_info import TopicPartitionInfo
@@ -1026,7 +1025,7 @@ class AdminClientRunnable:
 
             def handle_response(self, abstract_response: AbstractResponse) -> None:
                 assert isinstance(abstract_response, MetadataResponse)
-                admin._metadata_manager.update(build_cluster(abstract_response), admin._time.milliseconds())
+                admin._metadata_manager.update(abstract_response.build_cluster(), admin._time.milliseconds())
                 # Unsent calls choose their node again from the new metadata.
                 runnable.unassign_unsent_calls(lambda node: True)
 
@@ -1502,7 +1501,7 @@ class KafkaAdminClient(AdminClient):
             def handle_response(self, abstract_response: AbstractResponse) -> None:
                 assert isinstance(abstract_response, MetadataResponse)
                 topic_listing: dict[str, TopicListing] = {}
-                for metadata in topic_metadata(abstract_response):
+                for metadata in abstract_response.topic_metadata():
                     if not metadata.is_internal or opts.should_list_internal():
                         topic_listing[metadata.topic] = TopicListing(
                             metadata.topic, metadata.topic_id, metadata.is_internal
@@ -1572,7 +1571,7 @@ class KafkaAdminClient(AdminClient):
             def handle_response(self, abstract_response: AbstractResponse) -> None:
                 assert isinstance(abstract_response, MetadataResponse)
                 response = abstract_response
-                cluster = build_cluster(response)
+                cluster = response.build_cluster()
                 errors = response.errors()
                 for topic_name, future in topic_futures.items():
                     topic_error = errors.get(topic_name)
@@ -1639,7 +1638,7 @@ class KafkaAdminClient(AdminClient):
             def handle_response(self, abstract_response: AbstractResponse) -> None:
                 assert isinstance(abstract_response, MetadataResponse)
                 response = abstract_response
-                cluster = build_cluster(response)
+                cluster = response.build_cluster()
                 errors = response.errors_by_topic_id()
                 for topic_id, future in topic_futures.items():
                     topic_name = cluster.topic_name(topic_id)
@@ -1745,8 +1744,8 @@ class KafkaAdminClient(AdminClient):
                 else:
                     assert isinstance(abstract_response, MetadataResponse)
                     response = abstract_response
-                    describe_cluster_future.complete(list(brokers(response)))
-                    controller_node = controller(response)
+                    describe_cluster_future.complete(list(response.brokers()))
+                    controller_node = response.controller()
                     if controller_node is not None and controller_node.id == NO_CONTROLLER_ID:
                         controller_node = None
                     controller_future.complete(controller_node)
@@ -2368,7 +2367,7 @@ class KafkaAdminClient(AdminClient):
 
             def handle_response(self, abstract_response: AbstractResponse) -> None:
                 assert isinstance(abstract_response, MetadataResponse)
-                nodes = list(dict.fromkeys(brokers(abstract_response)))
+                nodes = list(dict.fromkeys(abstract_response.brokers()))
                 if not nodes:
                     raise StaleMetadataException("Metadata fetch failed due to missing broker list")
                 results = _ListConsumerGroupsResults(nodes, all_future)

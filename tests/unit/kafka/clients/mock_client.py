@@ -32,7 +32,6 @@ from kafka.common.requests.abstract_request import AbstractRequest, Builder
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.metadata_request import MetadataRequestBuilder
 from kafka.common.requests.metadata_response import MetadataResponse
-from kafka.common.requests.metadata_response_views import topic_metadata
 from kafka.common.utils.time import Time
 
 __all__ = ["MetadataUpdate", "MockClient", "MockMetadataUpdater", "RequestMatcher"]
@@ -66,7 +65,7 @@ class MetadataUpdate:
     expect_match_refresh_topics: bool
 
     def topics(self) -> set[str]:
-        return {t.topic for t in topic_metadata(self.update_response)}
+        return {t.topic for t in self.update_response.topic_metadata()}
 
 
 class MockMetadataUpdater:

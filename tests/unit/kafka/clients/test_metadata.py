@@ -24,7 +24,6 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID, Uuid
 from kafka.common.requests.metadata_request import MetadataRequestBuilder
 from kafka.common.requests.metadata_response import MetadataResponse
-from kafka.common.requests.metadata_response_views import PartitionMetadata
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import MockTime
@@ -33,6 +32,8 @@ from tests.unit.kafka.common.requests.request_test_utils import (
     metadata_update_with,
     metadata_update_with_ids,
 )
+
+PartitionMetadata = MetadataResponse.PartitionMetadata
 
 REFRESH_BACKOFF_MS = 100
 REFRESH_BACKOFF_MAX_MS = 1000

@@ -4,6 +4,12 @@ Runs an admin API over many keys in two stages: lookup (which broker serves each
 and fulfillment (the API's own request to that broker). It holds no thread: KafkaAdminClient asks `poll()` for
 the requests to send, turns each into a Call, and reports back with `on_response` / `on_failure`. At most one
 request per scope is in flight; a scope's retries back off exponentially.
+
+PORT: a lookup answered without resolving some of its keys (an unknown topic, a coordinator not available yet)
+is retried after the scope's backoff (retry.backoff.ms, growing to retry.backoff.max.ms), as fulfillment
+requests are. Java 3.7 sends the next lookup as soon as the answer arrives, which for a topic that does not
+exist means one Metadata request per round trip until the deadline. When a lookup runs out of time, its keys fail
+with what the lookup strategy knows of them (AdminApiLookupStrategy.handle_lookup_timeout).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from kafka.clients.admin.internals.admin_api_future import AdminApiFuture
 from kafka.clients.admin.internals.admin_api_handler import AdminApiHandler, RequestAndKeys
 from kafka.clients.admin.internals.api_request_scope import ApiRequestScope
 from kafka.clients.admin.internals.coordinator_strategy import CoordinatorStrategy
-from kafka.common.errors import DisconnectException, UnsupportedVersionException
+from kafka.common.errors import DisconnectException, TimeoutException, UnsupportedVersionException
 from kafka.common.node import Node
 from kafka.common.requests.abstract_request import Builder
 from kafka.common.requests.abstract_response import AbstractResponse
@@ -218,6 +224,11 @@ class AdminApiDriver(Generic[K, V]):
                 self._lookup_map.remove(key)
             self._complete_lookup(lookup_result.mapped_keys)
             self._complete_lookup_exceptionally(lookup_result.failed_keys)
+            if any(self._lookup_map.get_key(key) is not None for key in spec.keys):
+                # Some keys are still unresolved: their next lookup waits out the backoff.
+                request_state = self._request_states.get(spec.scope)
+                if request_state is not None:
+                    request_state.clear_inflight_and_backoff(current_time_ms)
 
     def on_failure(self, current_time_ms: int, spec: RequestSpec[K], t: BaseException) -> None:
         """A request of `spec` failed without a response (or its Call gave up)."""
@@ -248,16 +259,17 @@ class AdminApiDriver(Generic[K, V]):
                 self._complete_lookup_exceptionally(unrecoverable_lookup)
                 self._retry_lookup({k for k in spec.keys if k not in unrecoverable_lookup})
         else:
-            errors = {key: t for key in spec.keys}
             if isinstance(spec.scope, FulfillmentScope):
-                self._complete_exceptionally(errors)
+                self._complete_exceptionally({key: t for key in spec.keys})
+            elif isinstance(t, TimeoutException):
+                self._complete_lookup_exceptionally(self._handler.lookup_strategy().handle_lookup_timeout(spec.keys, t))
             else:
-                self._complete_lookup_exceptionally(errors)
+                self._complete_lookup_exceptionally({key: t for key in spec.keys})
 
     def _clear_inflight_request(self, current_time_ms: int, spec: RequestSpec[K]) -> None:
         request_state = self._request_states.get(spec.scope)
         if request_state is not None:
-            # Lookups are retried at once; fulfillment requests back off.
+            # A lookup is retried at once (but see on_response); fulfillment requests back off.
             if isinstance(spec.scope, FulfillmentScope):
                 request_state.clear_inflight_and_backoff(current_time_ms)
             else:

@@ -62,3 +62,11 @@ class AdminApiLookupStrategy(abc.ABC, Generic[K]):
     ) -> dict[K, BaseException]:
         """The keys that fail for good because the broker lacks a version; the rest are looked up again."""
         return {k: exception for k in keys}
+
+    def handle_lookup_timeout(self, keys: Iterable[K], exception: BaseException) -> dict[K, BaseException]:
+        """The failure of each key whose lookup ran out of time (`exception`, a TimeoutException).
+
+        PORT: not in Java, where such keys fail with the timeout itself, as they do here by default. A strategy
+        that knows why its keys stayed unresolved (PartitionLeaderStrategy: the topic does not exist) reports
+        that instead."""
+        return {k: exception for k in keys}

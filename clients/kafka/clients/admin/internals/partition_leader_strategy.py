@@ -1,15 +1,20 @@
 """Port of clients/src/main/java/org/apache/kafka/clients/admin/internals/PartitionLeaderStrategy.java (Kafka 3.7).
 
 The lookup of partition leaders with one Metadata request for all partitions.
+
+PORT: the strategy remembers which partitions the last lookup left unresolved because their topic (or the
+partition itself) does not exist, and `handle_lookup_timeout` fails those with UnknownTopicOrPartitionException
+when the lookup runs out of time, where Java fails them with a bare TimeoutException. A tolerant lookup (the one
+of deleteRecords) still waits for the topic until the deadline, as Java's does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Set
+from collections.abc import Callable, Iterable, Set
 
 from kafka.clients.admin.internals.admin_api_lookup_strategy import AdminApiLookupStrategy, LookupResult
 from kafka.clients.admin.internals.api_request_scope import ApiRequestScope
-from kafka.common.errors import InvalidTopicException, TopicAuthorizationException
+from kafka.common.errors import InvalidTopicException, TopicAuthorizationException, UnknownTopicOrPartitionException
 from kafka.common.message import MetadataRequestData
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.abstract_response import AbstractResponse
@@ -41,6 +46,9 @@ class PartitionLeaderStrategy(AdminApiLookupStrategy[TopicPartition]):
         its partitions fail."""
         self._log = log_context.logger("org.apache.kafka.clients.admin.internals.PartitionLeaderStrategy")
         self._tolerate_unknown_topics = tolerate_unknown_topics
+        # The partitions the last lookup left unresolved because they do not exist, with the error to report
+        # if their lookup times out.
+        self._unknown_partitions: dict[TopicPartition, BaseException] = {}
 
     def lookup_scope(self, key: TopicPartition) -> ApiRequestScope:
         # A Metadata request takes any set of topics: every partition shares one scope.
@@ -151,11 +159,20 @@ class PartitionLeaderStrategy(AdminApiLookupStrategy[TopicPartition]):
         assert isinstance(response, MetadataResponse)
         failed: dict[TopicPartition, BaseException] = {}
         mapped: dict[TopicPartition, int] = {}
+        unknown: dict[TopicPartition, BaseException] = {}
+        listed: set[TopicPartition] = set()
         for topic_metadata in response.data.topics:
             topic = topic_metadata.name
             topic_error = Errors.for_code(topic_metadata.error_code)
             if topic_error is not Errors.NONE:
                 self._handle_topic_error(topic, topic_error, request_partitions, failed)
+                if topic_error is Errors.UNKNOWN_TOPIC_OR_PARTITION:
+                    for tp in request_partitions:
+                        if tp.topic == topic and tp not in failed:
+                            unknown[tp] = UnknownTopicOrPartitionException(
+                                f"Failed to fetch metadata for partition {tp} because metadata for topic `{topic}` "
+                                "could not be found"
+                            )
                 continue
             for partition_metadata in topic_metadata.partitions:
                 topic_partition = TopicPartition(topic, partition_metadata.partition_index)
@@ -163,8 +180,13 @@ class PartitionLeaderStrategy(AdminApiLookupStrategy[TopicPartition]):
                 # The response has every partition of the topics asked for: skip the others.
                 if topic_partition not in request_partitions:
                     continue
+                listed.add(topic_partition)
                 if partition_error is not Errors.NONE:
                     self._handle_partition_error(topic_partition, partition_error, failed)
+                    if partition_error is Errors.UNKNOWN_TOPIC_OR_PARTITION:
+                        unknown[topic_partition] = UnknownTopicOrPartitionException(
+                            f"Failed to fetch metadata for partition {topic_partition}: the partition does not exist"
+                        )
                     continue
                 leader_id = partition_metadata.leader_id
                 if leader_id >= 0:
@@ -174,4 +196,20 @@ class PartitionLeaderStrategy(AdminApiLookupStrategy[TopicPartition]):
                         f"Metadata request for {topic_partition} returned no error, but the leader is unknown. "
                         "Will retry"
                     )
+            # A partition of an existing topic that the response does not list does not exist (yet).
+            for tp in request_partitions:
+                if tp.topic == topic and tp not in listed:
+                    unknown[tp] = UnknownTopicOrPartitionException(
+                        f"Failed to fetch metadata for partition {tp}: the partition does not exist"
+                    )
+        for tp in request_partitions:
+            self._unknown_partitions.pop(tp, None)
+        self._unknown_partitions.update(unknown)
         return LookupResult(failed, mapped)
+
+    def handle_lookup_timeout(
+        self, keys: Iterable[TopicPartition], exception: BaseException
+    ) -> dict[TopicPartition, BaseException]:
+        """A partition the last lookup found not to exist fails with UnknownTopicOrPartitionException; the
+        others with the timeout."""
+        return {tp: self._unknown_partitions.pop(tp, exception) for tp in keys}

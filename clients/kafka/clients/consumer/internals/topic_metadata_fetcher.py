@@ -17,7 +17,6 @@ from kafka.common.partition_info import PartitionInfo
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.metadata_request import MetadataRequestBuilder
 from kafka.common.requests.metadata_response import MetadataResponse
-from kafka.common.requests.metadata_response_views import build_cluster
 from kafka.common.utils.exponential_backoff import ExponentialBackoff
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Timer
@@ -61,7 +60,7 @@ class TopicMetadataFetcher:
             if future.succeeded():
                 response = future.value().response_body
                 assert isinstance(response, MetadataResponse)
-                cluster = build_cluster(response)
+                cluster = response.build_cluster()
                 if cluster.unauthorized_topics:
                     raise topic_authorization_exception(cluster.unauthorized_topics)
                 should_retry = False

@@ -14,7 +14,6 @@ from kafka.common.errors import KafkaException, TimeoutException
 from kafka.common.internals.cluster_resource_listeners import ClusterResourceListeners
 from kafka.common.requests.metadata_request import MetadataRequestBuilder
 from kafka.common.requests.metadata_response import MetadataResponse
-from kafka.common.requests.metadata_response_views import topic_metadata
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
 
@@ -125,7 +124,7 @@ class ProducerMetadata(Metadata):
             super().update(request_version, response, is_partial_update, now_ms)
             # A new topic in the response is no longer new; one with an error is retried by full updates.
             if self._new_topics:
-                for metadata in topic_metadata(response):
+                for metadata in response.topic_metadata():
                     self._new_topics.discard(metadata.topic)
             self._update_condition.notify_all()
 

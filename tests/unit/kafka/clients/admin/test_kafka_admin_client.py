@@ -13,6 +13,7 @@ from kafka.clients.admin.admin import UnsupportedOperationException
 from kafka.clients.admin.alter_config_op import AlterConfigOp, OpType
 from kafka.clients.admin.config_entry import ConfigEntry, ConfigSource
 from kafka.clients.admin.create_topics_options import CreateTopicsOptions
+from kafka.clients.admin.delete_records_options import DeleteRecordsOptions
 from kafka.clients.admin.describe_configs_options import DescribeConfigsOptions
 from kafka.clients.admin.kafka_admin_client import KafkaAdminClient
 from kafka.clients.admin.list_consumer_group_offsets_spec import ListConsumerGroupOffsetsSpec
@@ -78,7 +79,6 @@ from kafka.common.requests.incremental_alter_configs_response import Incremental
 from kafka.common.requests.list_groups_response import ListGroupsResponse
 from kafka.common.requests.list_offsets_response import ListOffsetsResponse
 from kafka.common.requests.metadata_response import MetadataResponse
-from kafka.common.requests.metadata_response_views import PartitionMetadata, TopicMetadata
 from kafka.common.requests.offset_commit_response import OffsetCommitResponse
 from kafka.common.requests.offset_delete_response import OffsetDeleteResponse
 from kafka.common.requests.offset_fetch_response import OffsetFetchResponse
@@ -87,6 +87,9 @@ from kafka.common.topic_partition import TopicPartition
 from tests.unit.kafka.clients.admin.admin_client_unit_test_env import AdminClientUnitTestEnv
 from tests.unit.kafka.common.requests.request_test_utils import metadata_response, metadata_update_with
 from tests.utils import wait_until_true
+
+PartitionMetadata = MetadataResponse.PartitionMetadata
+TopicMetadata = MetadataResponse.TopicMetadata
 
 WAIT_MS = 10_000
 
@@ -126,6 +129,12 @@ def _metadata_with_controller(env: AdminClientUnitTestEnv, controller_id: int) -
 
 def _find_coordinator(group: str, node: Node, error: Errors = Errors.NONE) -> FindCoordinatorResponse:
     return FindCoordinatorResponse.prepare_response(error, group, node)
+
+
+def _backing_off(env: AdminClientUnitTestEnv) -> bool:
+    """Whether a call waits for its retry backoff (the mock clock must move before it is sent)."""
+    now = env.time.milliseconds()
+    return any(call.next_allowed_try_ms > now for call in list(env.admin_client._runnable.pending_calls))
 
 
 def _is(api_key: ApiKeys) -> Any:
@@ -644,8 +653,8 @@ def _described_group(group: str, error: Errors = Errors.NONE, protocol_type: str
 
 
 def test_describe_consumer_groups_finds_coordinator_again(env: AdminClientUnitTestEnv) -> None:
-    """describeConsumerGroups looks the coordinator up (again after COORDINATOR_NOT_AVAILABLE and after
-    NOT_COORDINATOR) and reads members with their assignments."""
+    """describeConsumerGroups looks the coordinator up (again after COORDINATOR_NOT_AVAILABLE, once the backoff
+    has passed, and after NOT_COORDINATOR) and reads members with their assignments."""
     client = env.kafka_client()
     client.prepare_response(_find_coordinator("g", Node.no_node(), Errors.COORDINATOR_NOT_AVAILABLE))
     client.prepare_response(_find_coordinator("g", _node(env, 1)))
@@ -657,7 +666,10 @@ def test_describe_consumer_groups_finds_coordinator_again(env: AdminClientUnitTe
     client.prepare_response_from(
         DescribeGroupsResponse(DescribeGroupsResponseData(groups=[_described_group("g")])), _node(env, 2)
     )
-    description = env.admin_client.describe_consumer_groups(["g"]).described_groups()["g"].get(WAIT_MS)
+    result = env.admin_client.describe_consumer_groups(["g"])
+    wait_until_true(lambda: _backing_off(env), "the FindCoordinator retry to wait out its backoff")
+    env.time.sleep(150)
+    description = result.described_groups()["g"].get(WAIT_MS)
     assert description.coordinator == _node(env, 2)
     assert description.state is ConsumerGroupState.STABLE and description.partition_assignor == "range"
     (member,) = description.members
@@ -1026,6 +1038,90 @@ def test_delete_records(env: AdminClientUnitTestEnv) -> None:
     assert result.low_watermarks()[tp].get(WAIT_MS).low_watermark == 5
     (data,) = seen
     assert data.topics[0].partitions[0].offset == 5 and data.timeout_ms == 60_000
+
+
+def _delete_records_response(partition: int, low_watermark: int) -> DeleteRecordsResponse:
+    return DeleteRecordsResponse(
+        DeleteRecordsResponseData(
+            topics=[
+                DeleteRecordsResponseData.DeleteRecordsTopicResult(
+                    name="t",
+                    partitions=[
+                        DeleteRecordsResponseData.DeleteRecordsPartitionResult(
+                            partition_index=partition, low_watermark=low_watermark, error_code=0
+                        )
+                    ],
+                )
+            ]
+        )
+    )
+
+
+def test_delete_records_looks_an_unknown_topic_up_again_after_the_backoff(env: AdminClientUnitTestEnv) -> None:
+    """While the topic is unknown, the next leader lookup waits retry.backoff.ms (100 ms, 20% jitter) instead of
+    following the answer at once; once the topic exists, the records are deleted."""
+    client = env.kafka_client()
+    start_ms = env.time.milliseconds()
+    lookups: list[int] = []
+
+    def metadata(body: AbstractRequest[Any]) -> bool:
+        lookups.append(env.time.milliseconds() - start_ms)
+        return body.api_key is ApiKeys.METADATA
+
+    unknown = metadata_response(
+        env.cluster.nodes, "c", 0, [TopicMetadata(Errors.UNKNOWN_TOPIC_OR_PARTITION, "t", False, [])]
+    )
+    client.prepare_response(metadata, unknown)
+    client.prepare_response(metadata, _leaders_metadata(env, {0: 1}))
+    client.prepare_response_from(_delete_records_response(0, 5), _node(env, 1))
+    tp = TopicPartition("t", 0)
+    result = env.admin_client.delete_records({tp: RecordsToDelete.before_offset(5)})
+    wait_until_true(lambda: _backing_off(env), "the second lookup to wait out its backoff")
+    (retry,) = env.admin_client._runnable.pending_calls
+    assert 80 <= retry.next_allowed_try_ms - env.time.milliseconds() <= 120
+    assert lookups == [0]  # the mock clock has not moved: no second Metadata request yet
+    env.time.sleep(150)
+    assert result.low_watermarks()[tp].get(WAIT_MS).low_watermark == 5
+    assert lookups == [0, 150]
+
+
+def test_delete_records_of_missing_partitions_fail_with_unknown_topic_at_the_deadline(
+    env: AdminClientUnitTestEnv,
+) -> None:
+    """When the call's time runs out, a partition of a topic that does not exist, or that its topic does not have,
+    fails with UnknownTopicOrPartitionException; one that only lacked a leader fails with the timeout."""
+    client = env.kafka_client()
+    t0 = PartitionMetadata(Errors.NONE, TopicPartition("t", 0), 0, 0, (0,), (0,), ())
+    t1 = PartitionMetadata(Errors.LEADER_NOT_AVAILABLE, TopicPartition("t", 1), None, 0, (0,), (), ())
+    client.prepare_response(
+        _is(ApiKeys.METADATA),
+        metadata_response(
+            env.cluster.nodes,
+            "c",
+            0,
+            [
+                TopicMetadata(Errors.UNKNOWN_TOPIC_OR_PARTITION, "nope", False, []),
+                TopicMetadata(Errors.NONE, "t", False, [t0, t1]),
+            ],
+        ),
+    )
+    nope0, t_1, t_5 = TopicPartition("nope", 0), TopicPartition("t", 1), TopicPartition("t", 5)
+    result = env.admin_client.delete_records(
+        {tp: RecordsToDelete.before_offset(1) for tp in (nope0, t_1, t_5)}, DeleteRecordsOptions(timeout_ms=100)
+    )
+    wait_until_true(lambda: _backing_off(env), "the second lookup to wait out its backoff")
+    env.time.sleep(200)
+    futures = result.low_watermarks()
+    unknown_topic = _cause(futures[nope0])
+    assert isinstance(unknown_topic, UnknownTopicOrPartitionException)
+    assert str(unknown_topic) == (
+        "Failed to fetch metadata for partition nope-0 because metadata for topic `nope` could not be found"
+    )
+    unknown_partition = _cause(futures[t_5])
+    assert isinstance(unknown_partition, UnknownTopicOrPartitionException)
+    assert str(unknown_partition) == "Failed to fetch metadata for partition t-5: the partition does not exist"
+    assert isinstance(_cause(futures[t_1]), TimeoutException)
+    assert not client.future_responses  # one lookup only: the retry was still waiting when time ran out
 
 
 def test_elect_leaders(env: AdminClientUnitTestEnv) -> None:

@@ -15,11 +15,13 @@ from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID, Uuid
 from kafka.common.requests.metadata_response import AUTHORIZED_OPERATIONS_OMITTED, NO_LEADER_ID, MetadataResponse
-from kafka.common.requests.metadata_response_views import PartitionMetadata, TopicMetadata, prepare_response
 from kafka.common.requests.request_utils import NO_PARTITION_LEADER_EPOCH
 from kafka.common.topic_partition import TopicPartition
 
 __all__ = ["metadata_response", "metadata_update_with", "metadata_update_with_ids"]
+
+PartitionMetadata = MetadataResponse.PartitionMetadata
+TopicMetadata = MetadataResponse.TopicMetadata
 
 
 def metadata_response(
@@ -55,7 +57,7 @@ def metadata_response(
                 )
             )
         topics.append(topic)
-    return prepare_response(
+    return MetadataResponse.prepare_response(
         version >= 9, throttle_time_ms, brokers, cluster_id, controller_id, topics, cluster_authorized_operations
     )
 
