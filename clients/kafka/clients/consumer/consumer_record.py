@@ -7,7 +7,8 @@ its headers and the leader epoch of the batch it was read from.
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from operator import attrgetter
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from kafka.common.header.headers import Headers
 from kafka.common.header.internals.record_headers import RecordHeaders
@@ -25,36 +26,39 @@ class ConsumerRecord(Generic[K, V]):
 
     # PORT: Java's accessor methods are read-only attributes here (`record.offset`, `record.key`), as in
     ProducerRecord; the constructor's optional parts are keywords, and `leader_epoch` is None when absent.
+    The fields live in private slots behind read-only properties, so that the fetcher can fill a record with
+    plain slot stores (it makes one per fetched record) while applications still cannot change one. A record
+    read without headers gets its (empty, mutable) RecordHeaders on first access to `headers`.
     """
 
     NO_TIMESTAMP = _NO_TIMESTAMP
     NULL_SIZE = -1
 
     __slots__ = (
-        "topic",
-        "partition",
-        "offset",
-        "timestamp",
-        "timestamp_type",
-        "serialized_key_size",
-        "serialized_value_size",
-        "headers",
-        "key",
-        "value",
-        "leader_epoch",
+        "_topic",
+        "_partition",
+        "_offset",
+        "_timestamp",
+        "_timestamp_type",
+        "_serialized_key_size",
+        "_serialized_value_size",
+        "_headers",
+        "_key",
+        "_value",
+        "_leader_epoch",
     )
 
-    topic: str
-    partition: int
-    offset: int
-    timestamp: int
-    timestamp_type: TimestampType
-    serialized_key_size: int
-    serialized_value_size: int
-    headers: Headers
-    key: K | None
-    value: V | None
-    leader_epoch: int | None
+    _topic: str
+    _partition: int
+    _offset: int
+    _timestamp: int
+    _timestamp_type: TimestampType
+    _serialized_key_size: int
+    _serialized_value_size: int
+    _headers: Headers | None
+    _key: K | None
+    _value: V | None
+    _leader_epoch: int | None
 
     def __init__(
         self,
@@ -73,32 +77,68 @@ class ConsumerRecord(Generic[K, V]):
     ) -> None:
         if topic is None:
             raise ValueError("Topic cannot be null")
-        values = {
-            "topic": topic,
-            "partition": partition,
-            "offset": offset,
-            "timestamp": timestamp,
-            "timestamp_type": timestamp_type,
-            "serialized_key_size": serialized_key_size,
-            "serialized_value_size": serialized_value_size,
-            "headers": RecordHeaders() if headers is None else headers,
-            "key": key,
-            "value": value,
-            "leader_epoch": leader_epoch,
-        }
-        for name, v in values.items():
-            object.__setattr__(self, name, v)
+        self._topic = topic
+        self._partition = partition
+        self._offset = offset
+        self._timestamp = timestamp
+        self._timestamp_type = timestamp_type
+        self._serialized_key_size = serialized_key_size
+        self._serialized_value_size = serialized_value_size
+        self._headers = RecordHeaders() if headers is None else headers
+        self._key = key
+        self._value = value
+        self._leader_epoch = leader_epoch
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"ConsumerRecord is immutable: cannot set {name}")
+    if TYPE_CHECKING:
+
+        @property
+        def topic(self) -> str: ...
+        @property
+        def partition(self) -> int: ...
+        @property
+        def offset(self) -> int: ...
+        @property
+        def timestamp(self) -> int: ...
+        @property
+        def timestamp_type(self) -> TimestampType: ...
+        @property
+        def serialized_key_size(self) -> int: ...
+        @property
+        def serialized_value_size(self) -> int: ...
+        @property
+        def key(self) -> K | None: ...
+        @property
+        def value(self) -> V | None: ...
+        @property
+        def leader_epoch(self) -> int | None: ...
+
+    else:
+        # Getters implemented in C (attrgetter): reading a field costs about as much as reading a slot.
+        topic = property(attrgetter("_topic"))
+        partition = property(attrgetter("_partition"))
+        offset = property(attrgetter("_offset"))
+        timestamp = property(attrgetter("_timestamp"))
+        timestamp_type = property(attrgetter("_timestamp_type"))
+        serialized_key_size = property(attrgetter("_serialized_key_size"))
+        serialized_value_size = property(attrgetter("_serialized_value_size"))
+        key = property(attrgetter("_key"))
+        value = property(attrgetter("_value"))
+        leader_epoch = property(attrgetter("_leader_epoch"))
+
+    @property
+    def headers(self) -> Headers:
+        headers = self._headers
+        if headers is None:
+            headers = self._headers = RecordHeaders()
+        return headers
 
     def __repr__(self) -> str:
         return (
-            f"ConsumerRecord(topic = {self.topic}, partition = {self.partition}, leaderEpoch = "
-            f"{_null(self.leader_epoch)}, offset = {self.offset}, {self.timestamp_type} = {self.timestamp}, "
-            f"serialized key size = {self.serialized_key_size}, serialized value size = "
-            f"{self.serialized_value_size}, headers = {self.headers}, key = {_null(self.key)}, value = "
-            f"{_null(self.value)})"
+            f"ConsumerRecord(topic = {self._topic}, partition = {self._partition}, leaderEpoch = "
+            f"{_null(self._leader_epoch)}, offset = {self._offset}, {self._timestamp_type} = {self._timestamp}, "
+            f"serialized key size = {self._serialized_key_size}, serialized value size = "
+            f"{self._serialized_value_size}, headers = {self.headers}, key = {_null(self._key)}, value = "
+            f"{_null(self._value)})"
         )
 
     __str__ = __repr__

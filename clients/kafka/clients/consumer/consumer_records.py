@@ -7,6 +7,7 @@ per partition or per topic.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import chain
 from typing import Any, Generic, TypeVar
 
 from kafka.clients.consumer.consumer_record import ConsumerRecord
@@ -48,8 +49,7 @@ class ConsumerRecords(Generic[K, V]):
         return frozenset(self._records)
 
     def __iter__(self) -> Iterator[ConsumerRecord[K, V]]:
-        for recs in self._records.values():
-            yield from recs
+        return chain.from_iterable(self._records.values())
 
     def count(self) -> int:
         return sum(len(recs) for recs in self._records.values())

@@ -2,9 +2,10 @@
 
 What every fetcher shares: building one fetch request per node for the fetchable partitions that have no
 buffered data (from the leader, or the preferred read replica, KIP-392), through that node's fetch
-session; at most one request per node in flight. Responses are checked against the session; each
-partition's data becomes a CompletedFetch in the FetchBuffer. Leader changes reported in the response
-(KIP-951) update the metadata and trigger position validation.
+session; at most one request per node in flight (and, unlike Java, none made only of caught-up partitions
+while other partitions of the node still have buffered records: see prepare_fetch_requests). Responses are
+checked against the session; each partition's data becomes a CompletedFetch in the FetchBuffer. Leader
+changes reported in the response (KIP-951) update the metadata and trigger position validation.
 
 PORT: no fetch metrics.
 """
@@ -197,10 +198,26 @@ class AbstractFetch(abc.ABC):
         self.nodes_with_pending_fetch_requests.add(fetch_target.id)
         return request
 
-    def _fetchable_partitions(self) -> list[TopicPartition]:
+    def _fetchable_partitions(self, buffered: set[TopicPartition] | None = None) -> list[TopicPartition]:
         # Fetchable partitions that have no data waiting in the buffer.
-        buffered = self.fetch_buffer.buffered_partitions()
+        if buffered is None:
+            buffered = self.fetch_buffer.buffered_partitions()
         return self.subscriptions.fetchable_partitions(lambda tp: tp not in buffered)
+
+    def _nodes_soon_fetchable(self, buffered: set[TopicPartition], current_time_ms: int) -> set[int]:
+        """The nodes that some fetchable partition with buffered data will be fetched from once it is drained."""
+        nodes: set[int] = set()
+        for partition in self.subscriptions.fetchable_partitions(buffered.__contains__):
+            position = self.subscriptions.position(partition)
+            leader = None if position is None else position.current_leader.leader
+            if leader is not None:
+                replica = self.subscriptions.preferred_read_replica(partition, current_time_ms)
+                nodes.add(leader.id if replica is None else replica)
+        return nodes
+
+    def _is_caught_up(self, partition: TopicPartition) -> bool:
+        lag = self.subscriptions.partition_lag(partition, self.fetch_config.isolation_level)
+        return lag is not None and lag <= 0
 
     def select_read_replica(self, partition: TopicPartition, leader_replica: Node, current_time_ms: int) -> Node:
         node_id = self.subscriptions.preferred_read_replica(partition, current_time_ms)
@@ -235,9 +252,12 @@ class AbstractFetch(abc.ABC):
 
     def prepare_fetch_requests(self) -> dict[Node, FetchRequestData]:
         fetchable: dict[Node, FetchSessionHandler.Builder] = {}
+        # Nodes where every partition to fetch is known to be at its end offset.
+        caught_up: dict[Node, bool] = {}
         current_time_ms = self.time.milliseconds()
         topic_ids = self.metadata.topic_ids()
-        for partition in self._fetchable_partitions():
+        buffered = self.fetch_buffer.buffered_partitions()
+        for partition in self._fetchable_partitions(buffered):
             position = self.subscriptions.position(partition)
             if position is None:
                 raise RuntimeError(f"Missing position for fetchable partition {partition}")
@@ -283,10 +303,26 @@ class AbstractFetch(abc.ABC):
                         None,
                     ),
                 )
+                caught_up[node] = caught_up.get(node, True) and self._is_caught_up(partition)
                 self._log.debug(
                     f"Added {self.fetch_config.isolation_level.name} fetch request for partition {partition} at "
                     f"position {position} to node {node}"
                 )
+        # PORT: Java sends these requests as they are. A request made only of partitions at their end offset waits
+        # up to fetch.max.wait.ms on the broker, and while it is in flight nothing else can be fetched from that
+        # node: partitions of the node that still had buffered records drain and then sit idle although the broker
+        # holds more of their data. Such a request is held back until those records are drained and then goes with
+        # them. Records and positions are Java's; a caught-up partition's new records come at most one fetch round
+        # trip later than Java would return them (Java returns a buffered fetch whole before the next one anyway).
+        if any(caught_up.values()):
+            soon_fetchable = self._nodes_soon_fetchable(buffered, current_time_ms)
+            for node, all_caught_up in caught_up.items():
+                if all_caught_up and node.id in soon_fetchable:
+                    self._log.trace(
+                        f"Not fetching from node {node} yet: its partitions to fetch are at their end offset and "
+                        "others of its partitions have buffered data"
+                    )
+                    del fetchable[node]
         return {node: builder.build() for node, builder in fetchable.items()}
 
     def session_handler(self, node: int) -> FetchSessionHandler | None:

@@ -6,7 +6,10 @@ earlier), control records never returned; with read_committed, batches of aborte
 the response's aborted-transaction list and the ABORT markers) are skipped. A record that fails to
 deserialize is kept, so the same error comes again until the application seeks past it.
 
-PORT: no fetch metrics are recorded; records are decompressed without Java's reusable buffers.
+PORT: no fetch metrics are recorded; records are decompressed without Java's reusable buffers. A batch's
+records are decoded together when the first of them is needed (fetched_batch_decoder) rather than one at a
+time; they are still deserialized one at a time, as they are returned, and none at all with
+ByteArrayDeserializer for key and value (which would return the decoded bytes as they are).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any, TypeVar
 from kafka.clients.consumer.consumer_record import ConsumerRecord
 from kafka.clients.consumer.internals.deserializers import Deserializers
 from kafka.clients.consumer.internals.fetch_config import FetchConfig
+from kafka.clients.consumer.internals.fetched_batch_decoder import decode_default_batch, decode_generic_batch
 from kafka.clients.consumer.internals.subscription_state import SubscriptionState
 from kafka.common.errors import (
     CorruptRecordException,
@@ -25,13 +29,13 @@ from kafka.common.errors import (
     RecordDeserializationException,
     SerializationException,
 )
-from kafka.common.header.internals.record_headers import RecordHeaders
 from kafka.common.record.control_record_type import ControlRecordType
+from kafka.common.record.default_record_batch import DefaultRecordBatch
 from kafka.common.record.record import Record
 from kafka.common.record.record_batch import MAGIC_VALUE_V2, NO_PARTITION_LEADER_EPOCH, RecordBatch
-from kafka.common.record.timestamp_type import TimestampType
 from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.requests.fetch_response import FetchResponse
+from kafka.common.serialization.byte_array_deserializer import ByteArrayDeserializer
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 
@@ -81,8 +85,12 @@ class CompletedFetch:
         self._records_read = 0
         self._bytes_read = 0
         self._current_batch: RecordBatch | None = None
-        self._last_record: Record | None = None
-        self._records: Iterator[Record] | None = None
+        # The current batch's records, decoded (raw bytes as key and value), the next one to return, the error
+        # met after them, and the batch's size (counted once its first record is returned).
+        self._pending: list[ConsumerRecord[bytes, bytes]] = []
+        self._pending_index = 0
+        self._pending_error: BaseException | None = None
+        self._pending_bytes = 0
         self._cached_record_exception: BaseException | None = None
         self._corrupt_last_record = False
         self._is_consumed = False
@@ -106,7 +114,9 @@ class CompletedFetch:
     def drain(self) -> None:
         """Marks the fetch consumed (nothing more is returned from it)."""
         if not self._is_consumed:
-            self._records = None
+            self._pending = []
+            self._pending_index = 0
+            self._pending_error = None
             self._cached_record_exception = None
             self._is_consumed = True
             # A partition that returned data goes to the end of the fetch order, keeping partitions of a topic
@@ -133,47 +143,61 @@ class CompletedFetch:
                     f"Record for partition {self.partition} at offset {record.offset()} is invalid, cause: {e}"
                 ) from None
 
-    def _next_fetched_record(self, fetch_config: FetchConfig) -> Record | None:
+    def _next_batch(self, fetch_config: FetchConfig) -> bool:
+        """Moves to the next batch with records to return, decoding them; False (and drained) at the end.
+
+        PORT: Java pulls records one at a time; here the records of a batch are decoded together
+        (fetched_batch_decoder), which returns the same records and meets the same errors at the same records.
+        """
         while True:
-            records = self._records
-            record = None if records is None else next(records, None)
-            if record is None:
-                self._records = None
-                batch = next(self._batches, None)
-                if batch is None:
-                    # v2 batches keep their last offset even when compaction removed the last records: the next
-                    # fetch starts after the batch, not inside it again.
-                    if self._current_batch is not None:
-                        self._next_fetch_offset = self._current_batch.next_offset()
-                    self.drain()
-                    return None
-                self._current_batch = batch
-                self._last_epoch = _maybe_leader_epoch(batch.partition_leader_epoch())
-                self._maybe_ensure_valid_batch(fetch_config, batch)
-                if fetch_config.isolation_level is IsolationLevel.READ_COMMITTED and batch.has_producer_id():
-                    # Transactions aborted that began at or before this batch's end mark their producers.
-                    self._consume_aborted_transactions_up_to(batch.last_offset())
-                    producer_id = batch.producer_id()
-                    if self._contains_abort_marker(batch):
-                        self._aborted_producer_ids.discard(producer_id)
-                    elif self._is_batch_aborted(batch):
-                        self._log.debug(
-                            f"Skipping aborted record batch from partition {self.partition} with producerId "
-                            f"{producer_id} and offsets {batch.base_offset()} to {batch.last_offset()}"
-                        )
-                        self._next_fetch_offset = batch.next_offset()
-                        continue
-                self._records = batch.streaming_iterator()
-                continue
-            # Records before the fetch offset are skipped (the batch began earlier).
-            if record.offset() >= self._next_fetch_offset:
-                self._maybe_ensure_valid_record(fetch_config, record)
-                current_batch = self._current_batch
-                assert current_batch is not None
-                if not current_batch.is_control_batch():
-                    return record
+            batch = next(self._batches, None)
+            if batch is None:
+                # v2 batches keep their last offset even when compaction removed the last records: the next
+                # fetch starts after the batch, not inside it again.
+                if self._current_batch is not None:
+                    self._next_fetch_offset = self._current_batch.next_offset()
+                self.drain()
+                return False
+            self._current_batch = batch
+            self._last_epoch = _maybe_leader_epoch(batch.partition_leader_epoch())
+            self._maybe_ensure_valid_batch(fetch_config, batch)
+            if fetch_config.isolation_level is IsolationLevel.READ_COMMITTED and batch.has_producer_id():
+                # Transactions aborted that began at or before this batch's end mark their producers.
+                self._consume_aborted_transactions_up_to(batch.last_offset())
+                producer_id = batch.producer_id()
+                if self._contains_abort_marker(batch):
+                    self._aborted_producer_ids.discard(producer_id)
+                elif self._is_batch_aborted(batch):
+                    self._log.debug(
+                        f"Skipping aborted record batch from partition {self.partition} with producerId "
+                        f"{producer_id} and offsets {batch.base_offset()} to {batch.last_offset()}"
+                    )
+                    self._next_fetch_offset = batch.next_offset()
+                    continue
+            if batch.is_control_batch():
                 # Control records are not returned; the position moves past them.
-                self._next_fetch_offset = record.offset() + 1
+                for record in batch.streaming_iterator():
+                    if record.offset() >= self._next_fetch_offset:
+                        self._maybe_ensure_valid_record(fetch_config, record)
+                        self._next_fetch_offset = record.offset() + 1
+                continue
+            tp = self.partition
+            if (
+                isinstance(batch, DefaultRecordBatch)
+                and len(batch.buffer()) >= DefaultRecordBatch.RECORD_BATCH_OVERHEAD
+                and batch.count() >= 0
+            ):
+                pending, error = decode_default_batch(batch, tp.topic, tp.partition, self._next_fetch_offset)
+            else:
+                pending, error = decode_generic_batch(
+                    batch, tp.topic, tp.partition, self._next_fetch_offset, fetch_config.check_crcs
+                )
+            self._pending = pending
+            self._pending_index = 0
+            self._pending_error = error
+            self._pending_bytes = batch.size_in_bytes()
+            if pending or error is not None:
+                return True
 
     def fetch_records(
         self, fetch_config: FetchConfig, deserializers: Deserializers[K, V], max_records: int
@@ -188,27 +212,48 @@ class CompletedFetch:
         if self._is_consumed:
             return []
         records: list[ConsumerRecord[K, V]] = []
+        remaining = max_records
+        # ByteArrayDeserializer returns the bytes it is given: the decoded records are returned as they are.
+        identity = (
+            type(deserializers.key_deserializer) is ByteArrayDeserializer
+            and type(deserializers.value_deserializer) is ByteArrayDeserializer
+        )
         try:
-            for _ in range(max_records):
-                # After an error, the same record is deserialized again.
-                if self._cached_record_exception is None:
+            while remaining > 0:
+                pending = self._pending
+                index = self._pending_index
+                # After a deserialization error the index has stayed on the record: it is deserialized again.
+                if index >= len(pending):
                     self._corrupt_last_record = True
-                    self._last_record = self._next_fetched_record(fetch_config)
+                    error = self._pending_error
+                    if error is not None:
+                        self._pending_error = None
+                        raise error
+                    if not self._next_batch(fetch_config):
+                        self._corrupt_last_record = False
+                        break
                     self._corrupt_last_record = False
-                last_record = self._last_record
-                if last_record is None:
-                    break
-                current_batch = self._current_batch
-                assert current_batch is not None
-                leader_epoch = _maybe_leader_epoch(current_batch.partition_leader_epoch())
-                timestamp_type = current_batch.timestamp_type()
-                record = self.parse_record(deserializers, self.partition, leader_epoch, timestamp_type, last_record)
-                records.append(record)
-                self._records_read += 1
-                self._bytes_read += last_record.size_in_bytes()
-                self._next_fetch_offset = last_record.offset() + 1
-                # A deserialization that failed before and now succeeded lets the application move on.
-                self._cached_record_exception = None
+                    continue
+                stop = min(len(pending), index + remaining)
+                if index == 0 and self._pending_bytes:
+                    self._bytes_read += self._pending_bytes
+                    self._pending_bytes = 0
+                if identity:
+                    chunk: list[Any] = pending if index == 0 and stop == len(pending) else pending[index:stop]
+                    records.extend(chunk)
+                    self._pending_index = stop
+                    self._records_read += stop - index
+                    remaining -= stop - index
+                    self._next_fetch_offset = chunk[-1].offset + 1
+                else:
+                    for raw in pending[index:stop]:
+                        records.append(self.parse_record(deserializers, raw))
+                        self._pending_index += 1
+                        self._records_read += 1
+                        remaining -= 1
+                        self._next_fetch_offset = raw.offset + 1
+                        # A deserialization that failed before and now succeeded lets the application move on.
+                        self._cached_record_exception = None
         except SerializationException as se:
             self._cached_record_exception = se
             if not records:
@@ -223,24 +268,22 @@ class CompletedFetch:
         return records
 
     def parse_record(
-        self,
-        deserializers: Deserializers[K, V],
-        partition: TopicPartition,
-        leader_epoch: int | None,
-        timestamp_type: TimestampType,
-        record: Record,
+        self, deserializers: Deserializers[K, V], raw: ConsumerRecord[bytes, bytes]
     ) -> ConsumerRecord[K, V]:
+        """The record with its key and value deserialized.
+
+        PORT: Java's parseRecord(deserializers, partition, leaderEpoch, timestampType, Record); the decoded
+        record already carries the partition, leader epoch and timestamp type."""
+        partition = self.partition
         try:
-            offset = record.offset()
-            timestamp = record.timestamp()
-            headers = RecordHeaders(record.headers())
-            key_bytes = record.key()
+            headers = raw.headers
+            key_bytes = raw.key
             key = (
                 None
                 if key_bytes is None
                 else deserializers.key_deserializer.deserialize_with_headers(partition.topic, headers, key_bytes)
             )
-            value_bytes = record.value()
+            value_bytes = raw.value
             value = (
                 None
                 if value_bytes is None
@@ -249,22 +292,22 @@ class CompletedFetch:
             return ConsumerRecord(
                 partition.topic,
                 partition.partition,
-                offset,
+                raw.offset,
                 key,
                 value,
-                timestamp=timestamp,
-                timestamp_type=timestamp_type,
-                serialized_key_size=ConsumerRecord.NULL_SIZE if key_bytes is None else len(key_bytes),
-                serialized_value_size=ConsumerRecord.NULL_SIZE if value_bytes is None else len(value_bytes),
+                timestamp=raw.timestamp,
+                timestamp_type=raw.timestamp_type,
+                serialized_key_size=raw.serialized_key_size,
+                serialized_value_size=raw.serialized_value_size,
                 headers=headers,
-                leader_epoch=leader_epoch,
+                leader_epoch=raw.leader_epoch,
             )
         except Exception as e:
             self._log.error(f"Deserializers with error: {deserializers}")
             raise record_deserialization_exception(
                 partition,
-                record.offset(),
-                f"Error deserializing key/value for partition {partition} at offset {record.offset()}. If needed, "
+                raw.offset,
+                f"Error deserializing key/value for partition {partition} at offset {raw.offset}. If needed, "
                 "please seek past the record to continue consumption.",
                 e,
             ) from e

@@ -4,9 +4,11 @@ max.poll.records, pause, errors and deserialization failures."""
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Iterator
 from typing import Any
 
+import crc32c
 import pytest
 
 from kafka.clients.api_versions import ApiVersions
@@ -501,3 +503,151 @@ def test_fetch_session_id_not_found_starts_over(env: _Env) -> None:
     env.client.prepare_response(_is_fetch(0, 0, {TP0}), _response(TP0, _partition_data(None)))
     env.consumer_client.poll(env.time.timer(0))
     assert env.client.num_awaiting_responses() == 0
+
+
+def _bytes_env(max_poll_records: int = 500) -> _Env:
+    return _Env(
+        max_poll_records=max_poll_records, deserializers=Deserializers(ByteArrayDeserializer(), ByteArrayDeserializer())
+    )
+
+
+@pytest.mark.parametrize("compression", list(CompressionType.values()), ids=lambda c: c.name)
+def test_byte_array_deserializers_get_the_records_as_decoded(compression: CompressionType) -> None:
+    """With ByteArrayDeserializer for key and value, records of every codec come back with their bytes, sizes,
+    timestamps, headers and leader epoch, split across collects by max.poll.records and across batches."""
+    e = _bytes_env(max_poll_records=4)
+    try:
+        e.assign_and_seek(TP0, 1)
+        data = _concat(_records(compression, base=0), _records(compression, base=3), _records(compression, base=6))
+        first = e.fetch(_response(TP0, _partition_data(data, hw=9)))[TP0]
+        assert [(r.offset, r.key, r.value) for r in first] == [
+            (1, b"key-1", b"value-1"),
+            (2, b"key-2", b"value-2"),
+            (3, b"key-0", b"value-0"),
+            (4, b"key-1", b"value-1"),
+        ]
+        assert _offset(e, TP0) == 5
+        second = e.fetcher.collect_fetch().records()[TP0]
+        assert [r.offset for r in second] == [5, 6, 7, 8]
+        assert e.fetcher.collect_fetch().records() == {}
+        assert _offset(e, TP0) == 9
+        record = second[0]
+        assert (record.timestamp, record.timestamp_type) == (1002, TimestampType.CREATE_TIME)
+        assert (record.serialized_key_size, record.serialized_value_size) == (5, 7)
+        assert [(h.key(), h.value()) for h in record.headers] == [("h", b"x")]
+        assert record.leader_epoch is None
+    finally:
+        e.close()
+
+
+def test_consumed_records_have_their_own_mutable_headers() -> None:
+    """Each record's headers are its own RecordHeaders, created once, which the application may change."""
+    e = _bytes_env()
+    try:
+        e.assign_and_seek(TP0, 0)
+        mr = MemoryRecords.with_records(CompressionType.NONE, SimpleRecord(1, None, b"a"), SimpleRecord(2, None, b"b"))
+        first, second = e.fetch(_response(TP0, _partition_data(mr)))[TP0]
+        first.headers.add("added", b"1")
+        assert [(h.key(), h.value()) for h in first.headers] == [("added", b"1")]
+        assert list(second.headers) == []
+        assert first.headers is first.headers
+    finally:
+        e.close()
+
+
+def _batch_with_bad_third_record() -> MemoryRecords:
+    records = [SimpleRecord(1000 + i, None, b"value-%d" % i) for i in range(4)]
+    raw = bytearray(bytes(MemoryRecords.with_records(CompressionType.NONE, *records).buffer()))
+    # Each record is 14 bytes; the third one's length now claims more than the batch holds. The CRC is made to
+    # match, as a broker that wrote such a batch would have.
+    raw[61 + 2 * 14] = 0x7E
+    struct.pack_into(">I", raw, 17, crc32c.crc32c(bytes(raw[21:])))
+    return MemoryRecords.readable_records(bytes(raw))
+
+
+@pytest.mark.parametrize("byte_array", [True, False], ids=["byte-array", "string"])
+def test_malformed_record_after_good_ones(byte_array: bool) -> None:
+    """A malformed record in a batch with a valid CRC lets the records before it through; the next collect
+    raises, and again on the one after, until the application seeks past it."""
+    e = _bytes_env() if byte_array else _Env()
+    try:
+        e.assign_and_seek(TP0, 0)
+        records = e.fetch(_response(TP0, _partition_data(_batch_with_bad_third_record())))[TP0]
+        assert [r.offset for r in records] == [0, 1]
+        assert _offset(e, TP0) == 2
+        for _ in range(2):
+            with pytest.raises(KafkaException, match="fetching the next record from test-0") as err:
+                e.fetcher.collect_fetch()
+            assert "Invalid record size" in str(err.value.__cause__)
+        assert _offset(e, TP0) == 2
+    finally:
+        e.close()
+
+
+def _two_partitions(e: _Env, tp0_records: int, tp1_high_watermark: int) -> None:
+    """TP0 gets `tp0_records` records; TP1 an empty answer at the given high watermark (its end when 0)."""
+    e.subscriptions.assign_from_user({TP0, TP1})
+    e.update_metadata()
+    e.subscriptions.seek(TP0, 0)
+    e.subscriptions.seek(TP1, 0)
+    assert e.send_fetches() == 1
+    e.client.prepare_response(
+        FetchResponse.of(
+            Errors.NONE,
+            0,
+            INVALID_SESSION_ID,
+            {
+                # TP1 first: its empty answer is read before TP0's records.
+                (ZERO_UUID, TOPIC, 1): _partition_data(MemoryRecords.EMPTY, hw=tp1_high_watermark),
+                (ZERO_UUID, TOPIC, 0): _partition_data(_records(n=tp0_records), hw=tp0_records),
+            },
+        )
+    )
+    e.consumer_client.poll(e.time.timer(0))
+
+
+def test_caught_up_partition_waits_for_buffered_partitions_of_its_node() -> None:
+    """PORT (not Java): a partition at its end offset is not fetched alone from a node while another partition of
+    that node still has buffered records; once those are drained both go in one request."""
+    e = _Env(max_poll_records=2)
+    try:
+        _two_partitions(e, tp0_records=3, tp1_high_watermark=0)
+        assert [r.offset for r in e.fetcher.collect_fetch().records()[TP0]] == [0, 1]
+        assert e.send_fetches() == 0
+        assert [r.offset for r in e.fetcher.collect_fetch().records()[TP0]] == [2]
+        assert e.send_fetches() == 1
+        e.client.prepare_response(_is_fetch(0, 0, {TP0, TP1}), _response(TP0, _partition_data(None)))
+        e.consumer_client.poll(e.time.timer(0))
+        assert e.client.num_awaiting_responses() == 0
+    finally:
+        e.close()
+
+
+def test_partition_with_data_left_is_fetched_alone_as_in_java() -> None:
+    """A partition below its high watermark is fetched at once, while another partition's records are buffered."""
+    e = _Env(max_poll_records=2)
+    try:
+        _two_partitions(e, tp0_records=3, tp1_high_watermark=10)
+        assert [r.offset for r in e.fetcher.collect_fetch().records()[TP0]] == [0, 1]
+        assert e.send_fetches() == 1
+        e.client.prepare_response(_is_fetch(0, 0, {TP1}), _response(TP1, _partition_data(None)))
+        e.consumer_client.poll(e.time.timer(0))
+        assert e.client.num_awaiting_responses() == 0
+    finally:
+        e.close()
+
+
+def test_paused_buffered_partition_does_not_hold_back_fetches() -> None:
+    """Buffered records of a paused partition do not keep a caught-up partition of the same node from being
+    fetched."""
+    e = _Env(max_poll_records=2)
+    try:
+        _two_partitions(e, tp0_records=3, tp1_high_watermark=0)
+        assert [r.offset for r in e.fetcher.collect_fetch().records()[TP0]] == [0, 1]
+        e.subscriptions.pause(TP0)
+        assert e.send_fetches() == 1
+        e.client.prepare_response(_is_fetch(0, 0, {TP1}), _response(TP1, _partition_data(None)))
+        e.consumer_client.poll(e.time.timer(0))
+        assert e.client.num_awaiting_responses() == 0
+    finally:
+        e.close()

@@ -1,0 +1,276 @@
+"""Decodes the records of fetched batches straight into ConsumerRecords, a batch at a time.
+
+PORT: no Java counterpart. Java's CompletedFetch pulls one Record at a time from the batch's streaming
+iterator and copies it into a ConsumerRecord. In Python each of those steps is a handful of calls per
+record, which made decoding (not the network) the consumer's limit for small records. Here a batch is
+decoded in one pass:
+
+- a v2 batch (`decode_default_batch`) is walked in a single loop over its (decompressed) record section,
+  with one- and two-byte varints read inline (from a table), filling each ConsumerRecord's slots directly.
+  A record the loop does not expect (headers, a malformed or unusual encoding) is handed to the record
+  layer's own decoder, DefaultRecord.read_from, which returns it or raises the very error the
+  record-at-a-time path raises;
+- any other batch (magic 0 and 1) goes through `decode_generic_batch`, record by record through the
+  batch's iterator (with the per-record CRC check of check.crcs).
+
+Either way the records come out with their raw bytes as key and value (what ByteArrayDeserializer returns);
+CompletedFetch deserializes them later, one by one and only as they are returned, when the consumer has
+other deserializers. A record that cannot be decoded ends the list: the records before it are returned,
+and the error comes with the next one, where the record-at-a-time iteration would have raised it.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Final
+
+from kafka.clients.consumer.consumer_record import ConsumerRecord
+from kafka.common.errors import CorruptRecordException, InvalidRecordException, KafkaException
+from kafka.common.header.internals.record_headers import RecordHeaders
+from kafka.common.record.default_record import DefaultRecord, read_varint, read_varlong
+from kafka.common.record.default_record_batch import DefaultRecordBatch
+
+# The protocol layer imports MemoryRecords only when it reads the first records field: loading it with the
+# consumer keeps that out of the first fetch.
+from kafka.common.record.memory_records import MemoryRecords  # noqa: F401
+from kafka.common.record.record import Record
+from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH, RecordBatch
+from kafka.common.record.timestamp_type import TimestampType
+
+__all__ = ["DecodedBatch", "decode_default_batch", "decode_generic_batch"]
+
+#: The records of one batch, as raw ConsumerRecords, and the error met after them (None if none).
+DecodedBatch = tuple[list[ConsumerRecord[bytes, bytes]], BaseException | None]
+
+# A v2 batch header: baseOffset, length, partitionLeaderEpoch, magic, crc, attributes, lastOffsetDelta,
+# baseTimestamp, maxTimestamp, producerId, producerEpoch, baseSequence, recordsCount.
+_V2_HEADER: Final = struct.Struct(">qiibIhiqqqhii")
+_TIMESTAMP_TYPE_MASK: Final = 0x08
+_MIN64: Final = -(2**63)
+_MAX64: Final = 2**63 - 1
+# One- and two-byte varints are at most 8192 in magnitude: a base timestamp this far from the int64 limits
+# cannot overflow with such a delta, so the loop needs no range check for them.
+_SAFE_BASE_TIMESTAMP_MARGIN: Final = 1 << 13
+
+_new_record = object.__new__
+
+# The zig-zag decoding of every one- and two-byte varint, indexed by its 7 or 14 payload bits.
+_ZIGZAG: Final = tuple((u >> 1) ^ -(u & 1) for u in range(1 << 14))
+
+
+def _leader_epoch(epoch: int) -> int | None:
+    return None if epoch == NO_PARTITION_LEADER_EPOCH else epoch
+
+
+def decode_default_batch(batch: DefaultRecordBatch, topic: str, partition: int, min_offset: int) -> DecodedBatch:
+    """The records of a v2 batch from `min_offset` on (a batch may begin before the fetch offset).
+
+    The batch must be at least a header long with a non-negative count (the caller checks; other batches go
+    to `decode_generic_batch`). Decompression errors are raised at once, as the first record of the batch
+    would raise them."""
+    buffer = batch.buffer()
+    (
+        base_offset,
+        _length,
+        epoch,
+        _magic,
+        _crc,
+        attributes,
+        _last_offset_delta,
+        base_timestamp,
+        max_timestamp,
+        _producer_id,
+        _producer_epoch,
+        base_sequence,
+        count,
+    ) = _V2_HEADER.unpack_from(buffer, 0)
+    records: list[ConsumerRecord[bytes, bytes]] = []
+    if count == 0:
+        return records, None
+    data = batch.records_data()
+    leader_epoch = _leader_epoch(epoch)
+    log_append_time: int | None
+    if attributes & _TIMESTAMP_TYPE_MASK:
+        timestamp_type = TimestampType.LOG_APPEND_TIME
+        log_append_time = max_timestamp
+    else:
+        timestamp_type = TimestampType.CREATE_TIME
+        log_append_time = None
+    # With LogAppendTime every record gets the batch's max timestamp: a zero base and no overflow check.
+    timestamp_base = 0 if log_append_time is not None else base_timestamp
+    inline_timestamps = (
+        log_append_time is not None
+        or _MIN64 + _SAFE_BASE_TIMESTAMP_MARGIN <= base_timestamp <= _MAX64 - _SAFE_BASE_TIMESTAMP_MARGIN
+    )
+    limit = len(data)
+    append = records.append
+    new = _new_record
+    cls = ConsumerRecord
+    zigzag = _ZIGZAG
+    error: BaseException | None = None
+    pos = 0
+    for _ in range(count):
+        # The common record, read inline; anything else (headers included) goes to the record layer's decoder.
+        try:
+            b = data[pos]
+            if b < 0x80:
+                size = zigzag[b]
+                p = pos + 1
+            else:
+                b2 = data[pos + 1]
+                if b2 < 0x80:
+                    size = zigzag[b - 0x80 + (b2 << 7)]
+                    p = pos + 2
+                else:
+                    size, p = read_varint(data, pos)
+            end = p + size
+            if size < 0 or end > limit:
+                raise _Unusual
+            # attributes (unused) at p, then the timestamp delta
+            p += 1
+            b = data[p]
+            if inline_timestamps and b < 0x80:
+                timestamp = timestamp_base + zigzag[b]
+                p += 1
+            elif inline_timestamps and data[p + 1] < 0x80:
+                timestamp = timestamp_base + zigzag[b - 0x80 + (data[p + 1] << 7)]
+                p += 2
+            else:
+                delta, p = read_varlong(data, p)
+                timestamp = timestamp_base + delta
+                if not _MIN64 <= timestamp <= _MAX64:
+                    raise _Unusual
+            b = data[p]
+            if b < 0x80:
+                delta = zigzag[b]
+                p = p + 1
+            else:
+                b2 = data[p + 1]
+                if b2 < 0x80:
+                    delta = zigzag[b - 0x80 + (b2 << 7)]
+                    p = p + 2
+                else:
+                    delta, p = read_varint(data, p)
+            offset = base_offset + delta
+            b = data[p]
+            if b < 0x80:
+                key_size = zigzag[b]
+                p = p + 1
+            else:
+                b2 = data[p + 1]
+                if b2 < 0x80:
+                    key_size = zigzag[b - 0x80 + (b2 << 7)]
+                    p = p + 2
+                else:
+                    key_size, p = read_varint(data, p)
+            if key_size < 0:
+                key = None
+            else:
+                if key_size > end - p:
+                    raise _Unusual
+                key = data[p : p + key_size]
+                p += key_size
+            b = data[p]
+            if b < 0x80:
+                value_size = zigzag[b]
+                p = p + 1
+            else:
+                b2 = data[p + 1]
+                if b2 < 0x80:
+                    value_size = zigzag[b - 0x80 + (b2 << 7)]
+                    p = p + 2
+                else:
+                    value_size, p = read_varint(data, p)
+            if value_size < 0:
+                value = None
+            else:
+                if value_size > end - p:
+                    raise _Unusual
+                value = data[p : p + value_size]
+                p += value_size
+            # Without headers, their zero count is the record's last byte.
+            inline = p + 1 == end and data[p] == 0
+        except (_Unusual, IndexError, InvalidRecordException):
+            inline = False
+        if inline:
+            record = new(cls)
+            record._topic = topic
+            record._partition = partition
+            record._offset = offset
+            record._timestamp = timestamp if log_append_time is None else log_append_time
+            record._timestamp_type = timestamp_type
+            record._serialized_key_size = -1 if key is None else key_size
+            record._serialized_value_size = -1 if value is None else value_size
+            record._headers = None
+            record._key = key
+            record._value = value
+            record._leader_epoch = leader_epoch
+        else:
+            try:
+                full, end = DefaultRecord.read_from(
+                    data, pos, base_offset, base_timestamp, base_sequence, log_append_time
+                )
+            except KafkaException as e:
+                error = e
+                break
+            record = _from_record(full, topic, partition, timestamp_type, leader_epoch)
+        append(record)
+        pos = end
+    else:
+        if pos != limit:
+            # The last record is not returned: the batch's declared size does not hold.
+            records.pop()
+            error = InvalidRecordException("Incorrect declared batch size, records still remaining in file")
+    if base_offset < min_offset:
+        records = [r for r in records if r._offset >= min_offset]
+    return records, error
+
+
+class _Unusual(Exception):
+    """A record the inline loop leaves to DefaultRecord.read_from."""
+
+
+def decode_generic_batch(
+    batch: RecordBatch, topic: str, partition: int, min_offset: int, check_crcs: bool
+) -> DecodedBatch:
+    """The records of any batch from `min_offset` on, read with the batch's own iterator; with `check_crcs`,
+    each returned record's own checksum is verified (magic 0 and 1 records carry one)."""
+    records: list[ConsumerRecord[bytes, bytes]] = []
+    leader_epoch = _leader_epoch(batch.partition_leader_epoch())
+    try:
+        timestamp_type = batch.timestamp_type()
+        for record in batch.streaming_iterator():
+            if record.offset() < min_offset:
+                continue
+            if check_crcs:
+                try:
+                    record.ensure_valid()
+                except CorruptRecordException as e:
+                    raise KafkaException(
+                        f"Record for partition {topic}-{partition} at offset {record.offset()} is invalid, cause: {e}"
+                    ) from None
+            records.append(_from_record(record, topic, partition, timestamp_type, leader_epoch))
+    except KafkaException as e:
+        return records, e
+    return records, None
+
+
+def _from_record(
+    record: Record, topic: str, partition: int, timestamp_type: TimestampType, leader_epoch: int | None
+) -> ConsumerRecord[bytes, bytes]:
+    key = record.key()
+    value = record.value()
+    headers = record.headers()
+    return ConsumerRecord(
+        topic,
+        partition,
+        record.offset(),
+        key,
+        value,
+        timestamp=record.timestamp(),
+        timestamp_type=timestamp_type,
+        serialized_key_size=ConsumerRecord.NULL_SIZE if key is None else len(key),
+        serialized_value_size=ConsumerRecord.NULL_SIZE if value is None else len(value),
+        headers=RecordHeaders(headers) if headers else None,
+        leader_epoch=leader_epoch,
+    )
