@@ -305,6 +305,29 @@ def tool_main(run_command: Callable[[Sequence[str], TextIO, TextIO], int], argv:
         return 0
 
 
+def run_reporting_errors(body: Callable[[], int], err: TextIO, parser_for_option_errors: Callable[[], Any]) -> int:
+    """Runs a tool's `body` and turns what escapes it into Kafka's output and an exit status: a command line
+    jopt-simple refuses prints its message and the help (of `parser_for_option_errors()`), a usage error its
+    message and the help, anything else the lines a JVM prints for an uncaught exception; all give status 1."""
+    from kafka.utils.command_line_utils import OptionException, UsageException
+
+    try:
+        return body()
+    except OptionException as e:
+        print(str(e), file=err)
+        parser_for_option_errors().print_help_on(err)
+        return 1
+    except UsageException as e:
+        print(e.message, file=err)
+        e.parser.print_help_on(err)
+        return 1
+    except BrokenPipeError:
+        raise
+    except Exception as e:
+        print_stack_trace(e, err, 'Exception in thread "main" ')
+        return 1
+
+
 def version_string() -> str:
     """What `--version` prints (AppInfoParser's version)."""
     from importlib import metadata

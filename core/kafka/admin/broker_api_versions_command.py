@@ -30,7 +30,7 @@ from typing import Any, TextIO
 from kafka.admin._tool_support import (
     java_to_string,
     load_command_config,
-    print_stack_trace,
+    run_reporting_errors,
     tool_main,
     version_string,
 )
@@ -56,8 +56,6 @@ from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import SystemTime, Time
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
-    OptionException,
-    UsageException,
     check_required_args,
     is_print_help_needed,
     is_print_version_needed,
@@ -350,28 +348,17 @@ def run_command(
     """Parses, checks and runs a command line; returns the exit status."""
     out = out or sys.stdout
     err = err or sys.stderr
-    try:
+
+    def body() -> int:
         opts = BrokerVersionCommandOptions(args)
-    except OptionException as e:
-        print(str(e), file=err)
-        BrokerVersionCommandOptions([]).parser.print_help_on(err)
-        return 1
-    try:
         opts.check_args()
         if is_print_version_needed(opts):
             print(version_string(), file=out)
             return 0
         execute(opts, out, time)
-    except UsageException as e:
-        print(e.message, file=err)
-        e.parser.print_help_on(err)
-        return 1
-    except BrokenPipeError:
-        raise
-    except Exception as e:
-        print_stack_trace(e, err, 'Exception in thread "main" ')
-        return 1
-    return 0
+        return 0
+
+    return run_reporting_errors(body, err, lambda: BrokerVersionCommandOptions([]).parser)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

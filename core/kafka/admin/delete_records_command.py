@@ -34,8 +34,8 @@ from kafka.admin._tool_support import (
     json_to_long,
     json_to_string,
     load_command_config,
-    print_stack_trace,
     read_file_as_string,
+    run_reporting_errors,
     tool_main,
     version_string,
 )
@@ -45,8 +45,6 @@ from kafka.common.kafka_future import ExecutionException
 from kafka.common.topic_partition import TopicPartition
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
-    OptionException,
-    UsageException,
     check_required_args,
     is_print_help_needed,
     is_print_version_needed,
@@ -187,28 +185,17 @@ def run_command(
     """Parses, checks and runs a command line; returns the exit status."""
     out = out or sys.stdout
     err = err or sys.stderr
-    try:
+
+    def body() -> int:
         opts = DeleteRecordsCommandOptions(args)
-    except OptionException as e:
-        print(str(e), file=err)
-        DeleteRecordsCommandOptions([]).parser.print_help_on(err)
-        return 1
-    try:
         opts.check_args()
         if is_print_version_needed(opts):
             print(version_string(), file=out)
             return 0
         execute(opts, out, admin_factory)
-    except UsageException as e:
-        print(e.message, file=err)
-        e.parser.print_help_on(err)
-        return 1
-    except BrokenPipeError:
-        raise
-    except Exception as e:
-        print_stack_trace(e, err, 'Exception in thread "main" ')
-        return 1
-    return 0
+        return 0
+
+    return run_reporting_errors(body, err, lambda: DeleteRecordsCommandOptions([]).parser)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
