@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from kafka.cluster.broker import BrokerEndPoint
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
+from kafka.common.utils.utils import java_string_hash_code
 from kafka.utils.logging import Logging
 
 if TYPE_CHECKING:
@@ -71,15 +72,6 @@ class FailedPartitions:
             return topic_partition in self._failed_partitions_set
 
 
-def _java_string_hash(s: str) -> int:
-    """Java's String.hashCode as a signed 32-bit int (over UTF-16 code units)."""
-    h = 0
-    data = s.encode("utf-16-be")
-    for i in range(0, len(data), 2):
-        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
-    return h - (1 << 32) if h >= 1 << 31 else h
-
-
 def _to_int32(n: int) -> int:
     n &= 0xFFFFFFFF
     return n - (1 << 32) if n >= 1 << 31 else n
@@ -120,7 +112,7 @@ class ReplicaFetcherManager(Logging):
     def get_fetcher_id(self, topic_partition: TopicPartition) -> int:
         """Which fetcher of a source broker serves the partition (Kafka's hash, so the same as Kafka's)."""
         with self._lock:
-            h = _to_int32(31 * _java_string_hash(topic_partition.topic) + topic_partition.partition)
+            h = _to_int32(31 * java_string_hash_code(topic_partition.topic) + topic_partition.partition)
             h = 0 if h == -(2**31) else abs(h)  # Utils.abs
             return h % self._num_fetchers_per_broker
 

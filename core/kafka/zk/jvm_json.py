@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from typing import Any, TypeVar
 
+from kafka.common.utils.utils import java_string_hash_code as java_string_hash
+
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
@@ -48,15 +50,6 @@ def _int32(x: int) -> int:
 def _urshift(x: int, n: int) -> int:
     """Java's `>>>` on an int."""
     return (x & 0xFFFFFFFF) >> n
-
-
-def java_string_hash(s: str) -> int:
-    """Java's String.hashCode (over UTF-16 code units)."""
-    h = 0
-    data = s.encode("utf-16-be", "surrogatepass")
-    for i in range(0, len(data), 2):
-        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
-    return _int32(h)
 
 
 def java_hash_code(value: Any) -> int:

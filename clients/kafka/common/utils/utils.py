@@ -11,7 +11,7 @@ import re
 import shutil
 import struct
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 _UINT32_LE = struct.Struct("<I")
 
@@ -250,3 +250,27 @@ class ClassNotFoundError(ImportError):
     def __init__(self, name: str) -> None:
         super().__init__(f"Class {name} cannot be found")
         self.class_name = name
+
+
+# ---- Java's int arithmetic -----------------------------------------------------------------------------
+
+_INT_MIN = -(2**31)
+
+
+def java_string_hash_code(s: str) -> int:
+    """Java's `String.hashCode()`: the 31-polynomial over the UTF-16 code units, as a signed int32 (the group
+    coordinator's partition choice, and Java's hash-based iteration orders, depend on it)."""
+    if s.isascii():
+        units: Iterable[int] = s.encode("ascii")
+    else:
+        data = s.encode("utf-16-be", "surrogatepass")
+        units = struct.unpack(f">{len(data) // 2}H", data)
+    h = 0
+    for unit in units:
+        h = (31 * h + unit) & 0xFFFFFFFF
+    return h - 0x100000000 if h & 0x80000000 else h
+
+
+def abs_int32(n: int) -> int:
+    """Kafka's `Utils.abs` for an int32: the absolute value, with Integer.MIN_VALUE mapped to 0."""
+    return 0 if n == _INT_MIN else abs(n)

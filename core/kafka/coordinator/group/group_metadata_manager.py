@@ -27,7 +27,6 @@ the open-transactions map has its own lock, taken last.
 
 from __future__ import annotations
 
-import struct
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -49,6 +48,7 @@ from kafka.common.requests.offset_fetch_response import INVALID_OFFSET, Partitio
 from kafka.common.requests.produce_response import PartitionResponse
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
+from kafka.common.utils.utils import abs_int32, java_string_hash_code
 from kafka.coordinator.group import group_metadata_manager_formats as formats
 from kafka.coordinator.group.group_metadata import CommitRecordMetadataAndOffset, Dead, Empty, GroupMetadata
 from kafka.coordinator.group.group_metadata_manager_formats import (
@@ -67,9 +67,8 @@ from kafka.utils.kafka_scheduler import KafkaScheduler, Scheduler
 from kafka.utils.logging import Logging
 from kafka.utils.pool import Pool
 
-__all__ = ["GroupMetadataManager", "java_string_hash_code", "utils_abs"]
+__all__ = ["GroupMetadataManager"]
 
-_INT_MIN = -(2**31)
 _COORDINATOR = Coordinator()
 _FETCH_LOG_END = FetchLogEnd()
 
@@ -79,24 +78,6 @@ _PendingOffsets = dict[int, dict[TopicPartition, CommitRecordMetadataAndOffset]]
 
 
 # PORT: Java's String.hashCode and Kafka's Utils.abs (clients' Utils.java); only this class needs them so far.
-def java_string_hash_code(s: str) -> int:
-    """Java's `String.hashCode()`: the 31-polynomial over the UTF-16 code units, as a signed int32."""
-    if s.isascii():
-        units: Iterable[int] = s.encode("ascii")
-    else:
-        data = s.encode("utf-16-be", "surrogatepass")
-        units = struct.unpack(f">{len(data) // 2}H", data)
-    h = 0
-    for unit in units:
-        h = (31 * h + unit) & 0xFFFFFFFF
-    return h - 0x100000000 if h & 0x80000000 else h
-
-
-def utils_abs(n: int) -> int:
-    """Kafka's `Utils.abs` for an int32: the absolute value, with Integer.MIN_VALUE mapped to 0."""
-    return 0 if n == _INT_MIN else abs(n)
-
-
 def _java_string_length(s: str) -> int:
     """Java's `String.length()`: the number of UTF-16 code units."""
     if s.isascii():
@@ -196,7 +177,7 @@ class GroupMetadataManager(Logging):
 
     def partition_for(self, group_id: str) -> int:
         """The offsets partition of a group, computed exactly as Kafka does so both agree on existing data."""
-        return utils_abs(java_string_hash_code(group_id)) % self._group_metadata_topic_partition_count
+        return abs_int32(java_string_hash_code(group_id)) % self._group_metadata_topic_partition_count
 
     def is_group_local(self, group_id: str) -> bool:
         return self.is_partition_owned(self.partition_for(group_id))

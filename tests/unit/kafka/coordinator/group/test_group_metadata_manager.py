@@ -24,6 +24,8 @@ from kafka.common.record.timestamp_type import TimestampType
 from kafka.common.requests.offset_fetch_response import INVALID_OFFSET, PartitionData
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import MockTime
+from kafka.common.utils.utils import abs_int32 as utils_abs
+from kafka.common.utils.utils import java_string_hash_code
 from kafka.coordinator.group import group_metadata_manager_formats as formats
 from kafka.coordinator.group.group_metadata import (
     CONSUMER_PROTOCOL_TYPE,
@@ -34,7 +36,7 @@ from kafka.coordinator.group.group_metadata import (
     PreparingRebalance,
     Stable,
 )
-from kafka.coordinator.group.group_metadata_manager import GroupMetadataManager, java_string_hash_code, utils_abs
+from kafka.coordinator.group.group_metadata_manager import GroupMetadataManager
 from kafka.coordinator.group.member_metadata import MemberMetadata
 from kafka.coordinator.group.offset_and_metadata import OffsetAndMetadata
 from kafka.coordinator.group.offset_config import OffsetConfig
