@@ -13,10 +13,10 @@ It works through the admin client (Admin.create); tests hand in a fake one throu
 
 # PORT: the `--zookeeper` mode is not ported (Kafka 3.x dropped it for everything but SCRAM credentials before
 a broker starts); its option is kept for the help and the checks, then refused with one line. Client, user and
-IP quotas and SCRAM credentials go through describeClientQuotas/alterClientQuotas and the SCRAM calls, which this
-project's admin client does not have yet (nor the broker): the command then fails as Kafka's does when a call
-fails, "Error while executing config command with args '...'" and the exception, status 1. The filters and
-alterations it passes are small stand-ins for org.apache.kafka.common.quota's classes until those are ported.
+IP quotas go through describeClientQuotas/alterClientQuotas (org.apache.kafka.common.quota's classes). SCRAM
+credentials go through the SCRAM calls, which this project's admin client does not have yet: the command then
+fails as Kafka's does when a call fails, "Error while executing config command with args '...'" and the
+exception, status 1. Quotas are stored by the broker but not enforced yet (no ClientQuotaManager).
 Where Kafka prints a stack trace only the lines naming exceptions are printed.
 """
 
@@ -42,6 +42,7 @@ from kafka.admin._tool_support import (
     tool_main,
     version_string,
 )
+from kafka.clients.admin.alter_client_quotas_options import AlterClientQuotasOptions
 from kafka.clients.admin.alter_config_op import AlterConfigOp, OpType
 from kafka.clients.admin.alter_configs_options import AlterConfigsOptions
 from kafka.clients.admin.config import Config
@@ -49,9 +50,12 @@ from kafka.clients.admin.config_entry import ConfigEntry, ConfigSource
 from kafka.clients.admin.describe_cluster_options import DescribeClusterOptions
 from kafka.clients.admin.describe_configs_options import DescribeConfigsOptions
 from kafka.clients.admin.list_topics_options import ListTopicsOptions
+from kafka.common.config.config_exception import java_str
 from kafka.common.config.config_resource import ConfigResource
 from kafka.common.errors import InvalidConfigurationException
 from kafka.common.internals.topic import Topic
+from kafka.common.quota import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter, ClientQuotaFilterComponent
+from kafka.common.utils import sanitizer
 from kafka.common.utils.utils import load_props
 from kafka.log.log_config import LogConfig
 from kafka.server.config_handler import DynamicConfig
@@ -105,10 +109,14 @@ CLIENT_QUOTA_CONFIGS = ("producer_byte_rate", "consumer_byte_rate", "request_per
 IP_QUOTA_CONFIGS = ("connection_creation_rate",)
 SCRAM_MECHANISM_NAMES = ("SCRAM-SHA-256", "SCRAM-SHA-512")
 
-# ClientQuotaEntity's entity types.
-QUOTA_USER = "user"
-QUOTA_CLIENT_ID = "client-id"
-QUOTA_IP = "ip"
+# ClientQuotaEntity's entity types, by ConfigType.
+_QUOTA_ENTITY_TYPES = {
+    ConfigType.USER: ClientQuotaEntity.USER,
+    ConfigType.CLIENT: ClientQuotaEntity.CLIENT_ID,
+    ConfigType.IP: ClientQuotaEntity.IP,
+}
+# What Java's Double.parseDouble takes (after trimming): decimal with optional exponent and f/d suffix, NaN, Infinity.
+_JAVA_DOUBLE = re.compile(r"[+-]?(?:NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFdD]?)")
 
 _TIMEOUT_MS = 30000
 _ALTER_WAIT_MS = 60000
@@ -130,62 +138,20 @@ def _scala_buffer(names: Sequence[str]) -> str:
     return "ArrayBuffer(" + ", ".join(names) + ")"
 
 
-def _sanitize(name: str) -> str:
-    """org.apache.kafka.common.utils.Sanitizer.sanitize: URL-encoding, with `*` as %2A and spaces as %20."""
-    from urllib.parse import quote
+def _java_parse_double(value: str) -> float:
+    """Double.parseDouble; ValueError where Java raises NumberFormatException."""
+    trimmed = value.strip()
+    if not _JAVA_DOUBLE.fullmatch(trimmed):
+        raise ValueError(value)
+    return float(trimmed.rstrip("fFdD").replace("Infinity", "inf"))
 
-    return quote(name, safe="-_.~").replace("*", "%2A")
+
+def _sanitize(name: str) -> str:
+    return sanitizer.sanitize(name)
 
 
 def _desanitize(name: str) -> str:
-    from urllib.parse import unquote
-
-    return unquote(name)
-
-
-# -- stand-ins for org.apache.kafka.common.quota ----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ClientQuotaFilterComponent:
-    """One entity type of a quota filter: a name, the default entity (`match_default`), or any (`match` None)."""
-
-    entity_type: str
-    match: str | None
-    match_default: bool = False
-
-    @staticmethod
-    def of_entity(entity_type: str, entity_name: str) -> ClientQuotaFilterComponent:
-        return ClientQuotaFilterComponent(entity_type, entity_name)
-
-    @staticmethod
-    def of_default_entity(entity_type: str) -> ClientQuotaFilterComponent:
-        return ClientQuotaFilterComponent(entity_type, None, True)
-
-    @staticmethod
-    def of_entity_type(entity_type: str) -> ClientQuotaFilterComponent:
-        return ClientQuotaFilterComponent(entity_type, None)
-
-
-@dataclass(frozen=True, slots=True)
-class ClientQuotaFilter:
-    """The quota entities to describe: those with exactly these components (`strict`), or at least them."""
-
-    components: tuple[ClientQuotaFilterComponent, ...]
-    strict: bool
-
-    @staticmethod
-    def contains_only(components: Sequence[ClientQuotaFilterComponent]) -> ClientQuotaFilter:
-        return ClientQuotaFilter(tuple(components), True)
-
-
-@dataclass(frozen=True, slots=True)
-class ClientQuotaAlteration:
-    """The quota changes of one entity (its entity types to names, None for the default): each op sets a quota
-    (a value) or removes it (None)."""
-
-    entity: tuple[tuple[str, str | None], ...]
-    ops: tuple[tuple[str, float | None], ...]
+    return sanitizer.desanitize(name)
 
 
 # -- entities -------------------------------------------------------------------------------------------------------
@@ -480,22 +446,23 @@ class ConfigService:
             raise InvalidConfigurationException(f"Invalid config(s): {','.join(invalid_configs)}")
         alter_entity_types = []
         for t in entity_types:
-            quota_type = {ConfigType.USER: QUOTA_USER, ConfigType.CLIENT: QUOTA_CLIENT_ID, ConfigType.IP: QUOTA_IP}.get(
-                t
-            )
+            quota_type = _QUOTA_ENTITY_TYPES.get(t)
             if quota_type is None:
                 raise IllegalArgumentException(f"Unexpected entity type: {t}")
             alter_entity_types.append(quota_type)
         alter_entity_names = [n if n else None for n in entity_names]
-        ops: list[tuple[str, float | None]] = []
+        entity = ClientQuotaEntity(dict(zip(alter_entity_types, alter_entity_names, strict=False)))
+        alter_options = AlterClientQuotasOptions().validate_only(False)
+        ops: list[ClientQuotaAlteration.Op] = []
         for key, value in configs_to_be_added_map.items():
             try:
-                ops.append((key, float(value)))
+                ops.append(ClientQuotaAlteration.Op(key, _java_parse_double(value)))
             except ValueError:
                 raise IllegalArgumentException(f"Cannot parse quota configuration value for {key}: {value}") from None
-        ops.extend((key, None) for key in configs_to_be_deleted)
-        alteration = ClientQuotaAlteration(tuple(zip(alter_entity_types, alter_entity_names, strict=False)), tuple(ops))
-        self.admin_client.alter_client_quotas([alteration]).all().get(_ALTER_WAIT_MS)
+        ops.extend(ClientQuotaAlteration.Op(key, None) for key in configs_to_be_deleted)
+        self.admin_client.alter_client_quotas([ClientQuotaAlteration(entity, ops)], alter_options).all().get(
+            _ALTER_WAIT_MS
+        )
 
     # -- describe ------------------------------------------------------------------------------------------------
 
@@ -585,17 +552,17 @@ class ConfigService:
     def _describe_quota_configs(self, entity_types: list[str], entity_names: list[str]) -> None:
         quota_configs = self._get_all_client_quotas_configs(entity_types, entity_names)
         for entity, entries in quota_configs.items():
-            entity_entries = dict(entity)
+            entity_entries = entity.entries()
             parts = []
             for quota_type, type_str in (
-                (QUOTA_USER, "user-principal"),
-                (QUOTA_CLIENT_ID, "client-id"),
-                (QUOTA_IP, "ip"),
+                (ClientQuotaEntity.USER, "user-principal"),
+                (ClientQuotaEntity.CLIENT_ID, "client-id"),
+                (ClientQuotaEntity.IP, "ip"),
             ):
                 if quota_type in entity_entries:
                     name = entity_entries[quota_type]
                     parts.append(f"{type_str} '{name}'" if name is not None else f"the default {type_str}")
-            entries_str = ", ".join(f"{k}={v}" for k, v in entries.items())
+            entries_str = ", ".join(f"{k}={java_str(float(v))}" for k, v in entries.items())
             self._println(f"Quota configs for {', '.join(parts)} are {entries_str}")
 
     def _describe_client_quota_and_user_scram_credential_configs(
@@ -628,16 +595,14 @@ class ConfigService:
 
     def _get_all_client_quotas_configs(
         self, entity_types: list[str], entity_names: list[str]
-    ) -> dict[Any, dict[str, float]]:
+    ) -> dict[ClientQuotaEntity, dict[str, float]]:
         components = []
         for i in range(max(len(entity_types), len(entity_names))):
             entity_type_opt = entity_types[i] if i < len(entity_types) else None
             entity_name_opt = entity_names[i] if i < len(entity_names) else None
             if entity_type_opt is None:
                 raise IllegalArgumentException("More entity names specified than entity types")
-            quota_type = {ConfigType.USER: QUOTA_USER, ConfigType.CLIENT: QUOTA_CLIENT_ID, ConfigType.IP: QUOTA_IP}.get(
-                entity_type_opt
-            )
+            quota_type = _QUOTA_ENTITY_TYPES.get(entity_type_opt)
             if quota_type is None:
                 raise IllegalArgumentException(f"Unexpected entity type {entity_type_opt}")
             if entity_name_opt == "":
@@ -647,7 +612,8 @@ class ConfigService:
             else:
                 components.append(ClientQuotaFilterComponent.of_entity_type(quota_type))
         result = self.admin_client.describe_client_quotas(ClientQuotaFilter.contains_only(components))
-        return dict(result.entities().get(_TIMEOUT_MS))
+        entities: dict[ClientQuotaEntity, dict[str, float]] = result.entities().get(_TIMEOUT_MS)
+        return dict(entities)
 
     def close(self) -> None:
         self.admin_client.close()

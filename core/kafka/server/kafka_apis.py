@@ -208,6 +208,8 @@ class KafkaApis(Logging):
             ApiKeys.LIST_GROUPS: self.handle_list_groups_request,
             ApiKeys.DELETE_GROUPS: self.handle_delete_groups_request,
             ApiKeys.OFFSET_DELETE: self.handle_offset_delete_request,
+            ApiKeys.DESCRIBE_CLIENT_QUOTAS: self.handle_describe_client_quotas_request,
+            ApiKeys.ALTER_CLIENT_QUOTAS: self.handle_alter_client_quotas_request,
         }
 
     # The keys this broker serves; KafkaServer builds the ApiVersionManager from it.
@@ -245,6 +247,8 @@ class KafkaApis(Logging):
             ApiKeys.LIST_GROUPS,
             ApiKeys.DELETE_GROUPS,
             ApiKeys.OFFSET_DELETE,
+            ApiKeys.DESCRIBE_CLIENT_QUOTAS,
+            ApiKeys.ALTER_CLIENT_QUOTAS,
         }
     )
 
@@ -1406,6 +1410,27 @@ class KafkaApis(Logging):
             _alter_configs_results(IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse, outcome)
         )
         self.send_response(request, IncrementalAlterConfigsResponse(response_data))
+
+    # ---- Admin: client quotas -------------------------------------------------------------------------
+
+    def handle_describe_client_quotas_request(self, request: Request) -> None:
+        """The quota configs in ZooKeeper matching the filter. Errors of the filter (raised by the admin manager)
+        become the request's error response in `handle`. Quotas are stored only: nothing enforces them yet."""
+        from kafka.common.requests.describe_client_quotas_response import DescribeClientQuotasResponse
+
+        describe_client_quotas_request: Any = request.body
+        result = self.admin_manager.describe_client_quotas(describe_client_quotas_request.filter())
+        self.send_response(request, DescribeClientQuotasResponse.from_quota_entities(result, 0))
+
+    def handle_alter_client_quotas_request(self, request: Request) -> None:
+        """Sets or removes the quota configs of each entity in ZooKeeper, with an error per entity."""
+        from kafka.common.requests.alter_client_quotas_response import AlterClientQuotasResponse
+
+        alter_client_quotas_request: Any = request.body
+        result = self.admin_manager.alter_client_quotas(
+            alter_client_quotas_request.entries(), alter_client_quotas_request.validate_only()
+        )
+        self.send_response(request, AlterClientQuotasResponse.from_quota_entities(result, 0))
 
     # ---- Admin: records, log dirs, leaders, cluster ---------------------------------------------------
 

@@ -13,7 +13,11 @@ The admin requests a ZooKeeper-mode broker carries out itself, by writing to Zoo
   DELETE, APPEND, SUBTRACT) the overrides of a topic (`/config/topics/<topic>`) or the dynamic configs of this
   broker or of all brokers (`/config/brokers/<id>`, `/config/brokers/<default>`), each followed by a change
   notification that every broker's DynamicConfigManager acts on; IncrementalAlterConfigs also sets this broker's
-  logger levels (BROKER_LOGGER).
+  logger levels (BROKER_LOGGER);
+- DescribeClientQuotas / AlterClientQuotas (`describe_client_quotas`, `alter_client_quotas`): read and write the
+  quota configs of users, client ids, <user, client id> pairs and IPs (`/config/users/<user>`,
+  `/config/clients/<client-id>`, `/config/users/<user>/clients/<client-id>`, `/config/ips/<ip>`, names
+  sanitized, `<default>` for the default entity), each write followed by a change notification.
 
 Waiting operations sit in the `topic` purgatory (thread `ExpirationReaper-<id>-topic`); KafkaApis calls
 `try_complete_delayed_topic_operations(topic)` for each topic of an UpdateMetadata request.
@@ -26,25 +30,28 @@ ConfigException as INVALID_CONFIG (CreateTopics) or INVALID_REQUEST with "Invali
 (the alter requests), anything else as UNKNOWN_SERVER_ERROR.
 
 # PORT: not ported yet: the create-topic and alter-config policies (create.topic.policy.class.name,
-# alter.config.policy.class.name; a configured policy is reported and not applied), client quotas
-# (describe/alterClientQuotas) and SCRAM credentials (describe/alterUserScramCredentials), which need the quota and
-# SCRAM layers; and Kafka's reloadUpdatedFilesWithoutConfigChange (SSL keystores), which needs listener
-# reconfiguration. ControllerMutationQuota (ControllerMutationQuotaManager.scala) is a Protocol here; None means
-# unlimited. IncrementalAlterConfigs takes the request's AlterableConfig entries (name, config_operation, value)
-# where Kafka first turns them into the admin client's AlterConfigOp; `OpType` carries AlterConfigOp.OpType's ids.
+# alter.config.policy.class.name; a configured policy is reported and not applied), SCRAM credentials
+# (describe/alterUserScramCredentials), which need the SCRAM layer; the enforcement of client quotas (they are
+# stored, described and announced, but no ClientQuotaManager throttles clients on them yet); and Kafka's
+# reloadUpdatedFilesWithoutConfigChange (SSL keystores), which needs listener reconfiguration.
+# ControllerMutationQuota (ControllerMutationQuotaManager.scala) is a Protocol here; None means unlimited.
+# IncrementalAlterConfigs takes the request's AlterableConfig entries (name, config_operation, value) where Kafka
+# first turns them into the admin client's AlterConfigOp; `OpType` carries AlterConfigOp.OpType's ids.
 # AdminZkClient.changeBrokerConfig is not ported yet; `_change_broker_config` does its work with KafkaZkClient.
 """
 
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from kafka.admin.admin_utils import AdminOperationException, BrokerMetadata, assign_replicas_to_brokers
 from kafka.common.config.config_def import ConfigDef, ConfigKey, Type
-from kafka.common.config.config_exception import ConfigException
+from kafka.common.config.config_exception import ConfigException, java_str
 from kafka.common.config.config_resource import ConfigResource
+from kafka.common.config.internals.quota_configs import QuotaConfigs
 from kafka.common.errors import (
     ApiException,
     InvalidConfigurationException,
@@ -55,12 +62,18 @@ from kafka.common.errors import (
     ThrottlingQuotaExceededException,
     TopicExistsException,
     UnknownTopicOrPartitionException,
+    UnsupportedVersionException,
 )
 from kafka.common.message import CreateTopicsResponseData
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID
+from kafka.common.quota.client_quota_alteration import ClientQuotaAlteration
+from kafka.common.quota.client_quota_entity import ClientQuotaEntity
+from kafka.common.quota.client_quota_filter import ClientQuotaFilter
+from kafka.common.quota.client_quota_filter_component import ClientQuotaFilterComponent, _AnyMatch
 from kafka.common.requests.api_error import ApiError, exception_message
 from kafka.common.requests.create_topics_request import NO_NUM_PARTITIONS, NO_REPLICATION_FACTOR
+from kafka.common.utils.sanitizer import desanitize, sanitize
 from kafka.log.log_config import LogConfig
 from kafka.server.config_handler import DynamicConfig, dynamic_config_of
 from kafka.server.config_helper import ConfigHelper, Log4jController, ZkConfigRepository, resource_name_to_broker_id
@@ -70,7 +83,7 @@ from kafka.server.delayed_operation import DelayedOperation, DelayedOperationPur
 from kafka.server.delayed_operation_key import TopicKey
 from kafka.server.kafka_config import KafkaConfig
 from kafka.utils.logging import Logging
-from kafka.zk.admin_zk_client import AdminZkClient, TopicAlreadyMarkedForDeletionException
+from kafka.zk.admin_zk_client import AdminZkClient, TopicAlreadyMarkedForDeletionException, is_valid_ip_entity
 from kafka.zk.zk_data import ConfigEntityName, ConfigType
 
 if TYPE_CHECKING:
@@ -646,6 +659,195 @@ class ZkAdminManager(Logging):
                 assert op.value is not None
                 config_props[op.name] = ",".join(_multiset_diff(old_value_list(op.name), _java_split(op.value)))
 
+    # ---- client quotas ----------------------------------------------------------------------------
+
+    def describe_client_quotas(self, quota_filter: ClientQuotaFilter) -> dict[ClientQuotaEntity, dict[str, float]]:
+        """The quota configs in ZooKeeper of the entities the filter matches. InvalidRequestException for a
+        duplicate or empty entity type or IP mixed with user/client id; UnsupportedVersionException for another
+        entity type."""
+        user_component: ClientQuotaFilterComponent | None = None
+        client_id_component: ClientQuotaFilterComponent | None = None
+        ip_component: ClientQuotaFilterComponent | None = None
+        for component in quota_filter.components():
+            entity_type = component.entity_type()
+            if entity_type == ClientQuotaEntity.USER:
+                if user_component is not None:
+                    raise InvalidRequestException("Duplicate user filter component entity type")
+                user_component = component
+            elif entity_type == ClientQuotaEntity.CLIENT_ID:
+                if client_id_component is not None:
+                    raise InvalidRequestException("Duplicate client filter component entity type")
+                client_id_component = component
+            elif entity_type == ClientQuotaEntity.IP:
+                if ip_component is not None:
+                    raise InvalidRequestException("Duplicate ip filter component entity type")
+                ip_component = component
+            elif entity_type == "":
+                raise InvalidRequestException("Unexpected empty filter component entity type")
+            else:
+                raise UnsupportedVersionException(f"Custom entity type '{entity_type}' not supported")
+        if (user_component is not None or client_id_component is not None) and ip_component is not None:
+            raise InvalidRequestException(
+                "Invalid entity filter component combination, IP filter component should not be used with "
+                "user or clientId filter component."
+            )
+        result: dict[ClientQuotaEntity, dict[str, float]] = {}
+        if ip_component is None:
+            result.update(
+                self.handle_describe_client_quotas(user_component, client_id_component, quota_filter.strict())
+            )
+        if user_component is None and client_id_component is None:
+            result.update(self.handle_describe_ip_quotas(ip_component, quota_filter.strict()))
+        return result
+
+    def handle_describe_client_quotas(
+        self,
+        user_component: ClientQuotaFilterComponent | None,
+        client_id_component: ClientQuotaFilterComponent | None,
+        strict: bool,
+    ) -> dict[ClientQuotaEntity, dict[str, float]]:
+        """The user, client id and <user, client id> quotas matching the components. A name is `_Name`: absent
+        (None) or present with a name or None for the default entity."""
+        user = _component_match(user_component)
+        client_id = _component_match(client_id_component)
+        sanitized_user = _sanitized(user)
+        sanitized_client_id = _sanitized(client_id)
+        exact_user = _want_exact(user_component)
+        exact_client_id = _want_exact(client_id_component)
+        exclude_user = strict and user_component is None
+        exclude_client_id = strict and client_id_component is None
+        fetch = self._admin_zk_client.fetch_entity_config
+
+        entries: list[tuple[_Name, _Name, Mapping[str, str]]] = []
+        if exact_user and exclude_client_id:
+            entries.append((user, None, fetch(ConfigType.USER, sanitized_user)))
+        elif not exclude_user and not exact_client_id:
+            for name, props in self._admin_zk_client.fetch_all_entity_configs(ConfigType.USER).items():
+                entries.append(((_desanitize_entity_name(name),), None, props))
+
+        if exclude_user and exact_client_id:
+            entries.append((None, client_id, fetch(ConfigType.CLIENT, sanitized_client_id)))
+        elif not exact_user and not exclude_client_id:
+            for name, props in self._admin_zk_client.fetch_all_entity_configs(ConfigType.CLIENT).items():
+                entries.append((None, (_desanitize_entity_name(name),), props))
+
+        if exact_user and exact_client_id:
+            entries.append((user, client_id, fetch(ConfigType.USER, f"{sanitized_user}/clients/{sanitized_client_id}")))
+        elif not exclude_user and not exclude_client_id:
+            child_configs = self._admin_zk_client.fetch_all_child_entity_configs(ConfigType.USER, ConfigType.CLIENT)
+            for name, props in child_configs.items():
+                components = name.split("/")
+                if len(components) != 3 or components[1] != "clients":
+                    raise ValueError(f"Unexpected config path: {name}")
+                entries.append(
+                    (
+                        (_desanitize_entity_name(components[0]),),
+                        (_desanitize_entity_name(components[2]),),
+                        props,
+                    )
+                )
+
+        def matches(name_component: ClientQuotaFilterComponent | None, name: _Name) -> bool:
+            if name_component is None:
+                return name is None or not strict
+            match = _component_match(name_component)
+            if match is not None:
+                return name == match
+            return name is not None
+
+        result: dict[ClientQuotaEntity, dict[str, float]] = {}
+        for u, c, entity_props in entries:
+            quota_props = {k: v for k, v in entity_props.items() if QuotaConfigs.is_client_or_user_config(k)}
+            if quota_props and matches(user_component, u) and matches(client_id_component, c):
+                result[_user_client_id_to_entity(u, c)] = _from_props(quota_props)
+        return result
+
+    def handle_describe_ip_quotas(
+        self, ip_component: ClientQuotaFilterComponent | None, strict: bool
+    ) -> dict[ClientQuotaEntity, dict[str, float]]:
+        """The IP quotas matching the component."""
+        ip = _component_match(ip_component)
+        exact_ip = _want_exact(ip_component)
+        all_ips = (ip_component is not None and ip_component.matches_any()) or (ip_component is None and not strict)
+        ip_entries: list[tuple[str | None, Mapping[str, str]]] = []
+        if exact_ip:
+            assert ip is not None
+            ip_entries.append((ip[0], self._admin_zk_client.fetch_entity_config(ConfigType.IP, _sanitized(ip))))
+        elif all_ips:
+            for name, props in self._admin_zk_client.fetch_all_entity_configs(ConfigType.IP).items():
+                ip_entries.append((_desanitize_entity_name(name), props))
+        ip_config_names = QuotaConfigs.ip_configs().names()
+        result: dict[ClientQuotaEntity, dict[str, float]] = {}
+        for ip_name, ip_props in ip_entries:
+            ip_quota_props = {k: v for k, v in ip_props.items() if k in ip_config_names}
+            if ip_quota_props:
+                result[ClientQuotaEntity({ClientQuotaEntity.IP: ip_name})] = _from_props(ip_quota_props)
+        return result
+
+    def alter_client_quotas(
+        self, entries: Sequence[ClientQuotaAlteration], validate_only: bool
+    ) -> dict[ClientQuotaEntity, ApiError]:
+        """Applies each entity's quota ops to its ZooKeeper config (unless validate_only); an ApiError per entity.
+
+        # PORT: the stored quotas are not enforced yet: there is no ClientQuotaManager (produce/fetch/request
+        # throttling) in this broker, so the quotas are only stored, described and announced to the brokers."""
+
+        def alter_entity_quotas(entity: ClientQuotaEntity, ops: Iterable[ClientQuotaAlteration.Op]) -> None:
+            user, client_id, ip = _parse_and_sanitize_quota_entity(entity)
+            if user is not None and client_id is not None and ip is None:
+                path, config_type = f"{user}/clients/{client_id}", ConfigType.USER
+                config_keys = QuotaConfigs.scram_mechanisms_plus_user_and_client_quota_configs().config_keys
+            elif user is not None and client_id is None and ip is None:
+                path, config_type = user, ConfigType.USER
+                config_keys = QuotaConfigs.scram_mechanisms_plus_user_and_client_quota_configs().config_keys
+            elif user is None and client_id is not None and ip is None:
+                path, config_type = client_id, ConfigType.CLIENT
+                config_keys = QuotaConfigs.user_and_client_quota_configs().config_keys
+            elif user is None and client_id is None and ip is not None:
+                if not is_valid_ip_entity(ip):
+                    raise InvalidRequestException(f"{ip} is not a valid IP or resolvable host.")
+                path, config_type = ip, ConfigType.IP
+                config_keys = QuotaConfigs.ip_configs().config_keys
+            elif ip is not None:
+                raise InvalidRequestException(
+                    "Invalid quota entity combination, IP entity should not be used with user/client ID entity."
+                )
+            else:
+                raise InvalidRequestException("Invalid client quota entity")
+
+            props = self._admin_zk_client.fetch_entity_config(config_type, path)
+            for op in ops:
+                value = op.value()
+                if value is None:
+                    props.pop(op.key(), None)
+                    continue
+                key = config_keys.get(op.key())
+                if key is None:
+                    raise InvalidRequestException(f"Invalid configuration key {op.key()}")
+                if key.type is Type.DOUBLE:
+                    props[op.key()] = java_str(float(value))
+                elif key.type in (Type.LONG, Type.INT):
+                    epsilon = 1e-6
+                    int_value = _to_java_integral(value + epsilon, key.type)
+                    if not abs(float(int_value) - value) <= epsilon:
+                        raise InvalidRequestException(f"Configuration {op.key()} must be a {key.type.value} value")
+                    props[op.key()] = str(int_value)
+                else:
+                    raise RuntimeError(f"Unexpected config type {key.type.value}")
+            if not validate_only:
+                self._admin_zk_client.change_configs(config_type, path, props)
+
+        results: dict[ClientQuotaEntity, ApiError] = {}
+        for entry in entries:
+            try:
+                alter_entity_quotas(entry.entity(), entry.ops())
+                api_error = ApiError.NONE
+            except Exception as e:
+                self.info("Error encountered while updating client quotas", e)
+                api_error = ApiError.from_throwable(e)
+            results[entry.entity()] = api_error
+        return results
+
     # ---- life cycle -------------------------------------------------------------------------------
 
     def shutdown(self) -> None:
@@ -695,3 +897,89 @@ def _multiset_diff(values: Sequence[str], removed: Sequence[str]) -> list[str]:
         else:
             result.append(v)
     return result
+
+
+# ---- client quota helpers -----------------------------------------------------------------------------------------
+
+# A filter's name for an entity type, as Scala's Option[String] holding a possibly-null name: None when the
+# component gives no name (absent or "any"), else a 1-tuple of the name (None inside for the default entity).
+_Name = tuple[str | None] | None
+
+_JAVA_INT_RANGE = (-(2**31), 2**31 - 1)
+_JAVA_LONG_RANGE = (-(2**63), 2**63 - 1)
+
+
+def _sanitize_entity_name(entity_name: str | None) -> str:
+    return ConfigEntityName.DEFAULT if entity_name is None else sanitize(entity_name)
+
+
+def _desanitize_entity_name(sanitized_entity_name: str) -> str | None:
+    return None if sanitized_entity_name == ConfigEntityName.DEFAULT else desanitize(sanitized_entity_name)
+
+
+def _component_match(component: ClientQuotaFilterComponent | None) -> _Name:
+    if component is None or component.matches_any():
+        return None
+    match = component.match()
+    assert not isinstance(match, _AnyMatch)
+    return (match,)
+
+
+def _want_exact(component: ClientQuotaFilterComponent | None) -> bool:
+    return component is not None and not component.matches_any()
+
+
+def _sanitized(name: _Name) -> str:
+    return "" if name is None else _sanitize_entity_name(name[0])
+
+
+def _user_client_id_to_entity(user: _Name, client_id: _Name) -> ClientQuotaEntity:
+    entries: dict[str, str | None] = {}
+    if user is not None:
+        entries[ClientQuotaEntity.USER] = user[0]
+    if client_id is not None:
+        entries[ClientQuotaEntity.CLIENT_ID] = client_id[0]
+    return ClientQuotaEntity(entries)
+
+
+def _from_props(props: Mapping[str, str]) -> dict[str, float]:
+    result: dict[str, float] = {}
+    for key, value in props.items():
+        try:
+            result[key] = float(value.strip())
+        except ValueError:
+            raise RuntimeError(f"Unexpected client quota configuration value: {key} -> {value}") from None
+    return result
+
+
+def _parse_and_sanitize_quota_entity(entity: ClientQuotaEntity) -> tuple[str | None, str | None, str | None]:
+    """The sanitized user, client id and IP of an entity (None where the entity has no such type)."""
+    entries = entity.entries()
+    if not entries:
+        raise InvalidRequestException("Invalid empty client quota entity")
+    user = client_id = ip = None
+    for entity_type, entity_name in entries.items():
+        sanitized_entity_name = _sanitize_entity_name(entity_name)
+        if entity_type == ClientQuotaEntity.USER:
+            user = sanitized_entity_name
+        elif entity_type == ClientQuotaEntity.CLIENT_ID:
+            client_id = sanitized_entity_name
+        elif entity_type == ClientQuotaEntity.IP:
+            ip = sanitized_entity_name
+        else:
+            raise InvalidRequestException(f"Unhandled client quota entity type: {entity_type}")
+        if entity_name is not None and entity_name == "":
+            raise InvalidRequestException(f"Empty {entity_type} not supported")
+    return user, client_id, ip
+
+
+def _to_java_integral(value: float, type_: Type) -> int:
+    """Scala's Double.toLong / toInt: truncation toward zero, saturating at the type's bounds, NaN as 0."""
+    if math.isnan(value):
+        return 0
+    low, high = _JAVA_LONG_RANGE if type_ is Type.LONG else _JAVA_INT_RANGE
+    if value >= high:
+        return high
+    if value <= low:
+        return low
+    return int(value)

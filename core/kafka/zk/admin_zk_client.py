@@ -4,17 +4,23 @@ Administrative operations written straight to ZooKeeper, which the controller an
 creating topics (validated, with a replica assignment), adding partitions, marking topics for deletion, and
 changing topic configs (the config znode plus a change notification for every broker).
 
-# PORT: the config changes of clients, users, brokers and IPs (changeConfigs and friends) need
-# kafka.server.DynamicConfig, not ported yet; topic configs and all the fetch methods are here.
+Config changes of client ids, users, <user, client id> pairs and IPs (changeConfigs) are validated against
+QuotaConfigs as Kafka's DynamicConfig.Client/User/Ip do.
+
+# PORT: broker config changes (changeBrokerConfig) live in ZkAdminManager with the dynamic broker config
+# validation; changeConfigs here does not take the broker entity type.
 # TopicAlreadyMarkedForDeletionException (kafka/common/TopicAlreadyMarkedForDeletionException.scala) is defined
 # here until kafka.common has it.
 """
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Mapping, Sequence
 
 from kafka.admin.admin_utils import AdminOperationException, BrokerMetadata, RackAwareMode, assign_replicas_to_brokers
+from kafka.common.config.config_def import ConfigDef
+from kafka.common.config.internals.quota_configs import QuotaConfigs
 from kafka.common.errors import (
     BrokerNotAvailableException,
     InvalidPartitionsException,
@@ -32,7 +38,7 @@ from kafka.zk.kafka_zk_client import KafkaZkClient
 from kafka.zk.zk_data import ConfigEntityName, ConfigType, ReplicaAssignment, TopicZNode
 from kafka.zookeeper.zookeeper_types import NodeExistsException
 
-__all__ = ["AdminZkClient", "TopicAlreadyMarkedForDeletionException"]
+__all__ = ["AdminZkClient", "TopicAlreadyMarkedForDeletionException", "is_valid_ip_entity"]
 
 
 class TopicAlreadyMarkedForDeletionException(RuntimeError):
@@ -316,6 +322,45 @@ class AdminZkClient(Logging):
         self.validate_topic_config(topic, configs)
         self._change_entity_config(ConfigType.TOPIC, topic, configs)
 
+    def change_configs(self, entity_type: str, entity_name: str, configs: Mapping[str, str]) -> None:
+        """Replaces the config overrides of a topic, client id, user (or `user/clients/client`) or IP with
+        `configs`, validated for its entity type, and notifies the brokers. `entity_name` is sanitized."""
+        if entity_type == ConfigType.TOPIC:
+            self.change_topic_config(entity_name, configs)
+        elif entity_type == ConfigType.CLIENT:
+            self.change_client_id_config(entity_name, configs)
+        elif entity_type == ConfigType.USER:
+            self.change_user_or_user_client_id_config(entity_name, configs)
+        elif entity_type == ConfigType.IP:
+            self.change_ip_config(entity_name, configs)
+        else:
+            # PORT: broker configs change through ZkAdminManager, which holds the broker's dynamic config
+            # validation; this method does not take them.
+            raise ValueError(f"{entity_type} is not a known entityType. Should be one of {_scala_list(ConfigType.ALL)}")
+
+    def change_client_id_config(self, sanitized_client_id: str, configs: Mapping[str, str]) -> None:
+        _validate_dynamic_config(QuotaConfigs.user_and_client_quota_configs(), configs)
+        self._change_entity_config(ConfigType.CLIENT, sanitized_client_id, configs)
+
+    def change_user_or_user_client_id_config(self, sanitized_entity_name: str, configs: Mapping[str, str]) -> None:
+        """A user's configs (quotas and SCRAM credentials) or, for the default user and `user/clients/client`
+        paths, quotas only."""
+        if sanitized_entity_name == ConfigEntityName.DEFAULT or "/clients" in sanitized_entity_name:
+            _validate_dynamic_config(QuotaConfigs.user_and_client_quota_configs(), configs)
+        else:
+            _validate_dynamic_config(QuotaConfigs.scram_mechanisms_plus_user_and_client_quota_configs(), configs)
+        self._change_entity_config(ConfigType.USER, sanitized_entity_name, configs)
+
+    def change_ip_config(self, ip: str, configs: Mapping[str, str]) -> None:
+        self.validate_ip_config(ip, configs)
+        self._change_entity_config(ConfigType.IP, ip, configs)
+
+    @staticmethod
+    def validate_ip_config(ip: str, configs: Mapping[str, str]) -> None:
+        if not is_valid_ip_entity(ip):
+            raise AdminOperationException(f"{ip} is not a valid IP or resolvable host.")
+        _validate_dynamic_config(QuotaConfigs.ip_configs(), configs)
+
     def _change_entity_config(
         self, root_entity_type: str, full_sanitized_entity_name: str, configs: Mapping[str, str]
     ) -> None:
@@ -353,6 +398,29 @@ class AdminZkClient(Logging):
             for entity in entity_paths(None)
             for entity_path in entity_paths(f"{entity}/{child_entity_type}")
         }
+
+
+def is_valid_ip_entity(ip: str) -> bool:
+    """DynamicConfig.Ip.isValidIpEntity: the default entity, or an address or host name that resolves."""
+    if ip != ConfigEntityName.DEFAULT:
+        try:
+            socket.getaddrinfo(ip, None)
+        except (OSError, UnicodeError):
+            return False
+    return True
+
+
+def _validate_dynamic_config(config_def: ConfigDef, configs: Mapping[str, str]) -> None:
+    """DynamicConfig.validate without custom props: every key must be defined, every value parse."""
+    names = config_def.names()
+    unknown_keys = [key for key in configs if key not in names]
+    if unknown_keys:
+        raise ValueError(f"requirement failed: Unknown Dynamic Configuration: Set({', '.join(unknown_keys)}).")
+    config_def.parse(configs)
+
+
+def _scala_list(items: Sequence[str]) -> str:
+    return "List(" + ", ".join(items) + ")"
 
 
 def _properties_str(config: Mapping[str, str]) -> str:

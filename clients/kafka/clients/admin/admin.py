@@ -1,11 +1,11 @@
 """Port of clients/src/main/java/org/apache/kafka/clients/admin/Admin.java (Kafka 3.7).
 
-The administrative client API: topics, partitions, configs, consumer groups, offsets, records, leaders and log
-directories. Every call returns at once with a result object of futures; KafkaAdminClient runs the calls on its
-own thread. `Admin.create(props)` makes one.
+The administrative client API: topics, partitions, configs, consumer groups, offsets, records, leaders, log
+directories and client quotas. Every call returns at once with a result object of futures; KafkaAdminClient runs
+the calls on its own thread. `Admin.create(props)` makes one.
 
 PORT: Java's overloads without options become an optional `options` argument. The calls this port does not
-implement yet (ACLs, delegation tokens, reassignments, quotas, SCRAM, features, quorum, transactions, producers,
+implement yet (ACLs, delegation tokens, reassignments, SCRAM, features, quorum, transactions, producers,
 client metrics and telemetry, member removal, replica log dir moves, metrics) raise UnsupportedOperationException
 rather than pretend.
 """
@@ -17,6 +17,8 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
+    from kafka.clients.admin.alter_client_quotas_options import AlterClientQuotasOptions
+    from kafka.clients.admin.alter_client_quotas_result import AlterClientQuotasResult
     from kafka.clients.admin.alter_config_op import AlterConfigOp
     from kafka.clients.admin.alter_configs_options import AlterConfigsOptions
     from kafka.clients.admin.alter_configs_result import AlterConfigsResult
@@ -35,6 +37,8 @@ if TYPE_CHECKING:
     from kafka.clients.admin.delete_records_result import DeleteRecordsResult
     from kafka.clients.admin.delete_topics_options import DeleteTopicsOptions
     from kafka.clients.admin.delete_topics_result import DeleteTopicsResult
+    from kafka.clients.admin.describe_client_quotas_options import DescribeClientQuotasOptions
+    from kafka.clients.admin.describe_client_quotas_result import DescribeClientQuotasResult
     from kafka.clients.admin.describe_cluster_options import DescribeClusterOptions
     from kafka.clients.admin.describe_cluster_result import DescribeClusterResult
     from kafka.clients.admin.describe_configs_options import DescribeConfigsOptions
@@ -65,6 +69,8 @@ if TYPE_CHECKING:
     from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
     from kafka.common.config.config_resource import ConfigResource
     from kafka.common.election_type import ElectionType
+    from kafka.common.quota.client_quota_alteration import ClientQuotaAlteration
+    from kafka.common.quota.client_quota_filter import ClientQuotaFilter
     from kafka.common.topic_collection import TopicCollection
     from kafka.common.topic_partition import TopicPartition
     from kafka.common.topic_partition_replica import TopicPartitionReplica
@@ -255,11 +261,18 @@ class Admin(abc.ABC):
     def remove_members_from_consumer_group(self, *args: Any, **kwargs: Any) -> NoReturn:
         _unsupported("removeMembersFromConsumerGroup")
 
-    def describe_client_quotas(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("describeClientQuotas")
+    @abc.abstractmethod
+    def describe_client_quotas(
+        self, quota_filter: ClientQuotaFilter, options: DescribeClientQuotasOptions | None = None
+    ) -> DescribeClientQuotasResult:
+        """The quotas of the entities matching the filter. New in 2.6; brokers before it answer with
+        UnsupportedVersionException."""
 
-    def alter_client_quotas(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("alterClientQuotas")
+    @abc.abstractmethod
+    def alter_client_quotas(
+        self, entries: Collection[ClientQuotaAlteration], options: AlterClientQuotasOptions | None = None
+    ) -> AlterClientQuotasResult:
+        """Sets or removes quota values of entities, with one future per entity."""
 
     def describe_user_scram_credentials(self, *args: Any, **kwargs: Any) -> NoReturn:
         _unsupported("describeUserScramCredentials")

@@ -26,6 +26,8 @@ from kafka.clients import client_utils
 from kafka.clients import common_client_configs as ccc
 from kafka.clients.admin.admin_client import AdminClient
 from kafka.clients.admin.admin_client_config import AdminClientConfig
+from kafka.clients.admin.alter_client_quotas_options import AlterClientQuotasOptions
+from kafka.clients.admin.alter_client_quotas_result import AlterClientQuotasResult
 from kafka.clients.admin.alter_config_op import AlterConfigOp
 from kafka.clients.admin.alter_configs_options import AlterConfigsOptions
 from kafka.clients.admin.alter_configs_result import AlterConfigsResult
@@ -46,6 +48,8 @@ from kafka.clients.admin.delete_records_options import DeleteRecordsOptions
 from kafka.clients.admin.delete_records_result import DeleteRecordsResult
 from kafka.clients.admin.delete_topics_options import DeleteTopicsOptions
 from kafka.clients.admin.delete_topics_result import DeleteTopicsResult
+from kafka.clients.admin.describe_client_quotas_options import DescribeClientQuotasOptions
+from kafka.clients.admin.describe_client_quotas_result import DescribeClientQuotasResult
 from kafka.clients.admin.describe_cluster_options import DescribeClusterOptions
 from kafka.clients.admin.describe_cluster_result import DescribeClusterResult
 from kafka.clients.admin.describe_configs_options import DescribeConfigsOptions
@@ -143,15 +147,22 @@ from kafka.common.node import Node
 from kafka.common.partition_info import PartitionInfo
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID, Uuid
+from kafka.common.quota.client_quota_alteration import ClientQuotaAlteration
+from kafka.common.quota.client_quota_entity import ClientQuotaEntity
+from kafka.common.quota.client_quota_filter import ClientQuotaFilter
 from kafka.common.requests import describe_configs_response
 from kafka.common.requests.abstract_request import Builder, DataBuilder
 from kafka.common.requests.abstract_response import AbstractResponse
+from kafka.common.requests.alter_client_quotas_request import AlterClientQuotasRequestBuilder
+from kafka.common.requests.alter_client_quotas_response import AlterClientQuotasResponse
 from kafka.common.requests.alter_configs_response import AlterConfigsResponse
 from kafka.common.requests.api_error import ApiError
 from kafka.common.requests.create_partitions_request import CreatePartitionsRequest
 from kafka.common.requests.create_partitions_response import CreatePartitionsResponse
 from kafka.common.requests.create_topics_response import CreateTopicsResponse
 from kafka.common.requests.delete_topics_response import DeleteTopicsResponse
+from kafka.common.requests.describe_client_quotas_request import DescribeClientQuotasRequestBuilder
+from kafka.common.requests.describe_client_quotas_response import DescribeClientQuotasResponse
 from kafka.common.requests.describe_cluster_request import DescribeClusterRequest
 from kafka.common.requests.describe_cluster_response import DescribeClusterResponse
 from kafka.common.requests.describe_configs_request import DescribeConfigsRequest
@@ -1780,6 +1791,64 @@ class KafkaAdminClient(AdminClient):
         return DescribeClusterResult(
             describe_cluster_future, controller_future, cluster_id_future, authorized_operations_future
         )
+
+    # -- client quotas ------------------------------------------------------------------------------------------
+
+    def describe_client_quotas(
+        self, quota_filter: ClientQuotaFilter, options: DescribeClientQuotasOptions | None = None
+    ) -> DescribeClientQuotasResult:
+        opts = DescribeClientQuotasOptions() if options is None else options
+        future: KafkaFutureImpl[dict[ClientQuotaEntity, dict[str, float]]] = KafkaFutureImpl()
+        now = self._time.milliseconds()
+
+        class _DescribeClientQuotasCall(Call):
+            def create_request(self, timeout_ms: int) -> Builder[Any]:
+                return DescribeClientQuotasRequestBuilder(quota_filter)
+
+            def handle_response(self, abstract_response: AbstractResponse) -> None:
+                assert isinstance(abstract_response, DescribeClientQuotasResponse)
+                abstract_response.complete(future)
+
+            def handle_failure(self, throwable: BaseException) -> None:
+                future.complete_exceptionally(throwable)
+
+        self._runnable.call(
+            _DescribeClientQuotasCall(
+                self,
+                "describeClientQuotas",
+                self._calc_deadline_ms(now, opts.timeout_ms()),
+                LeastLoadedNodeProvider(self),
+            ),
+            now,
+        )
+        return DescribeClientQuotasResult(future)
+
+    def alter_client_quotas(
+        self, entries: Collection[ClientQuotaAlteration], options: AlterClientQuotasOptions | None = None
+    ) -> AlterClientQuotasResult:
+        opts = AlterClientQuotasOptions() if options is None else options
+        alterations = list(entries)
+        futures: dict[ClientQuotaEntity, KafkaFutureImpl[None]] = {a.entity(): KafkaFutureImpl() for a in alterations}
+        now = self._time.milliseconds()
+
+        class _AlterClientQuotasCall(Call):
+            def create_request(self, timeout_ms: int) -> Builder[Any]:
+                return AlterClientQuotasRequestBuilder(alterations, opts.should_validate_only())
+
+            def handle_response(self, abstract_response: AbstractResponse) -> None:
+                assert isinstance(abstract_response, AlterClientQuotasResponse)
+                abstract_response.complete(futures)
+
+            def handle_failure(self, throwable: BaseException) -> None:
+                _complete_all_exceptionally(futures.values(), throwable)
+
+        self._runnable.call(
+            _AlterClientQuotasCall(
+                self, "alterClientQuotas", self._calc_deadline_ms(now, opts.timeout_ms()), LeastLoadedNodeProvider(self)
+            ),
+            now,
+        )
+        return AlterClientQuotasResult(futures)
 
     # -- configs ------------------------------------------------------------------------------------------------
 

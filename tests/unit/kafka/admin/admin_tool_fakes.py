@@ -8,6 +8,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from kafka.clients.admin.alter_client_quotas_result import AlterClientQuotasResult
 from kafka.clients.admin.alter_config_op import AlterConfigOp, OpType
 from kafka.clients.admin.alter_configs_result import AlterConfigsResult
 from kafka.clients.admin.config import Config
@@ -17,6 +18,7 @@ from kafka.clients.admin.create_topics_result import CreateTopicsResult, TopicMe
 from kafka.clients.admin.delete_records_result import DeleteRecordsResult
 from kafka.clients.admin.delete_topics_result import DeleteTopicsResult
 from kafka.clients.admin.deleted_records import DeletedRecords
+from kafka.clients.admin.describe_client_quotas_result import DescribeClientQuotasResult
 from kafka.clients.admin.describe_cluster_result import DescribeClusterResult
 from kafka.clients.admin.describe_configs_result import DescribeConfigsResult
 from kafka.clients.admin.describe_topics_result import DescribeTopicsResult
@@ -34,6 +36,7 @@ from kafka.common.internals.topic import Topic
 from kafka.common.kafka_future import KafkaFuture, KafkaFutureImpl
 from kafka.common.node import Node
 from kafka.common.protocol.types import Uuid
+from kafka.common.quota import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.topic_partition_info import TopicPartitionInfo
 
@@ -79,6 +82,7 @@ class FakeAdmin:
     low_watermarks: dict[TopicPartition, int | BaseException] = field(default_factory=dict)
     election_results: dict[TopicPartition, BaseException | None] | BaseException = field(default_factory=dict)
     create_error: BaseException | None = None
+    quotas: dict[ClientQuotaEntity, dict[str, float]] = field(default_factory=dict)
     calls: list[tuple[str, Any]] = field(default_factory=list)
     props: dict[str, str] = field(default_factory=dict)
     closed: bool = False
@@ -222,8 +226,41 @@ class FakeAdmin:
         self.calls.append(("alter_configs", dict(configs)))
         return AlterConfigsResult({r: done(None) for r in configs})
 
-    def describe_client_quotas(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError("Admin.describeClientQuotas is not supported by this client yet")
+    def describe_client_quotas(
+        self, quota_filter: ClientQuotaFilter, options: Any = None
+    ) -> DescribeClientQuotasResult:
+        """The stored quotas whose entity matches every component (and, strict, has no other entity type)."""
+        self.calls.append(("describe_client_quotas", quota_filter))
+
+        def matches(entity: ClientQuotaEntity) -> bool:
+            entries = entity.entries()
+            for component in quota_filter.components():
+                if component.entity_type() not in entries:
+                    return False
+                if not component.matches_any() and entries[component.entity_type()] != component.match():
+                    return False
+            types = {c.entity_type() for c in quota_filter.components()}
+            return not quota_filter.strict() or set(entries) == types
+
+        found = {e: dict(v) for e, v in self.quotas.items() if matches(e)}
+        return DescribeClientQuotasResult(done(found))
+
+    def alter_client_quotas(
+        self, entries: Collection[ClientQuotaAlteration], options: Any = None
+    ) -> AlterClientQuotasResult:
+        """Applies the ops to the stored quotas (a None value removes the key)."""
+        self.calls.append(("alter_client_quotas", list(entries)))
+        for entry in entries:
+            values = self.quotas.setdefault(entry.entity(), {})
+            for op in entry.ops():
+                value = op.value()
+                if value is None:
+                    values.pop(op.key(), None)
+                else:
+                    values[op.key()] = value
+            if not values:
+                del self.quotas[entry.entity()]
+        return AlterClientQuotasResult({entry.entity(): done(None) for entry in entries})
 
     # -- records and leaders ---------------------------------------------------------------------------------------
 

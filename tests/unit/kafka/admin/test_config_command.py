@@ -12,6 +12,7 @@ from kafka.admin import config_command as cc
 from kafka.clients.admin.alter_config_op import OpType
 from kafka.clients.admin.config_entry import ConfigSource
 from kafka.common.config.config_resource import ConfigResource
+from kafka.common.quota import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter, ClientQuotaFilterComponent
 from tests.unit.kafka.admin.admin_tool_fakes import BOOTSTRAP, FakeAdmin, run_tool
 
 
@@ -272,14 +273,44 @@ def test_describe_illegal_topic_name() -> None:
     assert admin.calls == []
 
 
-def test_describe_client_quotas_is_refused_by_the_client() -> None:
-    """Client quotas cannot be described yet: the command fails as Kafka's does when the call fails."""
-    status, out, err = configs("--describe", "--entity-type", "clients", "--entity-name", "c1")
-    assert status == 1
-    assert out == ""
-    assert err.splitlines()[1] == (
-        "java.lang.UnsupportedOperationException: Admin.describeClientQuotas is not supported by this client yet"
-    )
+def _quota_admin() -> FakeAdmin:
+    admin = FakeAdmin()
+    admin.quotas = {
+        ClientQuotaEntity({"client-id": "c1"}): {"producer_byte_rate": 1024.0, "request_percentage": 12.5},
+        ClientQuotaEntity({"client-id": None}): {"consumer_byte_rate": 2.0e7},
+        ClientQuotaEntity({"user": "u 1"}): {"producer_byte_rate": 10.0},
+        ClientQuotaEntity({"user": "u 1", "client-id": "c1"}): {"consumer_byte_rate": 5.0},
+    }
+    return admin
+
+
+def test_describe_client_quotas_prints_kafka_lines() -> None:
+    """A client's quotas print as Kafka 2.8 prints them, values as Java doubles; the filter is strict and exact."""
+    admin = _quota_admin()
+    status, out, _ = configs("--describe", "--entity-type", "clients", "--entity-name", "c1", admin=admin)
+    assert status == 0
+    assert out == "Quota configs for client-id 'c1' are producer_byte_rate=1024.0, request_percentage=12.5\n"
+    assert admin.calls == [
+        (
+            "describe_client_quotas",
+            ClientQuotaFilter.contains_only([ClientQuotaFilterComponent.of_entity("client-id", "c1")]),
+        )
+    ]
+
+
+def test_describe_default_client_quotas() -> None:
+    """--entity-default describes the default client id, printed as Kafka's "the default client-id"."""
+    status, out, _ = configs("--describe", "--entity-type", "clients", "--entity-default", admin=_quota_admin())
+    assert status == 0
+    assert out == "Quota configs for the default client-id are consumer_byte_rate=2.0E7\n"
+
+
+def test_describe_user_and_client_quotas() -> None:
+    """users+clients together describe the <user, client-id> entity, the user first."""
+    args = ["--describe", "--entity-type", "users", "--entity-name", "u 1", "--entity-type", "clients"]
+    status, out, _ = configs(*args, "--entity-name", "c1", admin=_quota_admin())
+    assert status == 0
+    assert out == "Quota configs for user-principal 'u 1', client-id 'c1' are consumer_byte_rate=5.0\n"
 
 
 # -- alter ------------------------------------------------------------------------------------------------------------
@@ -377,12 +408,37 @@ def test_alter_client_with_non_quota_config() -> None:
     )
 
 
-def test_alter_client_quota_is_refused_by_the_client() -> None:
-    """Altering a client quota needs describeClientQuotas first, which the admin client refuses."""
+def test_alter_client_quota_sets_and_deletes() -> None:
+    """--alter of the default client id sends one alteration: set ops as doubles, deletions as None values."""
+    admin = _quota_admin()
     args = ["--alter", "--entity-type", "clients", "--entity-default", "--add-config", "producer_byte_rate=1000"]
-    status, _, err = configs(*args)
+    status, out, _ = configs(*args, "--delete-config", "consumer_byte_rate", admin=admin)
+    assert status == 0
+    assert out == "Completed updating default config for clients in the cluster.\n"
+    alterations = [call[1] for call in admin.calls if call[0] == "alter_client_quotas"]
+    assert len(alterations) == 1
+    (alteration,) = alterations[0]
+    assert alteration.entity() == ClientQuotaEntity({"client-id": None})
+    assert alteration.ops() == (
+        ClientQuotaAlteration.Op("producer_byte_rate", 1000.0),
+        ClientQuotaAlteration.Op("consumer_byte_rate", None),
+    )
+    assert admin.quotas[ClientQuotaEntity({"client-id": None})] == {"producer_byte_rate": 1000.0}
+
+
+def test_alter_client_quota_deleting_an_unset_key_is_refused() -> None:
+    """Deleting a quota the entity does not have fails with Kafka's InvalidConfigurationException message."""
+    args = ["--alter", "--entity-type", "clients", "--entity-name", "c1", "--delete-config", "consumer_byte_rate"]
+    status, _, err = configs(*args, admin=_quota_admin())
     assert status == 1
-    assert err.splitlines() == [
-        f"Error while executing config command with args '{' '.join([*BOOTSTRAP, *args])}'",
-        "java.lang.UnsupportedOperationException: Admin.describeClientQuotas is not supported by this client yet",
-    ]
+    assert err == "Invalid config(s): consumer_byte_rate\n"
+
+
+def test_alter_client_quota_bad_value_is_refused() -> None:
+    """A quota value that is not a double fails before any alteration is sent."""
+    args = ["--alter", "--entity-type", "clients", "--entity-name", "c1", "--add-config", "producer_byte_rate=x"]
+    admin = _quota_admin()
+    status, _, err = configs(*args, admin=admin)
+    assert status == 1
+    assert err == "Cannot parse quota configuration value for producer_byte_rate: x\n"
+    assert not any(call[0] == "alter_client_quotas" for call in admin.calls)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from kafka.clients.admin.admin import UnsupportedOperationException
+from kafka.clients.admin.alter_client_quotas_options import AlterClientQuotasOptions
 from kafka.clients.admin.alter_config_op import AlterConfigOp, OpType
 from kafka.clients.admin.config_entry import ConfigEntry, ConfigSource
 from kafka.clients.admin.create_topics_options import CreateTopicsOptions
@@ -36,6 +37,7 @@ from kafka.common.errors import (
     DisconnectException,
     ElectionNotNeededException,
     GroupIdNotFoundException,
+    InvalidRequestException,
     InvalidTopicException,
     NotControllerException,
     ThrottlingQuotaExceededException,
@@ -50,6 +52,7 @@ from kafka.common.message import (
     CreateTopicsResponseData,
     DeleteRecordsResponseData,
     DeleteTopicsResponseData,
+    DescribeClientQuotasResponseData,
     DescribeClusterResponseData,
     DescribeConfigsResponseData,
     DescribeGroupsResponseData,
@@ -65,11 +68,15 @@ from kafka.common.node import Node
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import Uuid
+from kafka.common.quota import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter, ClientQuotaFilterComponent
 from kafka.common.requests.abstract_request import AbstractRequest
+from kafka.common.requests.alter_client_quotas_response import AlterClientQuotasResponse
+from kafka.common.requests.api_error import ApiError
 from kafka.common.requests.create_partitions_response import CreatePartitionsResponse
 from kafka.common.requests.create_topics_response import CreateTopicsResponse
 from kafka.common.requests.delete_records_response import DeleteRecordsResponse
 from kafka.common.requests.delete_topics_response import DeleteTopicsResponse
+from kafka.common.requests.describe_client_quotas_response import DescribeClientQuotasResponse
 from kafka.common.requests.describe_cluster_response import DescribeClusterResponse
 from kafka.common.requests.describe_configs_response import DescribeConfigsResponse
 from kafka.common.requests.describe_groups_response import DescribeGroupsResponse
@@ -1181,3 +1188,86 @@ def test_get_sub_level_error() -> None:
     )
     missing = KafkaAdminClient.get_sub_level_error({}, tp, "not there")
     assert isinstance(missing, ValueError) and str(missing) == "not there"
+
+
+# -- client quotas --------------------------------------------------------------------------------------------------
+
+
+def test_describe_client_quotas_sends_match_types_and_completes(env: AdminClientUnitTestEnv) -> None:
+    """describeClientQuotas sends each component's match type (EXACT, DEFAULT, SPECIFIED) and strict, and
+    completes with the entities and values of the response."""
+    seen: list[Any] = []
+
+    def matcher(body: AbstractRequest[Any]) -> bool:
+        seen.append(body.data)
+        return body.api_key is ApiKeys.DESCRIBE_CLIENT_QUOTAS
+
+    entity = ClientQuotaEntity({ClientQuotaEntity.USER: "u", ClientQuotaEntity.CLIENT_ID: None})
+    env.kafka_client().prepare_response(
+        matcher, DescribeClientQuotasResponse.from_quota_entities({entity: {"producer_byte_rate": 10.0}}, 0)
+    )
+    quota_filter = ClientQuotaFilter.contains_only(
+        [
+            ClientQuotaFilterComponent.of_entity("user", "u"),
+            ClientQuotaFilterComponent.of_default_entity("client-id"),
+            ClientQuotaFilterComponent.of_entity_type("ip"),
+        ]
+    )
+    entities = env.admin_client.describe_client_quotas(quota_filter).entities().get(WAIT_MS)
+    assert entities == {entity: {"producer_byte_rate": 10.0}}
+    assert [(c.entity_type, c.match_type, c.match) for c in seen[0].components] == [
+        ("user", 0, "u"),
+        ("client-id", 1, None),
+        ("ip", 2, None),
+    ]
+    assert seen[0].strict is True
+
+
+def test_describe_client_quotas_error(env: AdminClientUnitTestEnv) -> None:
+    """A response error fails the future with the error's exception and message."""
+    env.kafka_client().prepare_response(
+        DescribeClientQuotasResponse(
+            DescribeClientQuotasResponseData(error_code=Errors.INVALID_REQUEST.code, error_message="bad", entries=None)
+        )
+    )
+    cause = _cause(env.admin_client.describe_client_quotas(ClientQuotaFilter.all()).entities())
+    assert isinstance(cause, InvalidRequestException)
+    assert str(cause) == "bad"
+
+
+def test_alter_client_quotas_sends_ops_and_reports_per_entity(env: AdminClientUnitTestEnv) -> None:
+    """alterClientQuotas sends set ops with their value and removals as remove=true, validate_only, and completes
+    each entity's future with its own error."""
+    seen: list[Any] = []
+
+    def matcher(body: AbstractRequest[Any]) -> bool:
+        seen.append(body.data)
+        return body.api_key is ApiKeys.ALTER_CLIENT_QUOTAS
+
+    good = ClientQuotaEntity({ClientQuotaEntity.CLIENT_ID: "c"})
+    bad = ClientQuotaEntity({ClientQuotaEntity.USER: None})
+    env.kafka_client().prepare_response(
+        matcher,
+        AlterClientQuotasResponse.from_quota_entities(
+            {good: ApiError.NONE, bad: ApiError(Errors.INVALID_REQUEST, "Invalid configuration key foo")}, 0
+        ),
+    )
+    result = env.admin_client.alter_client_quotas(
+        [
+            ClientQuotaAlteration(good, [ClientQuotaAlteration.Op("producer_byte_rate", 5.0)]),
+            ClientQuotaAlteration(bad, [ClientQuotaAlteration.Op("foo", None)]),
+        ],
+        AlterClientQuotasOptions().validate_only(True),
+    )
+    assert result.values()[good].get(WAIT_MS) is None
+    cause = _cause(result.values()[bad])
+    assert isinstance(cause, InvalidRequestException)
+    assert str(cause) == "Invalid configuration key foo"
+    assert isinstance(_cause(result.all()), InvalidRequestException)
+    assert seen[0].validate_only is True
+    ops = [(op.key, op.value, op.remove) for entry in seen[0].entries for op in entry.ops]
+    assert ops == [("producer_byte_rate", 5.0, False), ("foo", 0.0, True)]
+    assert [[(e.entity_type, e.entity_name) for e in entry.entity] for entry in seen[0].entries] == [
+        [("client-id", "c")],
+        [("user", None)],
+    ]
