@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 from kafka.clients.producer.record_metadata import RecordMetadata
 
@@ -47,6 +47,16 @@ def as_callback(callback: CallbackLike | None) -> Callback | None:
 
     # PORT: Python callers pass functions where Java passes lambdas; they are wrapped here.
     """
-    if callback is None or isinstance(callback, Callback):
-        return callback
-    return _FunctionCallback(callback)
+    if callback is None:
+        return None
+    # Whether a class is a Callback is remembered: the ABC's isinstance is slow for every record sent.
+    kind = type(callback)
+    is_callback = _CALLBACK_TYPES.get(kind)
+    if is_callback is None:
+        is_callback = _CALLBACK_TYPES[kind] = isinstance(callback, Callback)
+    if is_callback:
+        return cast(Callback, callback)
+    return _FunctionCallback(cast(Callable[[RecordMetadata | None, BaseException | None], None], callback))
+
+
+_CALLBACK_TYPES: dict[type, bool] = {}

@@ -67,6 +67,11 @@ _LONG_MAX = 2**63 - 1
 
 Future = FutureRecordMetadata | FutureFailure
 
+# More than what a one-record batch of any magic adds to the key and value of a record without headers (at most
+# 93 bytes, for v2: the 61-byte batch header, 21 bytes of record overhead, two length varints of at most 5 bytes
+# and the header count; legacy formats add less).
+_RECORD_SIZE_MARGIN = 128
+
 
 class KafkaProducer(Generic[K, V]):
     """A thread-safe Kafka producer; share one instance between threads.
@@ -176,11 +181,19 @@ class KafkaProducer(Generic[K, V]):
             if i is not None
         ]
         self._interceptors = interceptors if interceptors is not None else ProducerInterceptors(interceptor_list)
+        # Without interceptors, send skips the chain (it would do nothing).
+        self._has_interceptors = len(self._interceptors) > 0
+        # Serializers that do not look at the headers are called through `serialize` directly.
+        self._key_serializer_uses_headers = _uses_headers(self._key_serializer)
+        self._value_serializer_uses_headers = _uses_headers(self._value_serializer)
         cluster_resource_listeners = client_utils.configure_cluster_resource_listeners(
             interceptor_list, [self._key_serializer, self._value_serializer]
         )
         self._max_request_size = config.get_int(ProducerConfig.MAX_REQUEST_SIZE_CONFIG)
         self._total_memory_size = config.get_long(ProducerConfig.BUFFER_MEMORY_CONFIG)
+        # Records without headers whose key and value lengths plus _RECORD_SIZE_MARGIN stay within this cannot be
+        # too large, so their exact size estimate is skipped.
+        self._record_size_limit = min(self._max_request_size, self._total_memory_size)
         self._compression_type = CompressionType.for_name(config.get_string(ProducerConfig.COMPRESSION_TYPE_CONFIG))
         self._max_block_time_ms = config.get_long(ProducerConfig.MAX_BLOCK_MS_CONFIG)
         delivery_timeout_ms = self._configure_delivery_timeout(config)
@@ -366,8 +379,10 @@ class KafkaProducer(Generic[K, V]):
         report (ApiException: unknown topic, record too large, timeouts...) come back through the future and
         the callback; configuration and usage errors are raised here.
         """
-        intercepted_record = self._interceptors.on_send(record) if self._interceptors is not None else record
-        return self._do_send(intercepted_record, as_callback(callback))
+        if self._has_interceptors:
+            assert self._interceptors is not None
+            record = self._interceptors.on_send(record)
+        return self._do_send(record, as_callback(callback))
 
     def _throw_if_producer_closed(self) -> None:
         if self._sender is None or not self._sender.is_running():
@@ -380,15 +395,18 @@ class KafkaProducer(Generic[K, V]):
     def _do_send(self, record: ProducerRecord[K, V], callback: Callback | None) -> Future:
         interceptors = self._interceptors
         assert interceptors is not None
-        append_callbacks = _AppendCallbacks(callback, interceptors, record)
+        append_callbacks = _AppendCallbacks(callback, interceptors if self._has_interceptors else None, record)
         try:
             self._throw_if_producer_closed()
             now_ms = self._time.milliseconds()
             metadata = self._metadata
-            assert metadata is not None and self._key_serializer is not None and self._value_serializer is not None
+            key_serializer = self._key_serializer
+            value_serializer = self._value_serializer
+            assert metadata is not None and key_serializer is not None and value_serializer is not None
+            topic = record.topic
             try:
                 cluster, waited_on_metadata_ms = self._wait_on_metadata(
-                    record.topic, record.partition, now_ms, self._max_block_time_ms
+                    topic, record.partition, now_ms, self._max_block_time_ms
                 )
             except KafkaException as e:
                 if metadata.is_closed():
@@ -397,33 +415,48 @@ class KafkaProducer(Generic[K, V]):
             now_ms += waited_on_metadata_ms
             remaining_wait_ms = max(0, self._max_block_time_ms - waited_on_metadata_ms)
             try:
-                serialized_key = self._key_serializer.serialize_with_headers(record.topic, record.headers, record.key)
+                if self._key_serializer_uses_headers:
+                    serialized_key = key_serializer.serialize_with_headers(topic, record.headers, record.key)
+                else:
+                    serialized_key = key_serializer.serialize(topic, record.key)
             except TypeError as cce:
                 raise SerializationException(
                     f"Can't convert key of class {_class_name(record.key)} to class "
-                    f"{_class_name(self._key_serializer, True)} specified in key.serializer"
+                    f"{_class_name(key_serializer, True)} specified in key.serializer"
                 ) from cce
             try:
-                serialized_value = self._value_serializer.serialize_with_headers(
-                    record.topic, record.headers, record.value
-                )
+                if self._value_serializer_uses_headers:
+                    serialized_value = value_serializer.serialize_with_headers(topic, record.headers, record.value)
+                else:
+                    serialized_value = value_serializer.serialize(topic, record.value)
             except TypeError as cce:
                 raise SerializationException(
                     f"Can't convert value of class {_class_name(record.value)} to class "
-                    f"{_class_name(self._value_serializer, True)} specified in value.serializer"
+                    f"{_class_name(value_serializer, True)} specified in value.serializer"
                 ) from cce
             # UNKNOWN_PARTITION (-1) lets the accumulator pick the sticky partition.
-            partition = self._partition(record, serialized_key, serialized_value, cluster)
-            record.headers.set_read_only()
-            headers = record.headers.to_array()
-            serialized_size = AbstractRecords.estimate_size_in_bytes_upper_bound(
-                self._api_versions.max_usable_produce_magic(),
-                self._compression_type,
-                serialized_key,
-                serialized_value,
-                headers,
-            )
-            self._ensure_valid_record_size(serialized_size)
+            if record.partition is None and self._partitioner is None and serialized_key is None:
+                partition = RecordMetadata.UNKNOWN_PARTITION
+            else:
+                partition = self._partition(record, serialized_key, serialized_value, cluster)
+            headers = record._headers_for_send()
+            # A record without headers that is far below the limits cannot fail the size check: its exact
+            # estimate is only needed near them.
+            if (
+                headers
+                or (0 if serialized_key is None else len(serialized_key))
+                + (0 if serialized_value is None else len(serialized_value))
+                + _RECORD_SIZE_MARGIN
+                > self._record_size_limit
+            ):
+                serialized_size = AbstractRecords.estimate_size_in_bytes_upper_bound(
+                    self._api_versions.max_usable_produce_magic(),
+                    self._compression_type,
+                    serialized_key,
+                    serialized_value,
+                    headers,
+                )
+                self._ensure_valid_record_size(serialized_size)
             timestamp = now_ms if record.timestamp is None else record.timestamp
             # A custom partitioner hears of new batches (and may pick another partition for them).
             abort_on_new_batch = self._partitioner is not None
@@ -462,10 +495,11 @@ class KafkaProducer(Generic[K, V]):
                     now_ms,
                     cluster,
                 )
-            if self._transaction_manager is not None:
+            transaction_manager = self._transaction_manager
+            if transaction_manager is not None and transaction_manager.is_partition_check_needed():
                 appended_tp = append_callbacks.topic_partition()
                 assert appended_tp is not None
-                self._transaction_manager.maybe_add_partition(appended_tp)
+                transaction_manager.maybe_add_partition(appended_tp)
             if result.batch_is_full or result.new_batch_created:
                 if self._log.is_trace_enabled():
                     self._log.trace(
@@ -693,10 +727,11 @@ class _AppendCallbacks(AppendCallbacks):
     def __init__(
         self,
         user_callback: Callback | None,
-        interceptors: ProducerInterceptors[Any, Any],
+        interceptors: ProducerInterceptors[Any, Any] | None,
         record: ProducerRecord[Any, Any],
     ) -> None:
         self._user_callback = user_callback
+        # None when the producer has no interceptors.
         self._interceptors = interceptors
         # Only what is needed later: the record itself must not live as long as its batch.
         self._topic = record.topic if record is not None else None
@@ -709,7 +744,8 @@ class _AppendCallbacks(AppendCallbacks):
             tp = self.topic_partition()
             if tp is not None:
                 metadata = RecordMetadata(tp, -1, -1, NO_TIMESTAMP, -1, -1)
-        self._interceptors.on_acknowledgement(metadata, exception)
+        if self._interceptors is not None:
+            self._interceptors.on_acknowledgement(metadata, exception)
         if self._user_callback is not None:
             self._user_callback.on_completion(metadata, exception)
 
@@ -729,6 +765,11 @@ class _AppendCallbacks(AppendCallbacks):
             else:
                 self._topic_partition = TopicPartition(self._topic, RecordMetadata.UNKNOWN_PARTITION)
         return self._topic_partition
+
+
+def _uses_headers(serializer: Serializer[Any] | None) -> bool:
+    """Whether the serializer has its own serialize_with_headers (the base one only calls serialize)."""
+    return serializer is not None and type(serializer).serialize_with_headers is not Serializer.serialize_with_headers
 
 
 def _linger_ms(config: ProducerConfig) -> int:

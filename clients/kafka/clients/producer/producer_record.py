@@ -26,11 +26,11 @@ class ProducerRecord(Generic[K, V]):
     Java's accessors. Headers may be given as Header objects or (key, value) pairs.
     """
 
-    __slots__ = ("headers", "key", "partition", "timestamp", "topic", "value")
+    __slots__ = ("_headers", "key", "partition", "timestamp", "topic", "value")
 
     topic: str
     partition: int | None
-    headers: RecordHeaders
+    _headers: RecordHeaders | None
     key: K | None
     value: V | None
     timestamp: int | None
@@ -56,7 +56,27 @@ class ProducerRecord(Generic[K, V]):
         object.__setattr__(self, "key", key)
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "timestamp", timestamp)
-        object.__setattr__(self, "headers", RecordHeaders(headers))  # type: ignore[arg-type]
+        # Without headers, the (empty) RecordHeaders is only made when asked for: most records never are.
+        object.__setattr__(self, "_headers", None if headers is None else RecordHeaders(headers))  # type: ignore[arg-type]
+
+    @property
+    def headers(self) -> RecordHeaders:
+        """The record's headers, which `send` makes read-only."""
+        headers = self._headers
+        if headers is None:
+            headers = RecordHeaders()
+            object.__setattr__(self, "_headers", headers)
+        return headers
+
+    def _headers_for_send(self) -> tuple[Header, ...]:
+        """Makes the headers read-only and returns them (KafkaProducer.send's use, as Java's setReadOnly and
+        toArray). A record whose headers were never asked for gets the shared read-only empty headers."""
+        headers = self._headers
+        if headers is None:
+            object.__setattr__(self, "_headers", _SENT_EMPTY_HEADERS)
+            return ()
+        headers.set_read_only()
+        return headers.to_array()
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"ProducerRecord is immutable: cannot set {name}")
@@ -85,6 +105,11 @@ class ProducerRecord(Generic[K, V]):
         return hash(
             (self.topic, self.partition, self.headers, _hashable(self.key), _hashable(self.value), self.timestamp)
         )
+
+
+# The headers of every sent record that had none: empty and read-only, as each record's own would be.
+_SENT_EMPTY_HEADERS = RecordHeaders()
+_SENT_EMPTY_HEADERS.set_read_only()
 
 
 def _null(value: object) -> str:

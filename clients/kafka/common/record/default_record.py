@@ -19,6 +19,7 @@ keys and values come out as `bytes`; every failure is an InvalidRecordException,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
@@ -58,12 +59,16 @@ _UVARINT_TABLE_SIZE: Final = 1 << 14
 _UVARINT_TABLE: Final = tuple(_uvarint(u) for u in range(_UVARINT_TABLE_SIZE))
 
 
+# Larger values recur too (the lengths of same-sized values, of their records): the last ones are remembered.
+_cached_uvarint: Final = functools.lru_cache(maxsize=256)(_uvarint)
+
+
 def varint_bytes(value: int) -> bytes:
     """The zig-zag varint encoding of the 32-bit int `value`."""
     u = (value << 1) ^ (value >> 31)
     if 0 <= u < _UVARINT_TABLE_SIZE:
         return _UVARINT_TABLE[u]
-    return _uvarint(u & _M32)
+    return _cached_uvarint(u & _M32)
 
 
 def varlong_bytes(value: int) -> bytes:
@@ -316,34 +321,45 @@ class DefaultRecord(Record):
         """Append one encoded record to `out`; returns the bytes written."""
         if headers is None:
             raise ValueError("Headers cannot be null")
-        # attributes (0) then the two deltas
-        parts: list[Buffer] = [b"\x00", varlong_bytes(timestamp_delta), varint_bytes(offset_delta)]
+        # The producer's hot path: the varints of small deltas and lengths come from the table, and the
+        # value goes into `out` as it is rather than through an intermediate copy of the whole record.
+        u = (timestamp_delta << 1) ^ (timestamp_delta >> 63)
+        timestamp_bytes = _UVARINT_TABLE[u] if 0 <= u < _UVARINT_TABLE_SIZE else varlong_bytes(timestamp_delta)
+        u = (offset_delta << 1) ^ (offset_delta >> 31)
+        offset_bytes = _UVARINT_TABLE[u] if 0 <= u < _UVARINT_TABLE_SIZE else varint_bytes(offset_delta)
+        # attributes (0), the two deltas, the key and the value's length
         if key is None:
-            parts.append(_NULL_VARINT)
+            head = b"".join(
+                (
+                    b"\x00",
+                    timestamp_bytes,
+                    offset_bytes,
+                    _NULL_VARINT,
+                    _NULL_VARINT if value is None else varint_bytes(len(value)),
+                )
+            )
         else:
-            parts.append(varint_bytes(len(key)))
-            parts.append(key)
-        if value is None:
-            parts.append(_NULL_VARINT)
-        else:
-            parts.append(varint_bytes(len(value)))
-            parts.append(value)
-        parts.append(varint_bytes(len(headers)))
-        for header in headers:
-            key_bytes = header_key_bytes(header)
-            parts.append(varint_bytes(len(key_bytes)))
-            parts.append(key_bytes)
-            header_value = header.value()
-            if header_value is None:
-                parts.append(_NULL_VARINT)
-            else:
-                parts.append(varint_bytes(len(header_value)))
-                parts.append(header_value)
-        body = b"".join(parts)
-        prefix = varint_bytes(len(body))
+            head = b"".join(
+                (
+                    b"\x00",
+                    timestamp_bytes,
+                    offset_bytes,
+                    varint_bytes(len(key)),
+                    key,
+                    _NULL_VARINT if value is None else varint_bytes(len(value)),
+                )
+            )
+        tail = _headers_bytes(headers) if headers else b"\x00"
+        size = len(head) + len(tail)
+        if value is not None:
+            size += len(value)
+        prefix = varint_bytes(size)
         out += prefix
-        out += body
-        return len(prefix) + len(body)
+        out += head
+        if value is not None:
+            out += value
+        out += tail
+        return len(prefix) + size
 
     # ---- sizes -----------------------------------------------------------------------------------
 
@@ -405,6 +421,22 @@ class DefaultRecord(Record):
     ) -> tuple[PartialDefaultRecord, int]:
         """Decode the record at `data[pos:]` without copying its key, value or headers."""
         return _read_partial_record(data, pos, len(data), base_offset, base_timestamp, base_sequence, log_append_time)
+
+
+def _headers_bytes(headers: Sequence[Header]) -> bytes:
+    """The encoded header count and headers of a record."""
+    parts: list[Buffer] = [varint_bytes(len(headers))]
+    for header in headers:
+        key_bytes = header_key_bytes(header)
+        parts.append(varint_bytes(len(key_bytes)))
+        parts.append(key_bytes)
+        header_value = header.value()
+        if header_value is None:
+            parts.append(_NULL_VARINT)
+        else:
+            parts.append(varint_bytes(len(header_value)))
+            parts.append(header_value)
+    return b"".join(parts)
 
 
 def _size_of(key_size: int, value_size: int, headers: Sequence[Header]) -> int:

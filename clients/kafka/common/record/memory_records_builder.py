@@ -373,6 +373,55 @@ class MemoryRecordsBuilder:
         """Append a record at the next offset."""
         self._append_with_offset(self._next_sequential_offset(), False, timestamp, key, value, headers)
 
+    def append_if_room(
+        self, timestamp: int, key: Buffer | None, value: Buffer | None, headers: Sequence[Header] = EMPTY_HEADERS
+    ) -> bool:
+        """Appends a record at the next offset if `has_room_for` allows it; False (nothing written) if not.
+
+        # PORT: Java's producer calls hasRoomFor and then append, sizing the record twice. This does both
+        with one encoding for the common case of a v2 data batch that already has records: the record is
+        written, and taken back when it does not fit. The checks, their order and the bytes are those of
+        the two calls; anything else goes through them.
+        """
+        stream = self._append_stream
+        last_offset = self._last_offset
+        base_timestamp = self._base_timestamp
+        if (
+            stream is None
+            or self._num_records == 0
+            or self._magic != MAGIC_VALUE_V2
+            or self._is_control_batch
+            or last_offset is None
+            or base_timestamp is None
+            or (timestamp < 0 and timestamp != NO_TIMESTAMP)
+        ):
+            if not self.has_room_for(timestamp, key, value, headers):
+                return False
+            self.append(timestamp, key, value, headers)
+            return True
+        if self._compression_type is CompressionType.NONE:
+            estimated = self._batch_header_size_in_bytes + self._uncompressed_records_size_in_bytes
+        else:
+            estimated = self._estimated_bytes_written()
+        write_limit = self._write_limit
+        if write_limit <= estimated:
+            return False
+        offset = last_offset + 1
+        base_offset = self._base_offset
+        size = DefaultRecord.write_to(stream, offset - base_offset, timestamp - base_timestamp, key, value, headers)
+        if write_limit < estimated + size:
+            del stream[len(stream) - size :]
+            return False
+        if self._num_records == INT32_MAX or offset - base_offset > INT32_MAX:
+            self._record_written(offset, timestamp, size)  # raises
+        self._num_records += 1
+        self._uncompressed_records_size_in_bytes += size
+        self._last_offset = offset
+        if timestamp > self._max_timestamp:
+            self._max_timestamp = timestamp
+            self._offset_of_max_timestamp = offset
+        return True
+
     def append_simple(self, record: SimpleRecord) -> None:
         """Append a SimpleRecord at the next offset."""
         self.append_simple_with_offset(self._next_sequential_offset(), record)
@@ -521,14 +570,20 @@ class MemoryRecordsBuilder:
 
     def is_full(self) -> bool:
         """True when closed for appends or past the write limit."""
-        return self._append_stream is None or (
-            self._num_records > 0 and self._write_limit <= self._estimated_bytes_written()
-        )
+        if self._append_stream is None:
+            return True
+        if self._num_records == 0:
+            return False
+        if self._compression_type is CompressionType.NONE:
+            return self._write_limit <= self._batch_header_size_in_bytes + self._uncompressed_records_size_in_bytes
+        return self._write_limit <= self._estimated_bytes_written()
 
     def estimated_size_in_bytes(self) -> int:
         """The built size, or an estimate before that."""
         if self._built_records is not None:
             return self._built_records.size_in_bytes()
+        if self._compression_type is CompressionType.NONE:
+            return self._batch_header_size_in_bytes + self._uncompressed_records_size_in_bytes
         return self._estimated_bytes_written()
 
     def _next_sequential_offset(self) -> int:

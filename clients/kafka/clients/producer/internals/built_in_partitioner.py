@@ -26,21 +26,23 @@ __all__ = ["BuiltInPartitioner", "StickyPartitionInfo"]
 class StickyPartitionInfo:
     """The current sticky partition of a topic and how many bytes were appended to it so far."""
 
-    __slots__ = ("_index", "_lock", "produced_bytes")
+    __slots__ = ("_index", "produced_bytes")
 
     def __init__(self, index: int) -> None:
         self._index = index
         self.produced_bytes = 0
-        self._lock = threading.Lock()
 
     def partition(self) -> int:
         return self._index
 
     def add_produced_bytes(self, n: int) -> int:
-        """Adds `n` and returns the new total (Java's AtomicInteger.addAndGet)."""
-        with self._lock:
-            self.produced_bytes += n
-            return self.produced_bytes
+        """Adds `n` and returns the new total (Java's AtomicInteger.addAndGet).
+
+        # PORT: no lock of its own: the only caller, update_partition_info, runs under the partition's deque
+        lock, which already orders every update of this partition's counter.
+        """
+        self.produced_bytes += n
+        return self.produced_bytes
 
 
 class _PartitionLoadStats:
@@ -121,13 +123,16 @@ class BuiltInPartitioner:
     ) -> None:
         """Counts `appended_bytes` against the sticky partition and switches once enough was produced.
 
+        Called under the lock of the partition's deque, as is_partition_changed.
+
         The switch happens at `batch.size` bytes when `enable_switch` (the partition's last batch is full),
         else only at twice that, so that a lingering batch is not left half-filled.
         """
         if partition_info is None:
             return
         assert partition_info is self._sticky_partition_info
-        produced_bytes = partition_info.add_produced_bytes(appended_bytes)
+        partition_info.produced_bytes += appended_bytes  # add_produced_bytes, without the call
+        produced_bytes = partition_info.produced_bytes
         if produced_bytes >= self._sticky_batch_size * 2 and self._log.is_trace_enabled():
             self._log.trace(
                 f"Produced {produced_bytes} bytes, exceeding twice the batch size of {self._sticky_batch_size} "

@@ -114,17 +114,9 @@ class FutureRecordMetadata:
         nxt = self._next_record_metadata
         if nxt is not None:
             return nxt.value()
-        return RecordMetadata(
-            self._result.topic_partition(),
-            self._result.base_offset(),
-            self._batch_index,
-            self._timestamp(),
-            self._serialized_key_size,
-            self._serialized_value_size,
+        return self._result.record_metadata(
+            self._batch_index, self._create_timestamp, self._serialized_key_size, self._serialized_value_size
         )
-
-    def _timestamp(self) -> int:
-        return self._result.log_append_time() if self._result.has_log_append_time() else self._create_timestamp
 
     def is_done(self) -> bool:
         nxt = self._next_record_metadata

@@ -53,16 +53,6 @@ class FinalState(Enum):
         return self.value
 
 
-class _Thunk:
-    """A record's user callback and future, kept until the batch completes."""
-
-    __slots__ = ("callback", "future")
-
-    def __init__(self, callback: Callback | None, future: FutureRecordMetadata) -> None:
-        self.callback = callback
-        self.future = future
-
-
 class ProducerBatch:
     """One partition's records on their way to the broker.
 
@@ -84,7 +74,10 @@ class ProducerBatch:
         self.topic_partition = tp
         self._last_append_time = created_ms
         self.produce_future = ProduceRequestResult(tp)
-        self._thunks: list[_Thunk] = []
+        # Java's thunks (each record's callback and future), as two lists side by side: one allocation less per
+        # record on the producer's hot path.
+        self._callbacks: list[Callback | None] = []
+        self._futures: list[FutureRecordMetadata] = []
         self._attempts = 0
         self._is_split_batch = is_split_batch
         self._final_state: FinalState | None = None
@@ -146,26 +139,32 @@ class ProducerBatch:
         now: int,
     ) -> FutureRecordMetadata | None:
         """Appends a record if it fits, returning its future; None when the batch has no room."""
-        builder = self._records_builder
-        if not builder.has_room_for(timestamp, key, value, headers):
+        if not self._records_builder.append_if_room(timestamp, key, value, headers):
             return None
-        builder.append(timestamp, key, value, headers)
         self._last_append_time = now
+        record_count = self.record_count
         future = FutureRecordMetadata(
             self.produce_future,
-            self.record_count,
+            record_count,
             timestamp,
             -1 if key is None else len(key),
             -1 if value is None else len(value),
             Time.SYSTEM,
         )
         # Every future is kept: a split re-points them at the records' new batches.
-        self._thunks.append(_Thunk(callback, future))
-        self.record_count += 1
+        self._callbacks.append(callback)
+        self._futures.append(future)
+        self.record_count = record_count + 1
         return future
 
     def _try_append_for_split(
-        self, timestamp: int, key: Buffer | None, value: Buffer | None, headers: Sequence[Header], thunk: _Thunk
+        self,
+        timestamp: int,
+        key: Buffer | None,
+        value: Buffer | None,
+        headers: Sequence[Header],
+        callback: Callback | None,
+        original_future: FutureRecordMetadata,
     ) -> bool:
         builder = self._records_builder
         if not builder.has_room_for(timestamp, key, value, headers):
@@ -179,8 +178,9 @@ class ProducerBatch:
             -1 if value is None else len(value),
             Time.SYSTEM,
         )
-        thunk.future.chain(future)
-        self._thunks.append(thunk)
+        original_future.chain(future)
+        self._callbacks.append(callback)
+        self._futures.append(original_future)
         self.record_count += 1
         return True
 
@@ -254,20 +254,24 @@ class ProducerBatch:
     ) -> None:
         # The result is set before the callbacks run, since they read the futures.
         self.produce_future.set(base_offset, log_append_time, record_exceptions)
-        for i, thunk in enumerate(self._thunks):
-            try:
-                callback = thunk.callback
+        if record_exceptions is None:
+            for callback, future in zip(self._callbacks, self._futures):
                 if callback is not None:
-                    if record_exceptions is None:
-                        callback.on_completion(thunk.future.value(), None)
-                    else:
+                    try:
+                        callback.on_completion(future.value(), None)
+                    except Exception as e:
+                        self._log_callback_error(e)
+        else:
+            for i, callback in enumerate(self._callbacks):
+                if callback is not None:
+                    try:
                         callback.on_completion(None, record_exceptions(i))
-            except Exception as e:
-                _log.error(
-                    f"Error executing user-provided callback on message for topic-partition '{self.topic_partition}'",
-                    e,
-                )
+                    except Exception as e:
+                        self._log_callback_error(e)
         self.produce_future.done()
+
+    def _log_callback_error(self, e: Exception) -> None:
+        _log.error(f"Error executing user-provided callback on message for topic-partition '{self.topic_partition}'", e)
 
     # ---- splitting -------------------------------------------------------------------------------
 
@@ -283,21 +287,23 @@ class ProducerBatch:
             raise ValueError("Batch splitting cannot be used with non-compressed messages with version v0 and v1")
         if len(record_batches) > 1:
             raise ValueError("A producer batch should only have one record batch.")
-        thunk_iter = iter(self._thunks)
+        thunks = zip(self._callbacks, self._futures)
         # Split batches keep the original creation time and are sized at batch.size at least.
         batch: ProducerBatch | None = None
         for record in record_batch:
-            thunk = next(thunk_iter)
+            callback, future = next(thunks)
             if batch is None:
                 batch = self._create_batch_off_accumulator_for_record(record, split_batch_size)
             # A new batch always takes its first record.
             if not batch._try_append_for_split(
-                record.timestamp(), record.key(), record.value(), record.headers(), thunk
+                record.timestamp(), record.key(), record.value(), record.headers(), callback, future
             ):
                 batches.append(batch)
                 batch.close_for_record_appends()
                 batch = self._create_batch_off_accumulator_for_record(record, split_batch_size)
-                batch._try_append_for_split(record.timestamp(), record.key(), record.value(), record.headers(), thunk)
+                batch._try_append_for_split(
+                    record.timestamp(), record.key(), record.value(), record.headers(), callback, future
+                )
         if batch is not None:
             batches.append(batch)
             batch.close_for_record_appends()

@@ -57,9 +57,14 @@ class ProducerMetadata(Metadata):
         """Keeps `topic` in the metadata for metadata.max.idle.ms more; a new topic is fetched right away."""
         if topic is None:
             raise ValueError("topic cannot be null")
+        expire_ms = now_ms + self._metadata_idle_ms
+        if self._topics.get(topic) == expire_ms:
+            # Already known with this very expiry (send calls this for every record, many in the same ms): the
+            # update would change nothing, so the lock is not taken.
+            return
         with self._lock:
             previous = self._topics.get(topic)
-            self._topics[topic] = now_ms + self._metadata_idle_ms
+            self._topics[topic] = expire_ms
             if previous is None:
                 self._new_topics.add(topic)
                 self.request_update_for_new_topics()

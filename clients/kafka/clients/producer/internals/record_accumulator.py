@@ -22,7 +22,7 @@ import threading
 from abc import abstractmethod
 from collections import deque
 from collections.abc import Collection, Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from kafka.clients import common_client_configs
 from kafka.clients.producer.callback import Callback
@@ -168,7 +168,9 @@ class RecordAccumulator:
         self._closed = False
         self._counters_lock = threading.Lock()
         self._flushes_in_progress = 0
-        self._appends_in_progress = 0
+        # Java's AtomicInteger appendsInProgress as a list with one entry per append under way: list.append and
+        # list.pop are atomic, so appends count themselves without taking a lock.
+        self._appends_in_progress: list[None] = []
         self._batch_size = batch_size
         self._compression = compression
         self._linger_ms = linger_ms
@@ -266,37 +268,56 @@ class RecordAccumulator:
         `partition` -1 (RecordMetadata.UNKNOWN_PARTITION) lets the built-in partitioner choose; the choice is
         reported through `callbacks.set_partition`.
         """
-        topic_info = self._topic_info(topic)
+        topic_info = self._topic_info_map.get(topic)
+        if topic_info is None:
+            topic_info = self._topic_info(topic)
+        partitioner = topic_info.built_in_partitioner
         # Counted so that abort_incomplete_batches() does not miss a batch being created right now.
-        with self._counters_lock:
-            self._appends_in_progress += 1
+        self._appends_in_progress.append(None)
         buffer: ByteBuffer | None = None
         if headers is None:
             headers = EMPTY_HEADERS
+        set_partition = callbacks.set_partition if _is_append_callbacks(callbacks) else None
         try:
             while True:
                 # Peek the sticky partition without the deque lock; re-checked under it.
                 partition_info: StickyPartitionInfo | None
                 if partition == RecordMetadata.UNKNOWN_PARTITION:
-                    partition_info = topic_info.built_in_partitioner.peek_current_partition_info(cluster)
+                    partition_info = partitioner.peek_current_partition_info(cluster)
                     effective_partition = partition_info.partition()
                 else:
                     partition_info = None
                     effective_partition = partition
-                if isinstance(callbacks, AppendCallbacks):
-                    callbacks.set_partition(effective_partition)
-                dq = self._deque_of(topic_info, effective_partition)
+                if set_partition is not None:
+                    set_partition(effective_partition)
+                dq = topic_info.batches.get(effective_partition)
+                if dq is None:
+                    dq = self._deque_of(topic_info, effective_partition)
                 with dq.lock:
-                    if self._partition_changed(topic, topic_info, partition_info, dq, now_ms, cluster):
+                    # Without a sticky partition nothing can have changed (the check is then a no-op); with one, the
+                    # check has nothing to do while it is current and its last batch has room.
+                    if (
+                        partition_info is not None
+                        and (not dq or dq[-1].is_full() or partitioner.is_partition_changed(partition_info))
+                        and self._partition_changed(topic, topic_info, partition_info, dq, now_ms, cluster)
+                    ):
                         continue
-                    append_result = self._try_append(timestamp, key, value, headers, callbacks, dq, now_ms)
-                    if append_result is not None:
-                        # Hold back a partition switch while the last batch is still filling.
-                        enable_switch = self._all_batches_full(dq)
-                        topic_info.built_in_partitioner.update_partition_info(
-                            partition_info, append_result.appended_bytes, cluster, enable_switch
-                        )
-                        return append_result
+                    # _try_append, written out here for the common case of a record that fits the last batch.
+                    if self._closed:
+                        raise KafkaException("Producer closed while send in progress")
+                    if dq:
+                        last = dq[-1]
+                        initial_bytes = last.estimated_size_in_bytes()
+                        future = last.try_append(timestamp, key, value, headers, callbacks, now_ms)
+                        if future is not None:
+                            last_is_full = last.is_full()
+                            appended_bytes = last.estimated_size_in_bytes() - initial_bytes
+                            if partition_info is not None:
+                                # Hold back a partition switch while the last batch (the only one that can have
+                                # room) is still filling.
+                                partitioner.update_partition_info(partition_info, appended_bytes, cluster, last_is_full)
+                            return RecordAppendResult(future, len(dq) > 1 or last_is_full, False, False, appended_bytes)
+                        last.close_for_record_appends()
                 # No batch to append to: a new one is needed.
                 if abort_on_new_batch:
                     return RecordAppendResult(None, False, False, True, 0)
@@ -331,9 +352,9 @@ class RecordAccumulator:
                     )
                     return append_result
         finally:
-            self._free.deallocate(buffer)
-            with self._counters_lock:
-                self._appends_in_progress -= 1
+            if buffer is not None:
+                self._free.deallocate(buffer)
+            self._appends_in_progress.pop()
 
     def _append_new_batch(
         self,
@@ -816,7 +837,7 @@ class RecordAccumulator:
             self._flushes_in_progress += 1
 
     def _appends_in_progress_now(self) -> bool:
-        return self._appends_in_progress > 0
+        return len(self._appends_in_progress) > 0
 
     def await_flush_completion(self, timeout_ms: int | None = None) -> bool:
         """Waits for every batch incomplete when called; True when all completed (within `timeout_ms`)."""
@@ -892,6 +913,18 @@ class RecordAccumulator:
         """Refuses further appends and wakes threads blocked on memory (they fail)."""
         self._closed = True
         self._free.close()
+
+
+_APPEND_CALLBACKS_TYPES: dict[type, bool] = {}
+
+
+def _is_append_callbacks(callbacks: object) -> TypeGuard[AppendCallbacks]:
+    """isinstance(callbacks, AppendCallbacks), remembered per class: the ABC check is slow for every record."""
+    kind = type(callbacks)
+    known = _APPEND_CALLBACKS_TYPES.get(kind)
+    if known is None:
+        known = _APPEND_CALLBACKS_TYPES[kind] = isinstance(callbacks, AppendCallbacks)
+    return known
 
 
 def _remove_from(dq: deque[ProducerBatch], batch: ProducerBatch) -> None:

@@ -90,6 +90,8 @@ class Sender:
         self._transaction_manager = transaction_manager
         # Per partition, the batches sent and not yet answered, oldest first (for delivery timeouts).
         self._in_flight_batches: dict[TopicPartition, list[ProducerBatch]] = {}
+        # Whether a wakeup was written and the loop has not started a new pass since (see wakeup).
+        self._wakeup_pending = False
 
     def in_flight_batches(self, tp: TopicPartition) -> list[ProducerBatch]:
         return list(self._in_flight_batches.get(tp, ()))
@@ -182,6 +184,8 @@ class Sender:
 
     def run_once(self) -> None:
         """One pass: producer id housekeeping, then send what is ready and poll the network."""
+        # Wakeups from now on are written again (see wakeup).
+        self._wakeup_pending = False
         tm = self._transaction_manager
         if tm is not None:
             try:
@@ -360,7 +364,8 @@ class Sender:
         # The accumulator closes first, so that no append can slip in after the loop's last pass.
         self._accumulator.close()
         self._running = False
-        self.wakeup()
+        self._wakeup_pending = True
+        self._client.wakeup()
 
     def force_close(self) -> None:
         """Stops the loop at once, failing what is queued and in flight."""
@@ -383,6 +388,8 @@ class Sender:
             if client.connection_failed(node):
                 raise OSError(f"Connection to {node} failed.")
             poll_timeout = timeout_ms - (attempt_start_time - start_time)
+            # This poll may block long: wakeups (a metadata request) must interrupt it (see wakeup).
+            self._wakeup_pending = False
             client.poll(poll_timeout, attempt_start_time)
             auth_exception = client.authentication_exception(node)
             if auth_exception is not None:
@@ -690,7 +697,19 @@ class Sender:
             self._log.trace(f"Sent produce request to {node_id}: {request_builder}")
 
     def wakeup(self) -> None:
-        self._client.wakeup()
+        """Makes the loop's current or next poll return at once.
+
+        # PORT: Java's Selector.wakeup costs nothing while a wakeup is already pending; ours writes a byte to a
+        socket each time, and with the GIL each write also hands the interpreter to this thread. `send` wakes the
+        Sender for every record while batches are queued, so a wakeup is skipped while one is pending: the flag
+        is set before the byte is written and cleared at the start of each loop pass, before the pass looks at
+        the accumulator, the metadata and the network (and before each poll of a wait for a node to be ready). A
+        wakeup skipped because the flag is still set is thus followed by a poll that returns at once or by a pass
+        that sees what the caller did.
+        """
+        if not self._wakeup_pending:
+            self._wakeup_pending = True
+            self._client.wakeup()
 
 
 def _format_err_msg(response: PartitionResponse) -> str:

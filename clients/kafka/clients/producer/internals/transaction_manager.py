@@ -186,13 +186,20 @@ class TransactionManager:
 
     def maybe_add_partition(self, topic_partition: TopicPartition) -> None:
         """Called for every record appended; only a transactional producer has anything to do."""
-        if not self.is_transactional() and self._current_state not in (State.ABORTABLE_ERROR, State.FATAL_ERROR):
+        if not self.is_partition_check_needed():
             # The idempotent producer's common case, without taking the lock for every record.
             return
         with self._lock:
             self._maybe_fail_with_error()
             if self.is_transactional():
                 raise UnsupportedVersionException("Transactions are not supported by this producer yet")
+
+    def is_partition_check_needed(self) -> bool:
+        """Whether maybe_add_partition has anything to do: a transaction to add to, or an error to raise.
+
+        # PORT: lets `send` skip building the record's TopicPartition for an idempotent producer.
+        """
+        return self.is_transactional() or self._current_state in (State.ABORTABLE_ERROR, State.FATAL_ERROR)
 
     # ---- state ----------------------------------------------------------------------------------
 

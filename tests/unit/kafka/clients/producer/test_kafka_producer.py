@@ -181,6 +181,62 @@ def test_headers_become_read_only_after_send(fixture: Fixture) -> None:
         record.headers.add("h2", b"2")
 
 
+def test_headers_asked_for_before_send_are_sent_and_then_read_only(fixture: Fixture) -> None:
+    """Headers added to a record created without any go out with it, and are read-only afterwards."""
+    record = ProducerRecord(TOPIC, "v", partition=0)
+    record.headers.add("trace", b"42")
+    fixture.producer.send(record)
+    fixture.client.wait_for_requests(1, 5000)
+    request = next(r for r in fixture.client.requests if r.api_key is ApiKeys.PRODUCE)
+    sent = next(iter(request.request_builder.build().data.topic_data[0].partition_data[0].records.records()))
+    assert [(h.key(), h.value()) for h in sent.headers()] == [("trace", b"42")]
+    with pytest.raises(RuntimeError, match=re.escape("RecordHeaders has been closed.")):
+        record.headers.add("h2", b"2")
+
+
+def test_a_record_sent_without_headers_has_read_only_empty_headers(fixture: Fixture) -> None:
+    """A record whose headers were never touched is sent with none and its headers cannot be added to later."""
+    record = ProducerRecord(TOPIC, "v", partition=0)
+    fixture.producer.send(record)
+    fixture.client.wait_for_requests(1, 5000)
+    request = next(r for r in fixture.client.requests if r.api_key is ApiKeys.PRODUCE)
+    sent = next(iter(request.request_builder.build().data.topic_data[0].partition_data[0].records.records()))
+    assert list(sent.headers()) == []
+    assert len(record.headers) == 0 and record.headers.is_read_only
+    with pytest.raises(RuntimeError, match=re.escape("RecordHeaders has been closed.")):
+        record.headers.add("late", b"1")
+    assert record == ProducerRecord(TOPIC, "v", partition=0, headers=[])
+
+
+@pytest.mark.parametrize(("value_size", "fits"), [(914, True), (915, False)])
+def test_record_size_limit_is_exact_at_the_boundary(value_size: int, fits: bool) -> None:
+    """The size check uses the batch upper bound exactly: 61 + 21 bytes of overhead, a null key, the value with its
+    two-byte length and no headers make 1000 bytes at most for max.request.size 1000."""
+    f = Fixture(enable_idempotence=False, linger_ms=0, max_request_size=1000)
+    try:
+        future = f.producer.send(ProducerRecord(TOPIC, "x" * value_size, partition=0))
+        if fits:
+            f.client.wait_for_requests(1, 5000)
+            f.respond_all(offset=1)
+            assert future.get(5000).offset == 1
+        else:
+            with pytest.raises(RecordTooLargeException, match=re.escape("The message is 1001 bytes")):
+                future.get()
+    finally:
+        f.producer.close(0)
+
+
+def test_headers_count_towards_the_record_size_limit() -> None:
+    """A small value with large headers is still refused when the headers take the record over the limit."""
+    f = Fixture(enable_idempotence=False, linger_ms=0, max_request_size=1000)
+    try:
+        future = f.producer.send(ProducerRecord(TOPIC, "v", partition=0, headers=[("big", b"h" * 1000)]))
+        with pytest.raises(RecordTooLargeException, match=re.escape("The message is 1092 bytes")):
+            future.get()
+    finally:
+        f.producer.close(0)
+
+
 def test_flush_waits_for_lingering_records() -> None:
     """flush() sends records held by linger.ms at once and returns when they are acknowledged."""
     f = Fixture(enable_idempotence=False, linger_ms=3_600_000)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from kafka.clients.producer.callback import as_callback
+from kafka.clients.producer.callback import Callback, as_callback
 from kafka.clients.producer.internals.producer_batch import FinalState, ProducerBatch
 from kafka.clients.producer.record_metadata import RecordMetadata
 from kafka.common.errors import KafkaException, RecordBatchTooLargeException, TimeoutException
@@ -122,6 +122,31 @@ def test_split_preserves_headers_keys_and_futures() -> None:
     assert keys == [b"k%d" % i for i in range(10)]
     assert [f.get(0).offset for f in futures if f is not None] == list(range(10))
     assert isinstance(batch.produce_future.error(0), RecordBatchTooLargeException)
+
+
+def test_split_batches_run_each_callback_once_with_the_new_offsets() -> None:
+    """After a split every record's callback moves with it: completing the pieces runs each once, in record order,
+    with the record's offset in its new batch, and failing a piece fails exactly its records."""
+    batch = _batch()
+    seen: list[tuple[int, int | None, str | None]] = []
+
+    def callback(i: int) -> Callback | None:
+        return as_callback(lambda md, e: seen.append((i, None if md is None else md.offset, e and str(e))))
+
+    futures = [batch.try_append(NOW, None, bytes(300), (), callback(i), NOW) for i in range(8)]
+    pieces = list(batch.split(1024))
+    assert len(pieces) > 2
+    for n, piece in enumerate(pieces[:-1]):
+        piece.complete(100 * (n + 1), -1)
+    last = pieces[-1]
+    last.complete_exceptionally(KafkaException("lost"), lambda _i: KafkaException("lost"))
+    completed = sum(p.record_count for p in pieces[:-1])
+    assert [i for i, _, _ in seen] == list(range(8))
+    assert all(error is None for _, _, error in seen[:completed])
+    assert [(offset, error) for _, offset, error in seen[completed:]] == [(None, "lost")] * last.record_count
+    expected = [100 * (n + 1) + j for n, piece in enumerate(pieces[:-1]) for j in range(piece.record_count)]
+    assert [offset for _, offset, _ in seen[:completed]] == expected
+    assert [f.get(0).offset for f in futures[:completed] if f is not None] == expected
 
 
 def test_split_refuses_uncompressed_legacy_batches() -> None:

@@ -569,3 +569,42 @@ def test_idempotent_split_keeps_sequences_contiguous() -> None:
     assert expected == 8
     assert [f.get(0).offset for f in futures] == list(range(8))
     assert h.tm is not None and h.tm.last_acked_sequence(TP0) == 7
+
+
+def test_wakeup_is_written_once_until_the_loop_starts_a_new_pass() -> None:
+    """While a wakeup is pending, more wakeups write nothing; a new pass of the loop makes the next one count."""
+    h = harness()
+    written: list[int] = []
+    h.client.set_wakeup_hook(lambda: written.append(1))
+    h.sender.wakeup()
+    h.sender.wakeup()
+    h.sender.wakeup()
+    assert len(written) == 1
+    h.run_once()
+    h.sender.wakeup()
+    h.sender.wakeup()
+    assert len(written) == 2
+
+
+def test_records_appended_while_a_wakeup_is_pending_are_sent_by_the_next_pass() -> None:
+    """A wakeup skipped because one was pending loses nothing: the next pass finds the new batch and sends it."""
+    h = harness()
+    h.sender.wakeup()  # pending
+    future = h.append(TP1)
+    h.sender.wakeup()  # skipped
+    h.run_once()
+    assert [p.index for p in h.produce_requests()[0].request_builder.build().data.topic_data[0].partition_data] == [1]
+    h.client.respond(produce_response(TP1, offset=7))
+    h.run_once()
+    assert future.get(0).offset == 7
+
+
+def test_close_wakes_the_loop_even_with_a_wakeup_pending() -> None:
+    """initiate_close always writes its wakeup, so a loop blocked in poll sees the close at once."""
+    h = harness()
+    written: list[int] = []
+    h.client.set_wakeup_hook(lambda: written.append(1))
+    h.sender.wakeup()
+    h.sender.initiate_close()
+    assert len(written) == 2
+    assert not h.sender.is_running()
