@@ -113,6 +113,31 @@ def test_producer_perf_sends_every_record(broker: BrokerProcess) -> None:
     assert records_in(broker, topic) == 20000
 
 
+def test_producer_perf_takes_bootstrap_server_and_command_config(broker: BrokerProcess, tmp_path: Path) -> None:
+    """Like every tool here, the producer perf test takes --bootstrap-server and --command-config."""
+    topic = new_topic(broker)
+    config = tmp_path / "client.properties"
+    config.write_text("acks=all\nclient.id=perf-with-command-config\n")
+    run = tool(
+        "kafka-producer-perf-test.sh",
+        "--topic",
+        topic,
+        "--num-records",
+        "500",
+        "--record-size",
+        "10",
+        "--throughput",
+        "-1",
+        "--bootstrap-server",
+        broker.bootstrap,
+        "--command-config",
+        str(config),
+    )
+    assert run.status == 0, run.err
+    assert TOTAL_LINE.fullmatch(run.out.splitlines()[-1]) is not None
+    assert records_in(broker, topic) == 500
+
+
 def test_producer_perf_progress_lines_while_throttled(broker: BrokerProcess) -> None:
     """Held to 1500 records/s, the test runs past one 5 s window and prints a progress line in Kafka's format."""
     topic = new_topic(broker)
@@ -197,7 +222,8 @@ def test_producer_perf_print_metrics_and_errors(broker: BrokerProcess) -> None:
     )
     assert run.status == 1
     assert run.err.splitlines()[-1] == (
-        "producer-performance: error: Either --producer-props or --producer.config must be specified."
+        "producer-performance: error: Either --producer-props, --producer.config, --bootstrap-server or "
+        "--command-config must be specified."
     )
     run = tool("kafka-producer-perf-test.sh", "--topic", topic, "--num-records", "10", "--throughput", "-1")
     assert run.status == 1

@@ -435,6 +435,16 @@ class ConsumerConfig(TypedCommandDefaultOptions):
             .with_required_arg()
             .described_as("config file")
         )
+        # PORT: not in Kafka's tool; every tool of this project takes --command-config (read after --consumer.config).
+        self.command_config_opt = (
+            parser.accepts(
+                "command-config",
+                f"Consumer config properties file, read after --consumer.config. {self.consumer_property_opt} takes "
+                "precedence over it.",
+            )
+            .with_required_arg()
+            .described_as("config file")
+        )
         self.message_formatter_opt = (
             parser.accepts("formatter", "The name of a class to use for formatting kafka messages for display.")
             .with_required_arg()
@@ -563,6 +573,8 @@ class ConsumerConfig(TypedCommandDefaultOptions):
         self.consumer_props = (
             load_props(options.value_of(self.consumer_config_opt)) if options.has(self.consumer_config_opt) else {}
         )
+        if options.has(self.command_config_opt):
+            self.consumer_props.update(load_props(options.value_of(self.command_config_opt)))
         self.from_beginning = options.has(self.reset_beginning_opt)
         self.partition_arg = options.value_of(self.partition_id_opt) if options.has(self.partition_id_opt) else None
         self.skip_message_on_error = options.has(self.skip_message_on_error_opt)

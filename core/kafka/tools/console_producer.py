@@ -444,6 +444,16 @@ class ProducerConfig(TypedCommandDefaultOptions):
             .with_required_arg()
             .described_as("config file")
         )
+        # PORT: not in Kafka's tool; every tool of this project takes --command-config (read after --producer.config).
+        self.command_config_opt = (
+            parser.accepts(
+                "command-config",
+                f"Producer config properties file, read after --producer.config. {self.producer_property_opt} takes "
+                "precedence over it.",
+            )
+            .with_required_arg()
+            .described_as("config file")
+        )
 
         self.options = parser.parse(self.args)
         ensure_required_unless(self.options, self.bootstrap_server_opt, self.broker_list_opt)
@@ -520,6 +530,8 @@ def producer_props(config: ProducerConfig) -> dict[str, str]:
     props: dict[str, str] = {}
     if options.has(config.producer_config_opt):
         props.update(load_props(options.value_of(config.producer_config_opt)))
+    if options.has(config.command_config_opt):
+        props.update(load_props(options.value_of(config.command_config_opt)))
     props.update(config.extra_producer_props)
     if config.bootstrap_server is not None:
         props["bootstrap.servers"] = config.bootstrap_server

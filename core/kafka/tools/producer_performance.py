@@ -338,6 +338,22 @@ def arg_parser(out: TextIO | None = None) -> _ArgumentParser:
         dest="producerConfigFile",
         help="producer config properties file.",
     )
+    # PORT: Kafka's tool takes the servers through --producer-props and the file through --producer.config; these
+    # two, which every tool of this project takes, set bootstrap.servers and add a properties file.
+    parser.add_argument(
+        "--bootstrap-server",
+        type=str,
+        metavar="BOOTSTRAP-SERVER",
+        dest="bootstrapServer",
+        help="the server(s) to connect to (bootstrap.servers; --producer-props takes precedence).",
+    )
+    parser.add_argument(
+        "--command-config",
+        type=str,
+        metavar="CONFIG-FILE",
+        dest="commandConfigFile",
+        help="producer config properties file (instead of --producer.config).",
+    )
     parser.add_argument(
         "--print-metrics",
         action="store_true",
@@ -432,8 +448,25 @@ class ProducerPerformance:
             transaction_duration_ms: int = res.transactionDurationMs
             transactions_enabled = transaction_duration_ms > 0
             payload_delimiter = "\n" if res.payloadDelimiter == "\\n" else res.payloadDelimiter
-            if producer_props is None and producer_config is None:
-                raise ArgumentParserException("Either --producer-props or --producer.config must be specified.")
+            bootstrap_server: str | None = res.bootstrapServer
+            command_config: str | None = res.commandConfigFile
+            if (
+                producer_props is None
+                and producer_config is None
+                and bootstrap_server is None
+                and command_config is None
+            ):
+                raise ArgumentParserException(
+                    "Either --producer-props, --producer.config, --bootstrap-server or --command-config must be "
+                    "specified."
+                )
+            if command_config is not None:
+                if producer_config is not None:
+                    raise ArgumentParserException("--producer.config and --command-config cannot both be given.")
+                producer_config = command_config
+            if bootstrap_server is not None:
+                # Before --producer-props, which take precedence.
+                producer_props = [f"bootstrap.servers={bootstrap_server}", *(producer_props or [])]
         except ArgumentParserException as e:
             if not args:
                 parser.print_help(self.out)

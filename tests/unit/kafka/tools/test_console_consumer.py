@@ -646,3 +646,13 @@ def test_topic_and_pattern_subscribe() -> None:
     consumer = FakeConsumer([records("abc", 0, range(0, 1))])
     run(["--bootstrap-server", "h:1", "--include", "a.*", "--max-messages", "1"], consumer)
     assert isinstance(consumer.subscribed, re.Pattern) and consumer.subscribed.pattern == "a.*"
+
+
+def test_command_config_is_read_after_consumer_config(tmp_path: Path) -> None:
+    """--command-config, which every tool here takes, is a properties file read after --consumer.config."""
+    first = tmp_path / "consumer.properties"
+    first.write_text("fetch.min.bytes=5\nclient.id=from-consumer-config\n")
+    second = tmp_path / "command.properties"
+    second.write_text("client.id=from-command-config\n")
+    props = cc.consumer_props(config_of([*BASE, "--consumer.config", str(first), "--command-config", str(second)]))
+    assert (props["fetch.min.bytes"], props["client.id"]) == ("5", "from-command-config")

@@ -554,3 +554,22 @@ def test_unknown_reader_class_fails_cleanly() -> None:
     assert producer is None
     assert "no.such.Reader" in err
     assert "Traceback" not in err
+
+
+def test_command_config_is_read_after_producer_config(tmp_path: Path) -> None:
+    """--command-config, which every tool here takes, is a properties file read after --producer.config; the
+    --producer-property pairs still win."""
+    first = tmp_path / "producer.properties"
+    first.write_text("linger.ms=7\nacks=1\nclient.id=from-producer-config\n")
+    second = tmp_path / "command.properties"
+    second.write_text("acks=all\nclient.id=from-command-config\n")
+    props = cp.producer_props(
+        config_of(
+            [
+                "--bootstrap-server", "localhost:1001", "--topic", "t",
+                "--producer.config", str(first), "--command-config", str(second),
+                "--producer-property", "client.id=from-property",
+            ]
+        )
+    )  # fmt: skip
+    assert (props["linger.ms"], props["acks"], props["client.id"]) == ("7", "all", "from-property")

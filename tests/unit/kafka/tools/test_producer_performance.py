@@ -108,7 +108,10 @@ REQUIRED = ["--topic", "t", "--num-records", "5", "--throughput", "-1"]
             [*REQUIRED, "--record-size", "1", "--payload-file", "f"],
             "argument --payload-file: not allowed with argument --record-size",
         ),
-        ([*REQUIRED, "--record-size", "1"], "Either --producer-props or --producer.config must be specified."),
+        (
+            [*REQUIRED, "--record-size", "1"],
+            "Either --producer-props, --producer.config, --bootstrap-server or --command-config must be specified.",
+        ),
         (
             ["--topic", "t", "--num-records", "abc", "--throughput", "-1", "--record-size", "1"],
             "argument --num-records: could not convert 'abc' to Long (For input string: \"abc\")",
