@@ -347,6 +347,15 @@ def test_two_static_members_leave_in_one_batch(broker: BrokerProcess) -> None:
         a = first.join(5, group, group_instance_id="instance-a")
         assert (a.error_code, a.generation_id) == (0, 1)
         pending = second.send(ApiKeys.JOIN_GROUP, 5, _join_data(group, "", "instance-b", "consumer", b"b"))
+        # The two connections are served by different threads: rejoin only once b's join has started the
+        # rebalance (a rejoin that came first would find the group Stable and get generation 1 back).
+        wait_until_true(
+            lambda: (
+                first.call(ApiKeys.DESCRIBE_GROUPS, 0, DescribeGroupsRequestData(groups=[group])).groups[0].group_state
+                == "PreparingRebalance"
+            ),
+            "b's join to start a rebalance",
+        )
         rejoined = first.join(5, group, a.member_id, group_instance_id="instance-a")
         b = second.receive(pending).data
         assert (rejoined.error_code, b.error_code) == (0, 0)
