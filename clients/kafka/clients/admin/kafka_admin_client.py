@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, TypeVar
 
@@ -359,14 +360,14 @@ def parse_describe_cluster_response(response: Any) -> Cluster:
 # -- node providers ----------------------------------------------------------------------------------------------
 
 
-class NodeProvider:
+class NodeProvider(ABC):
     """Chooses the node of a Call; None when none can be chosen yet (the call stays pending)."""
 
     def __init__(self, admin: KafkaAdminClient) -> None:
         self._admin = admin
 
-    def provide(self) -> Node | None:
-        raise NotImplementedError
+    @abstractmethod
+    def provide(self) -> Node | None: ...
 
     def supports_use_controllers(self) -> bool:
         return False
@@ -477,7 +478,7 @@ class LeastLoadedBrokerOrActiveKController(NodeProvider):
 # -- calls ---------------------------------------------------------------------------------------------------------
 
 
-class Call:
+class Call(ABC):
     """One RPC of an admin operation, with its deadline and retry state. Subclasses build the request and
     handle the response or the final failure. Only the admin client's thread touches a Call once queued."""
 
@@ -554,17 +555,17 @@ class Call:
             timeout.__cause__ = cause
             self.handle_failure(timeout)
 
+    @abstractmethod
     def create_request(self, timeout_ms: int) -> Builder[Any]:
         """The request builder, given the time the request may take."""
-        raise NotImplementedError
 
+    @abstractmethod
     def handle_response(self, abstract_response: AbstractResponse) -> None:
         """Processes the response; an exception raised here fails (or retries) the call."""
-        raise NotImplementedError
 
+    @abstractmethod
     def handle_failure(self, throwable: BaseException) -> None:
         """The call failed for good (not retriable, out of retries, or timed out)."""
-        raise NotImplementedError
 
     def handle_unsupported_version_exception(self, exception: UnsupportedVersionException) -> bool:
         """Whether the call can try again with another request (e.g. an older API); False fails it."""
