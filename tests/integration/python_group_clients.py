@@ -23,6 +23,7 @@ from kafka.common.errors import KafkaException
 from kafka.common.serialization.byte_array_deserializer import ByteArrayDeserializer
 from kafka.common.serialization.byte_array_serializer import ByteArraySerializer
 from kafka.common.topic_partition import TopicPartition
+from tests.integration.group_clients import Delivery, RebalanceEvent
 from tests.utils import wait_until_true
 
 WAIT_MS = 30_000
@@ -85,24 +86,6 @@ def read_all(bootstrap: str, topic: str, partitions: int, expected: int, timeout
             got.extend(c.poll(200))
         got.extend(c.poll(300))
     return got
-
-
-@dataclass(slots=True)
-class Delivery:
-    """One record handed to a member by poll(), and whether the member's commit of it was accepted."""
-
-    seq: int  # when poll() returned it, relative to every other delivery of the test run
-    member: str
-    partition: int
-    offset: int
-    key: bytes | None
-    committed: bool = False
-
-
-@dataclass(slots=True)
-class RebalanceEvent:
-    kind: str  # "assign", "revoke" or "lost"
-    partitions: frozenset[int]
 
 
 @dataclass
@@ -261,18 +244,6 @@ class MemberThread(threading.Thread):
             raise self.error
 
 
-def stop_all(threads: Iterable[MemberThread]) -> None:
-    """Stops every member thread, then re-raises the first failure any of them had."""
-    errors: list[BaseException] = []
-    for t in threads:
-        try:
-            t.stop()
-        except BaseException as e:
-            errors.append(e)
-    if errors:
-        raise errors[0]
-
-
 def drive(members: Iterable[GroupMember], condition: Callable[[], bool], msg: str, timeout: float = 30.0) -> None:
     """Polls every open member in turn from this thread (short polls, so that all take part in a rebalance) until
     `condition` holds."""
@@ -285,23 +256,6 @@ def drive(members: Iterable[GroupMember], condition: Callable[[], bool], msg: st
         return condition()
 
     wait_until_true(step, msg, timeout=timeout, pause=0)
-
-
-def balanced(members: Iterable[GroupMember], partitions: int, sizes: list[int]) -> bool:
-    """True when the members' assignments are disjoint, cover all partitions and have the given sizes (any order)."""
-    assignments = [m.assigned for m in members]
-    union: set[int] = set().union(*assignments)
-    return (
-        sorted(len(a) for a in assignments) == sorted(sizes)
-        and union == set(range(partitions))
-        and sum(len(a) for a in assignments) == partitions
-    )
-
-
-def close_all(members: Iterable[GroupMember]) -> None:
-    """Closes every member (each holds a heartbeat thread until closed)."""
-    for m in members:
-        m.close()
 
 
 def committed_offsets(bootstrap: str, group: str) -> dict[int, int]:

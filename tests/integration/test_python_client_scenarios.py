@@ -32,21 +32,18 @@ from kafka.clients.producer.producer_record import ProducerRecord
 from kafka.common.config.config_resource import ConfigResource
 from kafka.common.topic_partition import TopicPartition
 from tests.integration.broker import ROOT, BrokerProcess
+from tests.integration.group_clients import Delivery, balanced, close_all, stop_all
 from tests.integration.python_group_clients import (
     WAIT_MS,
-    Delivery,
     GroupMember,
     MemberThread,
     admin_client,
-    balanced,
-    close_all,
     committed_offsets,
     create_topic,
     drive,
     produce,
     producer,
     read_all,
-    stop_all,
 )
 from tests.utils import wait_until_true
 
