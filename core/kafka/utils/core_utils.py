@@ -241,3 +241,17 @@ def group_map_reduce(
         v = f(e)
         result[k] = reduce(result[k], v) if k in result else v
     return result
+
+
+# ---- how Scala prints values ----------------------------------------------------------------------------------------
+# Log lines, tool output and exception messages that Kafka builds with Scala's toString; one home for the formats.
+
+
+def scala_option(value: object) -> str:
+    """An Option as Scala prints it: `Some(5)`, or `None` for an absent value."""
+    return "None" if value is None else f"Some({value})"
+
+
+def scala_set(values: Iterable[object]) -> str:
+    """A Set as Scala prints it, in the order given: `Set(a, b)`. Callers sort or deduplicate where they need to."""
+    return "Set(" + ", ".join(str(v) for v in values) + ")"
