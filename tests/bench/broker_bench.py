@@ -6,6 +6,11 @@ same run, alternating, with librdkafka (confluent-kafka) as the client on this m
 Measures produce and consume MB/s for 100-byte and 10 KB records (../shared/bench/perf_clients.py), p50/p99
 produce latency with acks=1 at a fixed moderate rate, our broker's start-to-ready time and idle RSS. Prints a
 Markdown table of medians and ratios (ours / Tansu) and writes the raw figures as JSON.
+
+    .venv/bin/python -m tests.bench.broker_bench --baseline-tree /tmp/before
+
+measures our broker beside our broker as another checkout has it (e.g. `git worktree add /tmp/before <commit>`),
+instead of Tansu, the same way: a change's before and after in one run, alternating.
 """
 
 from __future__ import annotations
@@ -140,62 +145,82 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--out", default="broker_bench.json")
-    args = ap.parse_args(argv)
-    # Start-up time counts bytecode loading, not compiling: compile the tree first, as `make run` does.
-    subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", str(ROOT / "core"), str(ROOT / "clients")],
-        check=True,
-        stdout=subprocess.DEVNULL,
+    ap.add_argument(
+        "--baseline-tree",
+        type=Path,
+        metavar="DIR",
+        help="measure beside our broker as the checkout DIR has it, instead of Tansu",
     )
+    args = ap.parse_args(argv)
+    baseline_tree: Path | None = args.baseline_tree.resolve() if args.baseline_tree else None
+    peer_name = "baseline" if baseline_tree else "tansu"
+    # Start-up time counts bytecode loading, not compiling: compile the trees first, as `make run` does.
+    for tree in (ROOT, baseline_tree) if baseline_tree else (ROOT,):
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(tree / "core"), str(tree / "clients")],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     work = Path(tempfile.mkdtemp(prefix="broker-bench-"))
     zk = ZooKeeperServer(work / "zk")
     (work / "zk").mkdir()
     zk.start()
-    results: dict[str, Any] = {"ours": {}, "tansu": {}}
-    ours: BrokerProcess | None = None
+    results: dict[str, Any] = {"ours": {}, peer_name: {}}
+    brokers: list[BrokerProcess] = []
     tansu: Tansu | None = None
     try:
-        t0 = time.monotonic()
-        (work / "ours").mkdir()
-        ours = BrokerProcess(work / "ours", zk.connect_string + "/bench")
-        ours.start()
-        results["ours"]["start_to_ready_s"] = round(time.monotonic() - t0, 2)
-        time.sleep(2)
-        results["ours"]["idle_rss_mb"] = round(rss_kb(ours.pid) / 1024, 1)
-        tansu = Tansu(tansu_binary(ROOT / ".bench-cache"))
+        # Our broker (and the baseline's) with its start-to-ready time and idle RSS.
+        bootstraps: dict[str, str] = {}
+        for who, tree in (("ours", ROOT), (peer_name, baseline_tree)):
+            if tree is None:
+                continue
+            t0 = time.monotonic()
+            (work / who).mkdir()
+            broker = BrokerProcess(work / who, f"{zk.connect_string}/bench-{who}", root=tree)
+            brokers.append(broker)
+            broker.start()
+            results[who]["start_to_ready_s"] = round(time.monotonic() - t0, 2)
+            time.sleep(2)
+            results[who]["idle_rss_mb"] = round(rss_kb(broker.pid) / 1024, 1)
+            bootstraps[who] = broker.bootstrap
+        if baseline_tree is None:
+            tansu = Tansu(tansu_binary(ROOT / ".bench-cache"))
+            bootstraps[peer_name] = tansu.bootstrap
         cases = [("100B", 200_000, 100), ("10KB", 20_000, 10_240)]
         for name, msgs, size in cases:
             for _ in range(args.rounds):
-                for who, bootstrap in (("ours", ours.bootstrap), ("tansu", tansu.bootstrap)):
-                    r = perf(bootstrap, msgs, size)
+                for who in ("ours", peer_name):
+                    r = perf(bootstraps[who], msgs, size)
                     results[who].setdefault(name, []).append(r)
                     print(who, name, r, flush=True)
-        for who, bootstrap in (("ours", ours.bootstrap), ("tansu", tansu.bootstrap)):
-            results[who]["latency_acks1_1KB_1000_per_s"] = latency(bootstrap)
+        for who in ("ours", peer_name):
+            results[who]["latency_acks1_1KB_1000_per_s"] = latency(bootstraps[who])
             print(who, "latency", results[who]["latency_acks1_1KB_1000_per_s"], flush=True)
     finally:
         if tansu is not None:
             tansu.stop()
-        if ours is not None:
-            ours.stop()
+        for broker in brokers:
+            broker.stop()
         zk.stop()
     Path(args.out).write_text(json.dumps(results, indent=1))
 
     def med(who: str, case: str, key: str) -> float:
         return float(statistics.median(r[key] for r in results[who][case]))
 
-    print("\n| case | ours | Tansu | ours / Tansu |\n|---|---|---|---|")
+    label = "baseline" if baseline_tree else "Tansu"
+    print(f"\n| case | ours | {label} | ours / {label} |\n|---|---|---|---|")
     for case in ("100B", "10KB"):
-        for key, label in (("produce_MB_s", "produce MB/s"), ("consume_MB_s", "consume MB/s")):
-            o, t = med("ours", case, key), med("tansu", case, key)
-            print(f"| {case} {label} | {o} | {t} | {o / t:.2f} |")
-    lo, lt = results["ours"]["latency_acks1_1KB_1000_per_s"], results["tansu"]["latency_acks1_1KB_1000_per_s"]
+        for key, what in (("produce_MB_s", "produce MB/s"), ("consume_MB_s", "consume MB/s")):
+            o, t = med("ours", case, key), med(peer_name, case, key)
+            print(f"| {case} {what} | {o} | {t} | {o / t:.2f} |")
+    lo, lt = results["ours"]["latency_acks1_1KB_1000_per_s"], results[peer_name]["latency_acks1_1KB_1000_per_s"]
     print(
         f"| produce latency p50 / p99 (acks=1, 1 KB, 1000/s) | {lo['p50_ms']} / {lo['p99_ms']} ms | "
         f"{lt['p50_ms']} / {lt['p99_ms']} ms | |"
     )
-    print(f"| start-to-ready | {results['ours']['start_to_ready_s']} s | | |")
-    print(f"| idle RSS | {results['ours']['idle_rss_mb']} MB | | |")
+    for key, what, unit in (("start_to_ready_s", "start-to-ready", "s"), ("idle_rss_mb", "idle RSS", "MB")):
+        theirs = f"{results[peer_name][key]} {unit}" if key in results[peer_name] else ""
+        print(f"| {what} | {results['ours'][key]} {unit} | {theirs} | |")
     return 0
 
 

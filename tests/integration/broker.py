@@ -17,7 +17,16 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class BrokerProcess:
-    def __init__(self, work_dir: Path, zk_connect: str, broker_id: int = 0, overrides: dict[str, str] | None = None):
+    def __init__(
+        self,
+        work_dir: Path,
+        zk_connect: str,
+        broker_id: int = 0,
+        overrides: dict[str, str] | None = None,
+        root: Path = ROOT,
+    ):
+        """`root` is the checkout whose bin/ scripts start the broker (another commit's, to measure two at once)."""
+        self.root = root
         self.work_dir = work_dir
         self.zk_connect = zk_connect  # including the chroot
         self.broker_id = broker_id
@@ -49,7 +58,7 @@ class BrokerProcess:
             "num.io.threads": "4",
         }
         props.update(self.overrides)
-        args = [str(ROOT / "bin" / "kafka-server-start.sh"), str(ROOT / "config" / "server.properties")]
+        args = [str(self.root / "bin" / "kafka-server-start.sh"), str(self.root / "config" / "server.properties")]
         for k, v in props.items():
             args += ["--override", f"{k}={v}"]
         env = dict(os.environ, LOG_DIR=str(self.app_log_dir))
