@@ -45,7 +45,7 @@ from kafka.log.time_index import TimeIndex
 from kafka.log.transaction_index import AbortedTxn, TransactionIndex, TxnIndexSearchResult
 from kafka.server.fetch_data_info import FetchDataInfo
 from kafka.server.log_offset_metadata import LogOffsetMetadata
-from kafka.utils.core_utils import replace_suffix, swallow, try_all
+from kafka.utils.core_utils import replace_suffix, scala_option, swallow, try_all
 from kafka.utils.logging import Logging
 
 if TYPE_CHECKING:
@@ -504,7 +504,7 @@ class LogSegment(Logging):
     def __str__(self) -> str:
         return (
             f"LogSegment(baseOffset={self.base_offset}, size={self.size}, lastModifiedTime={self.last_modified}, "
-            f"largestRecordTimestamp={_scala_option(self.largest_record_timestamp)})"
+            f"largestRecordTimestamp={scala_option(self.largest_record_timestamp)})"
         )
 
     __repr__ = __str__
@@ -711,8 +711,3 @@ def delete_if_exists(dir: str | os.PathLike[str], base_offset: int, file_suffix:
     delete_file_if_exists(time_index_file(dir, base_offset, file_suffix))
     delete_file_if_exists(transaction_index_file(dir, base_offset, file_suffix))
     delete_file_if_exists(log_file(dir, base_offset, file_suffix))
-
-
-def _scala_option(value: int | None) -> str:
-    """How Scala prints an Option[Long]: Some(5) or None."""
-    return "None" if value is None else f"Some({value})"

@@ -50,6 +50,7 @@ from kafka.log.log_cleaner import LogCleaner
 from kafka.log.log_config import LogConfig, ThrottledReplicaListValidator
 from kafka.network.socket_server import RECONFIGURABLE_CONFIGS as SOCKET_SERVER_RECONFIGURABLE_CONFIGS
 from kafka.server.kafka_config import KafkaConfig, _broker_config_synonyms
+from kafka.utils.core_utils import scala_set
 from kafka.utils.logging import Logging
 from kafka.utils.read_write_lock import ReentrantReadWriteLock
 from kafka.zk.zk_data import ConfigEntityName, ConfigType
@@ -446,11 +447,6 @@ DynamicConfig.Broker.broker_config_def = _build_broker_config_def()
 DynamicConfig.Broker.non_dynamic_props = frozenset(KafkaConfig.config_names()) - DynamicConfig.Broker.names()
 
 
-def _scala_set(names: Iterable[str]) -> str:
-    """A set of names as Scala prints one (sorted here, so that messages are stable)."""
-    return "Set(" + ", ".join(sorted(names)) + ")"
-
-
 def _resolve_variable_configs(props: Mapping[str, Any]) -> dict[str, Any]:
     """DynamicBrokerConfig.resolveVariableConfigs: the props without the `config.providers` keys.
 
@@ -512,7 +508,7 @@ class DynamicBrokerConfig(Logging):
 
         def check_invalid_props(invalid_prop_names: set[str], error_message: str) -> None:
             if invalid_prop_names:
-                raise ConfigException(f"{error_message}: {_scala_set(invalid_prop_names)}")
+                raise ConfigException(f"{error_message}: {scala_set(sorted(invalid_prop_names))}")
 
         check_invalid_props(DynamicBrokerConfig._non_dynamic_configs(props), "Cannot update these configs dynamically")
         check_invalid_props(
@@ -595,7 +591,7 @@ class DynamicBrokerConfig(Logging):
         non_dynamic = {n for n in config_names if n in DynamicConfig.Broker.non_dynamic_props}
         if non_dynamic:
             raise ValueError(
-                f"requirement failed: Reconfigurable contains non-dynamic configs {_scala_set(non_dynamic)}"
+                f"requirement failed: Reconfigurable contains non-dynamic configs {scala_set(sorted(non_dynamic))}"
             )
 
     @property
@@ -659,7 +655,7 @@ class DynamicBrokerConfig(Logging):
             if invalid_prop_names:
                 for name in invalid_prop_names:
                     props.pop(name, None)
-                self.error(f"{error_message}: {_scala_set(invalid_prop_names)}")
+                self.error(f"{error_message}: {scala_set(sorted(invalid_prop_names))}")
 
         remove_invalid_props(
             DynamicBrokerConfig._non_dynamic_configs(props),

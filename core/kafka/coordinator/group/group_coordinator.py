@@ -75,6 +75,7 @@ from kafka.log.log_config import LogConfig
 from kafka.server.delayed_operation import DelayedOperationPurgatory
 from kafka.server.delayed_operation_key import GroupJoinKey, GroupSyncKey, MemberKey
 from kafka.utils.atomic import AtomicBoolean
+from kafka.utils.core_utils import scala_option, scala_set
 from kafka.utils.logging import Logging
 
 if TYPE_CHECKING:
@@ -126,14 +127,6 @@ class LeaveGroupResult:
 
     top_level_error: Errors
     member_responses: list[LeaveMemberResponse]
-
-
-def _scala_option(value: object) -> str:
-    return "None" if value is None else f"Some({value})"
-
-
-def _scala_set(values: Iterable[object]) -> str:
-    return "Set(" + ", ".join(str(v) for v in values) + ")"
 
 
 def _uniform_result(
@@ -446,7 +439,7 @@ class GroupCoordinator(Logging):
                 # Only dynamic members are ever pending.
                 if group_instance_id is not None:
                     raise IllegalStateException(
-                        f"the static member {_scala_option(group_instance_id)} was not expected to be assigned "
+                        f"the static member {scala_option(group_instance_id)} was not expected to be assigned "
                         f"into pending member bucket with member id {member_id}"
                     )
                 if self.is_debug_enabled():
@@ -657,7 +650,7 @@ class GroupCoordinator(Logging):
             assignment[missing_member] = b""
         if missing:
             self.warn(
-                f"Setting empty assignments for members {_scala_set(missing)} of {group.group_id} for generation "
+                f"Setting empty assignments for members {scala_set(missing)} of {group.group_id} for generation "
                 f"{group.generation_id}"
             )
 
@@ -713,7 +706,7 @@ class GroupCoordinator(Logging):
         if group.is_pending_member(member_id):
             if group_instance_id is not None:
                 raise IllegalStateException(
-                    f"the static member {_scala_option(group_instance_id)} was not expected to be leaving "
+                    f"the static member {scala_option(group_instance_id)} was not expected to be leaving "
                     f"from pending member bucket with member id {member_id}"
                 )
             # A pending member leaves: drop it, end its session timeout, and the rebalance may now complete.
@@ -729,7 +722,7 @@ class GroupCoordinator(Logging):
             member = group.get(member_id)
         self._remove_heartbeat_for_leaving_member(group, member)
         self.info(
-            f"Member[group.instance.id {_scala_option(member.group_instance_id)}, member.id {member.member_id}] "
+            f"Member[group.instance.id {scala_option(member.group_instance_id)}, member.id {member.member_id}] "
             f"in group {group.group_id} has left, removing it from the group"
         )
         self.remove_member_and_update_group(group, member, f"removing member {member_id} on LeaveGroup")
@@ -1132,7 +1125,7 @@ class GroupCoordinator(Logging):
         """This broker no longer leads the partition: unload its groups."""
         self.info(
             f"Resigned as the group coordinator for partition {offset_topic_partition_id} in epoch "
-            f"{_scala_option(coordinator_epoch)}"
+            f"{scala_option(coordinator_epoch)}"
         )
         self.group_manager.remove_groups_for_partition(
             offset_topic_partition_id, coordinator_epoch, self.on_group_unloaded
@@ -1285,14 +1278,14 @@ class GroupCoordinator(Logging):
 
         if member.is_static_member:
             self.info(
-                f"Adding new static member {_scala_option(group_instance_id)} to group {group.group_id} with member "
+                f"Adding new static member {scala_option(group_instance_id)} to group {group.group_id} with member "
                 f"id {member_id}."
             )
             group.add_static_member(group_instance_id, member_id)
         else:
             group.remove_pending_member(member_id)
         self.maybe_prepare_rebalance(
-            group, f"Adding new member {member_id} with group instance id {_scala_option(group_instance_id)}"
+            group, f"Adding new member {member_id} with group instance id {scala_option(group_instance_id)}"
         )
 
     def _update_static_member_and_rebalance(
@@ -1308,7 +1301,7 @@ class GroupCoordinator(Logging):
         its place; the group rebalances only if it must."""
         old_member_id = group.get_static_member_id(group_instance_id)
         self.info(
-            f"Static member {_scala_option(group_instance_id)} of group {group.group_id} with unknown member id "
+            f"Static member {scala_option(group_instance_id)} of group {group.group_id} with unknown member id "
             f"rejoins, assigning new member id {new_member_id}, while old member id {old_member_id} will be removed."
         )
 
@@ -1391,7 +1384,7 @@ class GroupCoordinator(Logging):
                     self.maybe_prepare_rebalance(
                         group,
                         f"Group's selectedProtocol will change because static member {member.member_id} with "
-                        f"instance id {_scala_option(group_instance_id)} joined with change of protocol",
+                        f"instance id {scala_option(group_instance_id)} joined with change of protocol",
                     )
             case CompletingRebalance():
                 # The leader may already be assigning with the old member id, which would leave the new id without
@@ -1399,12 +1392,12 @@ class GroupCoordinator(Logging):
                 self.prepare_rebalance(
                     group,
                     f"Updating metadata for static member {member.member_id} with instance id "
-                    f"{_scala_option(group_instance_id)}",
+                    f"{scala_option(group_instance_id)}",
                 )
             case Empty() | Dead():
                 raise IllegalStateException(
                     f"Group {group.group_id} was not supposed to be in the state {group.current_state} when the "
-                    f"unknown static member {_scala_option(group_instance_id)} rejoins."
+                    f"unknown static member {scala_option(group_instance_id)} rejoins."
                 )
             case PreparingRebalance():
                 pass
@@ -1496,7 +1489,7 @@ class GroupCoordinator(Logging):
             if not_yet_rejoined_dynamic_members:
                 self.info(
                     f"Group {group.group_id} removed dynamic members who haven't joined: "
-                    f"{_scala_set(not_yet_rejoined_dynamic_members)}"
+                    f"{scala_set(not_yet_rejoined_dynamic_members)}"
                 )
                 for failed_member in not_yet_rejoined_dynamic_members.values():
                     self._remove_heartbeat_for_leaving_member(group, failed_member)
@@ -1605,10 +1598,10 @@ class GroupCoordinator(Logging):
                         if self.is_debug_enabled():
                             self.debug(
                                 f"Group {group.group_id} removed members who haven't sent their sync request: "
-                                f"{_scala_set(pending_sync_members)}"
+                                f"{scala_set(pending_sync_members)}"
                             )
                         self.prepare_rebalance(
-                            group, f"Removing {_scala_set(pending_sync_members)} on pending sync request expiration"
+                            group, f"Removing {scala_set(pending_sync_members)} on pending sync request expiration"
                         )
 
     # ---- small helpers -------------------------------------------------------------------------------------------

@@ -36,6 +36,7 @@ from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
 from kafka.coordinator.group.member_metadata import MemberMetadata, MemberSummary, Protocol
 from kafka.coordinator.group.offset_and_metadata import OffsetAndMetadata
+from kafka.utils.core_utils import scala_option
 from kafka.utils.logging import Logging
 
 # ConsumerProtocol.PROTOCOL_TYPE (clients' consumer internals).
@@ -189,10 +190,6 @@ class CommitRecordMetadataAndOffset:
         return self.appended_batch_offset < that.appended_batch_offset
 
 
-def _scala_option(value: object) -> str:
-    return "None" if value is None else f"Some({value})"
-
-
 # ---- the group -------------------------------------------------------------------------------------
 
 
@@ -344,13 +341,13 @@ class GroupMetadata(Logging):
                 self._leader_id = member_id
                 self.info(
                     f"Group leader [member.id: {current_leader.member_id}, "
-                    f"group.instance.id: {_scala_option(current_leader.group_instance_id)}] failed to join "
+                    f"group.instance.id: {scala_option(current_leader.group_instance_id)}] failed to join "
                     f"before rebalance timeout, while new leader {member} was elected."
                 )
                 return True
         self.info(
             f"Group leader [member.id: {current_leader.member_id}, "
-            f"group.instance.id: {_scala_option(current_leader.group_instance_id)}] failed to join "
+            f"group.instance.id: {scala_option(current_leader.group_instance_id)}] failed to join "
             "before rebalance timeout, and the group couldn't proceed to next generation"
             "because no member joined."
         )
@@ -676,7 +673,7 @@ class GroupMetadata(Logging):
         pending = pending_offsets.pop(topic_partition, None)
         self.trace(
             f"TxnOffsetCommit for producer {producer_id} and group {self.group_id} with offsets "
-            f"{_scala_option(pending)} failed to be appended to the log"
+            f"{scala_option(pending)} failed to be appended to the log"
         )
         if not pending_offsets:
             del self._pending_transactional_offset_commits[producer_id]
@@ -698,7 +695,7 @@ class GroupMetadata(Logging):
         if not is_commit:
             self.trace(
                 f"TxnOffsetCommit for producer {producer_id} and group {self.group_id} with offsets "
-                f"{_scala_option(pending_offsets)} aborted"
+                f"{scala_option(pending_offsets)} aborted"
             )
             return
         for tp, commit in (pending_offsets or {}).items():
@@ -838,7 +835,7 @@ class GroupMetadata(Logging):
             "GroupMetadata("
             f"groupId={self.group_id}, "
             f"generation={self.generation_id}, "
-            f"protocolType={_scala_option(self.protocol_type)}, "
+            f"protocolType={scala_option(self.protocol_type)}, "
             f"currentState={self._state}, "
             f"members=HashMap({members}))"
         )

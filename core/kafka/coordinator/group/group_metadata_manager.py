@@ -63,6 +63,7 @@ from kafka.log.log_validator import Coordinator
 from kafka.server.fetch_data_info import FetchLogEnd
 from kafka.server.kafka_config import ApiVersion
 from kafka.utils.atomic import AtomicBoolean
+from kafka.utils.core_utils import scala_option
 from kafka.utils.kafka_scheduler import KafkaScheduler, Scheduler
 from kafka.utils.logging import Logging
 from kafka.utils.pool import Pool
@@ -701,7 +702,7 @@ class GroupMetadataManager(Logging):
     ) -> None:
         """Unloads the partition unless a newer coordinator epoch has been seen for it."""
         offsets_partition = topic_partition.partition
-        epoch_text = _scala_option(coordinator_epoch)
+        epoch_text = scala_option(coordinator_epoch)
         if self._maybe_update_coordinator_epoch(offsets_partition, coordinator_epoch):
             num_offsets_removed = 0
             num_groups_removed = 0
@@ -932,10 +933,6 @@ def _commit_error(error: Errors) -> Errors:
     if error in (Errors.MESSAGE_TOO_LARGE, Errors.RECORD_LIST_TOO_LARGE, Errors.INVALID_FETCH_SIZE):
         return Errors.INVALID_COMMIT_OFFSET_SIZE
     return error
-
-
-def _scala_option(value: object) -> str:
-    return "None" if value is None else f"Some({value})"
 
 
 def _java_null(value: object) -> str:

@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from kafka.utils.core_utils import scala_option
+
 if TYPE_CHECKING:
     from kafka.coordinator.group.group_metadata import JoinGroupResult, SyncGroupResult
 
@@ -21,10 +23,6 @@ SyncCallback = Callable[["SyncGroupResult"], None]
 
 # A protocol a member supports: its name and the metadata bytes it sent for it.
 Protocol = tuple[str, bytes]
-
-
-def _scala_option(value: str | None) -> str:
-    return "None" if value is None else f"Some({value})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +139,7 @@ class MemberMetadata:
         return (
             "MemberMetadata("
             f"memberId={self.member_id}, "
-            f"groupInstanceId={_scala_option(self.group_instance_id)}, "
+            f"groupInstanceId={scala_option(self.group_instance_id)}, "
             f"clientId={self.client_id}, "
             f"clientHost={self.client_host}, "
             f"sessionTimeoutMs={self.session_timeout_ms}, "

@@ -14,13 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from kafka.utils.core_utils import scala_option
+
 
 def _scala_optional(value: int | None) -> str:
     return "Optional.empty" if value is None else f"Optional[{value}]"
-
-
-def _scala_option(value: int | None) -> str:
-    return "None" if value is None else f"Some({value})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,5 +47,5 @@ class OffsetAndMetadata:
             f", leaderEpoch={_scala_optional(self.leader_epoch)}"
             f", metadata={self.metadata}"
             f", commitTimestamp={self.commit_timestamp}"
-            f", expireTimestamp={_scala_option(self.expire_timestamp)})"
+            f", expireTimestamp={scala_option(self.expire_timestamp)})"
         )
