@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from kafka.api.leader_and_isr import LeaderAndIsr
+from kafka.common.election_type import ElectionType
 from kafka.common.errors import StaleBrokerEpochException
 from kafka.common.message import AlterPartitionRequestData
 from kafka.common.protocol.api_keys import ApiKeys
@@ -18,7 +19,7 @@ from kafka.common.protocol.types import Uuid
 from kafka.common.requests.api_error import ApiError
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
-from kafka.controller.kafka_controller import ElectionType, KafkaController
+from kafka.controller.kafka_controller import KafkaController
 from kafka.server.kafka_config import KafkaConfig
 from kafka.zk.kafka_zk_client import KafkaZkClient
 from kafka.zk.zk_data import BrokerInfo, ControllerZNode, DeleteTopicsTopicZNode, TopicZNode

@@ -49,11 +49,11 @@ from kafka.common.requests.list_offsets_request import EARLIEST_LOCAL_TIMESTAMP,
 from kafka.common.requests.offsets_for_leader_epoch_response import UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
+from kafka.controller.state_change_logger import StateChangeLogger
 from kafka.log.log_append_info import ClientRecordDeletion, Increased, LogAppendInfo, LogReadInfo, Same
 from kafka.server.delayed_operation_key import TopicPartitionOperationKey
 from kafka.server.fetch_data_info import FetchDataInfo, FetchIsolation
 from kafka.server.log_offset_metadata import LogOffsetMetadata
-from kafka.server.metadata_cache import StateChangeLogger
 from kafka.utils import replication_utils
 from kafka.utils.logging import Logging
 from kafka.utils.pool import Pool
@@ -250,7 +250,9 @@ class Partition(Logging):
         self._log_manager = log_manager
         self._alter_isr_manager = alter_isr_manager
 
-        self._state_change_logger = StateChangeLogger(local_broker_id)
+        self._state_change_logger = StateChangeLogger(
+            local_broker_id, in_controller_context=False, controller_epoch=None
+        )
         self._remote_replicas_map: Pool[int, Replica] = Pool()
         self._leader_isr_update_lock = ReentrantReadWriteLock()
         self._future_log_lock = threading.RLock()

@@ -27,12 +27,10 @@ API for the broker:
 as attributes), delegation tokens (the token-expiry scheduler) and the UpdateFeatures API. Feature versioning
 (the `/feature` znode) is set up as Kafka 2.8 does, without waiting for a FinalizedFeatureCache unless one is
 given. Scala's `Either`/`Try` results passed to callbacks are a value or an exception/ApiError instance.
-`ElectionType` (org.apache.kafka.common.ElectionType) is defined here until the clients module has it.
 """
 
 from __future__ import annotations
 
-import enum
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -41,6 +39,7 @@ from typing import Any
 
 from kafka.api.leader_and_isr import LeaderAndIsr
 from kafka.cluster.broker import Broker
+from kafka.common.election_type import ElectionType
 from kafka.common.errors import (
     BrokerNotAvailableException,
     ControllerMovedException,
@@ -111,18 +110,10 @@ __all__ = [
     "AdminClientTriggered",
     "AutoTriggered",
     "ControllerEvent",
-    "ElectionType",
     "KafkaController",
     "ShutdownEventThread",
     "ZkTriggered",
 ]
-
-
-class ElectionType(enum.IntEnum):
-    """Which election an ElectLeaders request asks for (org.apache.kafka.common.ElectionType)."""
-
-    PREFERRED = 0
-    UNCLEAN = 1
 
 
 # -- what triggered an election ---------------------------------------------------------------------------------------
@@ -652,7 +643,7 @@ class KafkaController(ControllerEventProcessor, Logging):
 
     def controlled_shutdown(
         self, id_: int, broker_epoch: int, controlled_shutdown_callback: ControlledShutdownCallback
-    ):
+    ) -> None:
         """Moves leadership away from broker `id_`; the callback gets the partitions it still leads (a set) or
         the exception that failed the request."""
         self.event_manager.put(ControlledShutdown(id_, broker_epoch, controlled_shutdown_callback))
@@ -669,11 +660,11 @@ class KafkaController(ControllerEventProcessor, Logging):
             self.event_manager.put(TopicUncleanLeaderElectionEnable(topic))
 
     def elect_leaders(
-        self, partitions: Iterable[TopicPartition], election_type: ElectionType | int, callback: ElectLeadersCallback
+        self, partitions: Iterable[TopicPartition], election_type: ElectionType, callback: ElectLeadersCallback
     ) -> None:
         """ElectLeaders: the callback gets, per partition, the new leader id or an ApiError."""
         self.event_manager.put(
-            ReplicaLeaderElection(frozenset(partitions), ElectionType(election_type), AdminClientTriggered(), callback)
+            ReplicaLeaderElection(frozenset(partitions), election_type, AdminClientTriggered(), callback)
         )
 
     def list_partition_reassignments(
@@ -692,7 +683,7 @@ class KafkaController(ControllerEventProcessor, Logging):
 
     def alter_partitions(
         self, alter_partition_request: Any, callback: AlterPartitionCallback, request_version: int = 1
-    ):
+    ) -> None:
         """AlterIsr / AlterPartition (API key 56) from a partition leader: the callback gets the
         AlterPartitionResponseData. From version 2 topics are named by id, from version 3 ISR members carry
         broker epochs (as Kafka 3.7 reads them); the semantics are Kafka 2.8's AlterIsr."""

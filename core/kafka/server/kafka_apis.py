@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kafka.common.config.config_resource import ConfigResource
+from kafka.common.election_type import ElectionType
 from kafka.common.errors import (
     ApiException,
     ControllerMovedException,
@@ -1508,9 +1509,11 @@ class KafkaApis(Logging):
             if all_partitions
             else {TopicPartition(t.topic, p) for t in data.topic_partitions for p in t.partitions}
         )
-        # ElectLeaders v0 has no election type: it asks for the preferred leader (0). A broker that is not the
+        # ElectLeaders v0 has no election type: it asks for the preferred leader. A broker that is not the
         # controller answers NOT_CONTROLLER per partition (from the controller's event), as Kafka's does.
-        election_type = data.election_type if request.header.api_version >= 1 else 0
+        election_type = (
+            ElectionType.value_of(data.election_type) if request.header.api_version >= 1 else ElectionType.PREFERRED
+        )
         self.replica_manager.elect_leaders(self.controller, partitions, election_type, send_callback, data.timeout_ms)
 
     def handle_describe_cluster(self, request: Request) -> None:

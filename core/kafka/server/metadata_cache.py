@@ -23,12 +23,14 @@ from typing import TYPE_CHECKING, Any
 
 from kafka.cluster.broker import Broker, Node
 from kafka.cluster.end_point import EndPoint
+from kafka.common.internals.topic import Topic
 from kafka.common.message import MetadataResponseData
 from kafka.common.network.listener_name import ListenerName
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID, Uuid
 from kafka.common.security.auth.security_protocol import SecurityProtocol
 from kafka.common.topic_partition import TopicPartition
+from kafka.controller.state_change_logger import StateChangeLogger
 from kafka.utils.logging import Logging
 from kafka.utils.read_write_lock import ReentrantReadWriteLock
 
@@ -39,32 +41,6 @@ if TYPE_CHECKING:
 LEADER_DURING_DELETE = -2
 # MetadataResponse.NO_LEADER_ID
 NO_LEADER_ID = -1
-
-# PORT: org.apache.kafka.common.internals.Topic is not ported yet; these are its internal topic names.
-GROUP_METADATA_TOPIC_NAME = "__consumer_offsets"
-TRANSACTION_STATE_TOPIC_NAME = "__transaction_state"
-_INTERNAL_TOPICS = frozenset({GROUP_METADATA_TOPIC_NAME, TRANSACTION_STATE_TOPIC_NAME})
-
-
-def is_internal_topic(topic: str) -> bool:
-    """Java's Topic.isInternal: the group and transaction state topics."""
-    return topic in _INTERNAL_TOPICS
-
-
-class StateChangeLogger(Logging):
-    """Kafka's kafka.controller.StateChangeLogger as brokers use it: logger `state.change.logger`, ident
-    `[Broker id=N] `.
-
-    # PORT: kafka/controller/state_change_logger.py does not exist yet; the broker side of it lives here until
-    # the controller issue brings the real one (which adds the controller-context ident)."""
-
-    logger_name = "state.change.logger"
-
-    def __init__(self, broker_id: int) -> None:
-        self.log_ident = f"[Broker id={broker_id}] "
-
-    def message_with_prefix(self, message: str) -> str:
-        return self._msg(message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +172,7 @@ class ZkMetadataCache(MetadataCache, Logging):
         self._partition_metadata_lock = ReentrantReadWriteLock()
         self._metadata_snapshot: MetadataSnapshot = _EMPTY_SNAPSHOT
         self.log_ident = f"[MetadataCache brokerId={broker_id}] "
-        self._state_change_logger = StateChangeLogger(broker_id)
+        self._state_change_logger = StateChangeLogger(broker_id, in_controller_context=False, controller_epoch=None)
 
     # -- helpers on one snapshot ---------------------------------------------------------------------------
 
@@ -301,7 +277,7 @@ class ZkMetadataCache(MetadataCache, Logging):
                         error_code=Errors.NONE.code,
                         name=topic,
                         topic_id=snapshot.topic_ids.get(topic, ZERO_UUID),
-                        is_internal=is_internal_topic(topic),
+                        is_internal=Topic.is_internal(topic),
                         partitions=partitions,
                     )
                 )

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from kafka.api.leader_and_isr import LeaderAndIsr
 from kafka.cluster.partition import INITIAL_CONTROLLER_EPOCH, AlterIsrManager, Partition
+from kafka.common.election_type import ElectionType
 from kafka.common.errors import (
     ControllerMovedException,
     CorruptRecordException,
@@ -50,6 +51,7 @@ from kafka.common.errors import (
     UnknownLeaderEpochException,
     UnknownTopicOrPartitionException,
 )
+from kafka.common.internals.topic import Topic
 from kafka.common.message import (
     DeleteRecordsResponseData,
     DescribeLogDirsResponseData,
@@ -71,6 +73,7 @@ from kafka.common.requests.produce_response import PartitionResponse
 from kafka.common.requests.update_metadata_request import UpdateMetadataRequest
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
+from kafka.controller.state_change_logger import StateChangeLogger
 from kafka.log.log_append_info import Increased, LogAppendInfo, Same, unknown_log_append_info
 from kafka.log.log_dir_failure_channel import LogDirFailureChannel
 from kafka.log.log_validator import AppendOrigin, RecordValidationException
@@ -93,7 +96,7 @@ from kafka.server.fetch_data_info import (
 )
 from kafka.server.kafka_config import KAFKA_1_0_IV0, ApiVersion
 from kafka.server.log_offset_metadata import LogOffsetMetadata
-from kafka.server.metadata_cache import MetadataCache, StateChangeLogger, is_internal_topic
+from kafka.server.metadata_cache import MetadataCache
 from kafka.server.replica_fetcher_manager import InitialFetchState, ReplicaFetcherManager
 from kafka.utils.atomic import AtomicBoolean, AtomicLong
 from kafka.utils.kafka_scheduler import Scheduler
@@ -365,7 +368,9 @@ class ReplicaManager(Logging):
             for d in log_manager.live_log_dirs
         }
         self.log_ident = f"[ReplicaManager broker={self.local_broker_id}] "
-        self._state_change_logger = StateChangeLogger(self.local_broker_id)
+        self._state_change_logger = StateChangeLogger(
+            self.local_broker_id, in_controller_context=False, controller_epoch=None
+        )
         self._log_dir_failure_handler: _LogDirFailureHandler | None = None
         self._action_queue = ActionQueue()
 
@@ -706,7 +711,7 @@ class ReplicaManager(Logging):
             self.trace(f"Delete records on local logs to offsets [{dict(offset_per_partition)}]")
         results: dict[TopicPartition, LogDeleteRecordsResult] = {}
         for tp, requested_offset in offset_per_partition.items():
-            if is_internal_topic(tp.topic):
+            if Topic.is_internal(tp.topic):
                 results[tp] = LogDeleteRecordsResult(
                     -1, -1, InvalidTopicException(f"Cannot delete records of internal topic {tp.topic}")
                 )
@@ -800,7 +805,7 @@ class ReplicaManager(Logging):
         self,
         controller: Any,
         partitions: Iterable[TopicPartition],
-        election_type: Any,
+        election_type: ElectionType,
         response_callback: Callable[[dict[TopicPartition, Any]], None],
         request_timeout: int,
     ) -> None:
@@ -898,7 +903,7 @@ class ReplicaManager(Logging):
             self.trace(f"Append [{dict(entries_per_partition)}] to local log")
         results: dict[TopicPartition, LogAppendResult] = {}
         for tp, records in entries_per_partition.items():
-            if is_internal_topic(tp.topic) and not internal_topics_allowed:
+            if Topic.is_internal(tp.topic) and not internal_topics_allowed:
                 results[tp] = LogAppendResult(
                     unknown_log_append_info(), InvalidTopicException(f"Cannot append to internal topic {tp.topic}")
                 )

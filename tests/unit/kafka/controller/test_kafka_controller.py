@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from kafka.common.election_type import ElectionType
 from kafka.common.errors import ControllerMovedException
 from kafka.common.message import AlterPartitionRequestData
 from kafka.common.protocol.errors import Errors
@@ -19,7 +20,6 @@ from kafka.controller.kafka_controller import (
     AlterPartitionReceived,
     ApiPartitionReassignment,
     ControlledShutdown,
-    ElectionType,
     KafkaController,
     ListPartitionReassignments,
     MockEvent,
@@ -81,7 +81,7 @@ def test_preempted_events_answer_their_callbacks(controller: KafkaController) ->
 
 def test_entry_points_enqueue_events(controller: KafkaController) -> None:
     """The API entry points only put events on the controller's queue."""
-    controller.elect_leaders([TP], 1, lambda _r: None)
+    controller.elect_leaders([TP], ElectionType.UNCLEAN, lambda _r: None)
     controller.controlled_shutdown(1, 5, lambda _r: None)
     controller.alter_partitions(AlterPartitionRequestData(), lambda _r: None, 2)
     assert controller.event_manager.queue_size() == 3
