@@ -27,9 +27,10 @@ entity's name and its full set of overrides read from `/config/<type>/<name>`:
 #     and dropped (with an error logged) when read from ZooKeeper;
 #   - Java Reconfigurables (SSL factories, metric reporters, the authorizer) and config providers
 #     (`config.providers` keys are dropped as Kafka drops them) are not ported.
-# Kafka creates DynamicBrokerConfig inside KafkaConfig (`config.dynamicConfig`); until KafkaConfig has the
-# attribute, `dynamic_config_of(config)` attaches one to the KafkaConfig object on first use, so that every
-# component asking for a given KafkaConfig shares one.
+# Kafka creates DynamicBrokerConfig inside KafkaConfig (`config.dynamicConfig`); here KafkaConfig's
+# `dynamic_config` starts as None and `dynamic_config_of(config)` creates it on first use (KafkaConfig cannot build
+# it in its constructor: this module imports kafka_config), so every component asking for a given KafkaConfig
+# shares one.
 # PORT: the quota-related handlers (ClientIdConfigHandler, UserConfigHandler, IpConfigHandler, QuotaConfigHandler)
 # need the quota managers and credential provider, not ported yet. BrokerConfigHandler does not apply the
 # replication throttle rates (leader/follower.replication.throttled.rate,
@@ -791,5 +792,5 @@ def dynamic_config_of(config: KafkaConfig) -> DynamicBrokerConfig:
         existing = getattr(config, "dynamic_config", None)
         if not isinstance(existing, DynamicBrokerConfig):
             existing = DynamicBrokerConfig(config)
-            config.dynamic_config = existing  # type: ignore[attr-defined]
+            config.dynamic_config = existing
         return existing

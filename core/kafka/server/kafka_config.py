@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping
-from typing import Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from kafka.cluster.end_point import (
     DEFAULT_SECURITY_PROTOCOL_MAP,
@@ -59,6 +59,9 @@ from kafka.common.record.compression_type import CompressionType
 from kafka.common.record.record_version import RecordVersion
 from kafka.common.record.timestamp_type import TimestampType
 from kafka.common.security.auth.security_protocol import SecurityProtocol
+
+if TYPE_CHECKING:
+    from kafka.server.config_handler import DynamicBrokerConfig
 
 __all__ = ["ApiVersion", "ApiVersionValidator", "Defaults", "KafkaConfig"]
 
@@ -882,6 +885,8 @@ class KafkaConfig(AbstractConfig):
         super().__init__(KafkaConfig.config_def, props, do_log)
         self.props: dict[str, Any] = dict(props)
         self._current_config: KafkaConfig = self
+        # Kafka's `dynamicConfig`; config_handler.dynamic_config_of creates it on first use.
+        self.dynamic_config: DynamicBrokerConfig | None = None
 
         get_int, get_long, get_string = self.get_int, self.get_long, self.get_string
         get_boolean, get_double, get_list = self.get_boolean, self.get_double, self.get_list

@@ -12,11 +12,16 @@ from __future__ import annotations
 
 import socket
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from kafka.cluster.broker import Broker
 from kafka.cluster.end_point import EndPoint
 from kafka.utils.logging import Logging
 from kafka.zk.zk_data import BrokerInfo
+
+if TYPE_CHECKING:
+    from kafka.common.network.listener_name import ListenerName
+    from kafka.zk.kafka_zk_client import KafkaZkClient
 
 
 class KafkaHealthcheck(Logging):
@@ -27,8 +32,8 @@ class KafkaHealthcheck(Logging):
         broker_id: int,
         advertised_endpoints: Sequence[EndPoint],
         rack: str | None,
-        zk_client: object,
-        bound_port: Callable[[object], int],
+        zk_client: KafkaZkClient,
+        bound_port: Callable[[ListenerName], int],
         jmx_port: int = -1,
     ) -> None:
         self.broker_id = broker_id
@@ -54,7 +59,7 @@ class KafkaHealthcheck(Logging):
     def startup(self) -> int:
         """Registers /brokers/ids/{id} and returns the broker epoch."""
         self.broker_info = self.create_broker_info()
-        self.broker_epoch = self.zk_client.register_broker(self.broker_info)  # type: ignore[attr-defined]
+        self.broker_epoch = self.zk_client.register_broker(self.broker_info)
         self.info(
             f"Registered broker {self.broker_id} at path {self.broker_info.path} with addresses: "
             + ", ".join(ep.connection_string for ep in self.broker_info.broker.end_points)

@@ -91,11 +91,10 @@ class _SingleThreadExecutor:
     # PORT: Java's executor keeps a task's exception in its (ignored) Future, so it vanishes; we log it instead.
     """
 
-    _SHUTDOWN = object()
-
     def __init__(self, thread_name: str) -> None:
         self._thread_name = thread_name
-        self._queue: queue.SimpleQueue[object] = queue.SimpleQueue()
+        # None is the shutdown marker.
+        self._queue: queue.SimpleQueue[TimerTask | None] = queue.SimpleQueue()
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._is_shutdown = False
@@ -112,10 +111,10 @@ class _SingleThreadExecutor:
     def _work(self) -> None:
         while True:
             task = self._queue.get()  # woken by the shutdown marker
-            if task is self._SHUTDOWN:
+            if task is None:
                 return
             try:
-                task.run()  # type: ignore[attr-defined]
+                task.run()
             except Exception as e:
                 log.error("Uncaught exception in timer task %r", task, exc_info=e)
 
@@ -126,7 +125,7 @@ class _SingleThreadExecutor:
                 return
             self._is_shutdown = True
             if self._thread is not None:
-                self._queue.put(self._SHUTDOWN)
+                self._queue.put(None)
 
     def await_termination(self, timeout_s: float) -> bool:
         thread = self._thread
