@@ -279,7 +279,7 @@ def _snappy_raw_block(block: memoryview, budget: int, limit: int) -> bytes:
 def _snappy_decompress(data: Buffer, limit: int) -> bytes:
     view = memoryview(data)
     n = len(view)
-    if n < _XERIAL_HEADER_SIZE or view[:8] != XERIAL_SNAPPY_MAGIC:
+    if n < _XERIAL_HEADER_SIZE or view[:8].tobytes() != XERIAL_SNAPPY_MAGIC:
         return _snappy_raw_block(view, limit, limit)
     out: list[bytes] = []
     total = 0
