@@ -37,22 +37,6 @@ from kafka.common.utils.log_context import LogContext
 __all__ = ["LeaderAndEpoch", "LeaderIdAndEpoch", "Metadata", "MetadataRequestAndVersion"]
 
 
-def topic_authorization_exception(topics: Iterable[str]) -> TopicAuthorizationException:
-    """Java's TopicAuthorizationException(Set<String>): the message names the topics, which it also carries."""
-    topic_set = set(topics)
-    e = TopicAuthorizationException(f"Not authorized to access topics: [{', '.join(sorted(topic_set))}]")
-    e.unauthorized_topics = topic_set  # type: ignore[attr-defined]
-    return e
-
-
-def invalid_topic_exception(topics: Iterable[str]) -> InvalidTopicException:
-    """Java's InvalidTopicException(Set<String>)."""
-    topic_set = set(topics)
-    e = InvalidTopicException(f"Invalid topics: [{', '.join(sorted(topic_set))}]")
-    e.invalid_topics = topic_set  # type: ignore[attr-defined]
-    return e
-
-
 @dataclass(frozen=True, slots=True)
 class MetadataRequestAndVersion:
     """A metadata request to send, the request version (topic set) it answers, and whether it is partial."""
@@ -559,16 +543,16 @@ class Metadata:
     def _recoverable_exception(self) -> KafkaException | None:
         # Recoverable: the error goes away once the topic is no longer wanted.
         if self._unauthorized_topics:
-            return topic_authorization_exception(self._unauthorized_topics)
+            return TopicAuthorizationException.for_topics(self._unauthorized_topics)
         if self._invalid_topics:
-            return invalid_topic_exception(self._invalid_topics)
+            return InvalidTopicException.for_topics(self._invalid_topics)
         return None
 
     def _recoverable_exception_for_topic(self, topic: str) -> KafkaException | None:
         if topic in self._unauthorized_topics:
-            return topic_authorization_exception([topic])
+            return TopicAuthorizationException.for_topics([topic])
         if topic in self._invalid_topics:
-            return invalid_topic_exception([topic])
+            return InvalidTopicException.for_topics([topic])
         return None
 
     def _clear_recoverable_errors(self) -> None:

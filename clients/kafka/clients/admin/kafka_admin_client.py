@@ -133,7 +133,7 @@ from kafka.common.errors import (
     UnsupportedEndpointTypeException,
     UnsupportedVersionException,
 )
-from kafka.common.kafka_future import KafkaFuture, KafkaFutureImpl, java_to_string
+from kafka.common.kafka_future import KafkaFuture, KafkaFutureImpl
 from kafka.common.message import (
     CreatePartitionsRequestData,
     CreateTopicsRequestData,
@@ -184,6 +184,7 @@ from kafka.common.utils.exponential_backoff import ExponentialBackoff
 from kafka.common.utils.kafka_thread import KafkaThread
 from kafka.common.utils.log_context import KafkaLogger, LogContext
 from kafka.common.utils.time import Time
+from kafka.common.utils.utils import java_to_string
 
 __all__ = ["Call", "KafkaAdminClient", "NodeProvider", "TimeoutProcessor", "TimeoutProcessorFactory"]
 
@@ -256,13 +257,6 @@ def _complete_unrealized_futures(
             future.complete_exceptionally(ApiException(message_formatter(key)))
 
 
-def _quota_exceeded(throttle_time_ms: int, message: str | None) -> ThrottlingQuotaExceededException:
-    """Java's ThrottlingQuotaExceededException(throttleTimeMs, message): the throttle time rides along."""
-    exc = ThrottlingQuotaExceededException(message)
-    exc.throttle_time_ms = throttle_time_ms  # type: ignore[attr-defined]
-    return exc
-
-
 def _maybe_complete_quota_exceeded_exception(
     should_retry_on_quota_violation: bool,
     throwable: BaseException,
@@ -274,8 +268,8 @@ def _maybe_complete_quota_exceeded_exception(
     time reduced by the time spent) rather than the timeout."""
     if should_retry_on_quota_violation and isinstance(throwable, TimeoutException):
         for key, value in quota_exceeded_exceptions.items():
-            throttle = max(0, getattr(value, "throttle_time_ms", 0) - throttle_time_delta)
-            futures[key].complete_exceptionally(_quota_exceeded(throttle, str(value)))
+            throttle = max(0, value.throttle_time_ms - throttle_time_delta)
+            futures[key].complete_exceptionally(ThrottlingQuotaExceededException(str(value), throttle_time_ms=throttle))
 
 
 def _topic_name_is_unrepresentable(topic_name: str | None) -> bool:
@@ -1291,8 +1285,8 @@ class KafkaAdminClient(AdminClient):
                     error = ApiError(result.error_code, result.error_message)
                     if error.is_failure():
                         if error.is_(Errors.THROTTLING_QUOTA_EXCEEDED):
-                            quota_exceeded_exception = _quota_exceeded(
-                                response.throttle_time_ms(), error.message_with_fallback()
+                            quota_exceeded_exception = ThrottlingQuotaExceededException(
+                                error.message_with_fallback(), throttle_time_ms=response.throttle_time_ms()
                             )
                             if options.should_retry_on_quota_violation():
                                 retry_topics.extend(t for t in topics if t.name == result.name)
@@ -1464,8 +1458,8 @@ class KafkaAdminClient(AdminClient):
                     error = ApiError(result.error_code, result.error_message)
                     if error.is_failure():
                         if error.is_(Errors.THROTTLING_QUOTA_EXCEEDED):
-                            quota_exceeded_exception = _quota_exceeded(
-                                response.throttle_time_ms(), error.message_with_fallback()
+                            quota_exceeded_exception = ThrottlingQuotaExceededException(
+                                error.message_with_fallback(), throttle_time_ms=response.throttle_time_ms()
                             )
                             if options.should_retry_on_quota_violation():
                                 retry_topics.append(key)
@@ -2309,8 +2303,8 @@ class KafkaAdminClient(AdminClient):
                     error = ApiError(result.error_code, result.error_message)
                     if error.is_failure():
                         if error.is_(Errors.THROTTLING_QUOTA_EXCEEDED):
-                            quota_exceeded_exception = _quota_exceeded(
-                                response.throttle_time_ms(), error.message_with_fallback()
+                            quota_exceeded_exception = ThrottlingQuotaExceededException(
+                                error.message_with_fallback(), throttle_time_ms=response.throttle_time_ms()
                             )
                             if options.should_retry_on_quota_violation():
                                 retry_topics.extend(t for t in topics if t.name == result.name)

@@ -10,6 +10,12 @@ in Java and is kept here too so that every error code has its class in one place
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kafka.common.topic_partition import TopicPartition
+
 
 class KafkaException(Exception):
     """Root of every error raised by this project's Kafka code."""
@@ -140,7 +146,16 @@ class FetchSessionTopicIdException(RetriableException):
 
 
 class GroupAuthorizationException(AuthorizationException):
-    pass
+    """Carries the group the member was refused (Java's groupId(); None when the error came without one)."""
+
+    def __init__(self, *args: object, group_id: str | None = None) -> None:
+        super().__init__(*args)
+        self.group_id = group_id
+
+    @classmethod
+    def for_group_id(cls, group_id: str | None) -> GroupAuthorizationException:
+        """Java's forGroupId: the message names the group."""
+        return cls(f"Not authorized to access group: {group_id}", group_id=group_id)
 
 
 class GroupIdNotFoundException(ApiException):
@@ -264,7 +279,17 @@ class InvalidTimestampException(ApiException):
 
 
 class InvalidTopicException(ApiException):
-    pass
+    """Carries the invalid topics (Java's invalidTopics(); empty when the error came without them)."""
+
+    def __init__(self, *args: object, invalid_topics: Iterable[str] = ()) -> None:
+        super().__init__(*args)
+        self.invalid_topics: set[str] = set(invalid_topics)
+
+    @classmethod
+    def for_topics(cls, topics: Iterable[str]) -> InvalidTopicException:
+        """Java's InvalidTopicException(Set<String>): the message names the topics."""
+        topic_set = set(topics)
+        return cls(f"Invalid topics: [{', '.join(sorted(topic_set))}]", invalid_topics=topic_set)
 
 
 class InvalidTxnStateException(ApiException):
@@ -400,11 +425,25 @@ class SerializationException(KafkaException):
 
 
 class RecordDeserializationException(SerializationException):
-    pass
+    """A record the consumer could not deserialize, with its partition and offset (Java's topicPartition() and
+    offset()), so that the application can seek past it."""
+
+    def __init__(
+        self, partition: TopicPartition, offset: int, message: str, cause: BaseException | None = None
+    ) -> None:
+        super().__init__(message)
+        self.topic_partition = partition
+        self.offset = offset
+        self.__cause__ = cause
 
 
 class RecordTooLargeException(ApiException):
-    pass
+    """Carries the partitions whose next record is larger than the fetch size, with the offsets of those records
+    (Java's recordTooLargePartitions(); empty when the error came without them)."""
+
+    def __init__(self, *args: object, record_too_large_partitions: Mapping[TopicPartition, int] | None = None) -> None:
+        super().__init__(*args)
+        self.record_too_large_partitions: dict[TopicPartition, int] = dict(record_too_large_partitions or {})
 
 
 class ReplicaNotAvailableException(InvalidMetadataException):
@@ -444,7 +483,12 @@ class TelemetryTooLargeException(ApiException):
 
 
 class ThrottlingQuotaExceededException(RetriableException):
-    pass
+    """Carries the time the broker asks the client to wait (Java's throttleTimeMs(); 0 when the error came
+    without it)."""
+
+    def __init__(self, *args: object, throttle_time_ms: int = 0) -> None:
+        super().__init__(*args)
+        self.throttle_time_ms = throttle_time_ms
 
 
 class TimeoutException(RetriableException):
@@ -452,7 +496,18 @@ class TimeoutException(RetriableException):
 
 
 class TopicAuthorizationException(AuthorizationException):
-    pass
+    """Carries the topics the client was refused (Java's unauthorizedTopics(); empty when the error came without
+    them)."""
+
+    def __init__(self, *args: object, unauthorized_topics: Iterable[str] = ()) -> None:
+        super().__init__(*args)
+        self.unauthorized_topics: set[str] = set(unauthorized_topics)
+
+    @classmethod
+    def for_topics(cls, topics: Iterable[str]) -> TopicAuthorizationException:
+        """Java's TopicAuthorizationException(Set<String>): the message names the topics."""
+        topic_set = set(topics)
+        return cls(f"Not authorized to access topics: [{', '.join(sorted(topic_set))}]", unauthorized_topics=topic_set)
 
 
 class TopicDeletionDisabledException(ApiException):

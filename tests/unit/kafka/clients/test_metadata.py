@@ -498,7 +498,7 @@ def test_invalid_topic_error() -> None:
     metadata.update_with_current_request_version(response, False, 0)
     with pytest.raises(InvalidTopicException) as e:
         metadata.maybe_throw_any_exception()
-    assert e.value.invalid_topics == {invalid}  # type: ignore[attr-defined]
+    assert e.value.invalid_topics == {invalid}
     metadata.maybe_throw_any_exception()  # raised once only
     metadata.update_with_current_request_version(response, False, 0)
     metadata.update_with_current_request_version(_empty_metadata_response(), False, 0)
@@ -512,7 +512,7 @@ def test_topic_authorization_error() -> None:
     metadata.update_with_current_request_version(response, False, 0)
     with pytest.raises(TopicAuthorizationException, match=r"Not authorized to access topics: \[foo\]") as e:
         metadata.maybe_throw_any_exception()
-    assert e.value.unauthorized_topics == {"foo"}  # type: ignore[attr-defined]
+    assert e.value.unauthorized_topics == {"foo"}
     metadata.maybe_throw_any_exception()
     metadata.update_with_current_request_version(response, False, 0)
     metadata.update_with_current_request_version(_empty_metadata_response(), False, 0)

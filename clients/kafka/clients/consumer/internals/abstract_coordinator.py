@@ -76,7 +76,7 @@ from kafka.common.utils.kafka_thread import KafkaThread
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time, Timer
 
-__all__ = ["AbstractCoordinator", "Generation", "MemberState", "group_authorization_exception"]
+__all__ = ["AbstractCoordinator", "Generation", "MemberState"]
 
 R = TypeVar("R")
 T = TypeVar("T")
@@ -118,13 +118,6 @@ _NO_GENERATION = Generation(DEFAULT_GENERATION_ID, UNKNOWN_MEMBER_ID, None)
 
 class _UnjoinedGroupException(RetriableException):
     """The member left the group (woken up, or reset by the heartbeat thread) before the join completed."""
-
-
-def group_authorization_exception(group_id: str | None) -> GroupAuthorizationException:
-    """Java's GroupAuthorizationException.forGroupId."""
-    e = GroupAuthorizationException(f"Not authorized to access group: {group_id}")
-    e.group_id = group_id  # type: ignore[attr-defined]
-    return e
 
 
 class AbstractCoordinator(abc.ABC):
@@ -812,7 +805,7 @@ class _JoinGroupResponseHandler(CoordinatorResponseHandler[JoinGroupResponse, by
                     )
                 )
             elif error is Errors.GROUP_AUTHORIZATION_FAILED:
-                future.raise_(group_authorization_exception(c._rebalance_config.group_id))
+                future.raise_(GroupAuthorizationException.for_group_id(c._rebalance_config.group_id))
             else:
                 future.raise_(error)
         elif error is Errors.UNSUPPORTED_VERSION:
@@ -886,7 +879,7 @@ class _SyncGroupResponseHandler(CoordinatorResponseHandler[SyncGroupResponse, by
                     future.raise_(Errors.ILLEGAL_GENERATION)
             return
         if error is Errors.GROUP_AUTHORIZATION_FAILED:
-            future.raise_(group_authorization_exception(c._rebalance_config.group_id))
+            future.raise_(GroupAuthorizationException.for_group_id(c._rebalance_config.group_id))
         elif error is Errors.REBALANCE_IN_PROGRESS:
             log.info(
                 "SyncGroup failed: The group began another rebalance. Need to re-join the group. Sent generation was "
@@ -951,7 +944,7 @@ class _FindCoordinatorResponseHandler(RequestFutureAdapter[ClientResponse, None]
                 c._heartbeat.reset_session_timeout()
             future.complete(None)
         elif error is Errors.GROUP_AUTHORIZATION_FAILED:
-            future.raise_(group_authorization_exception(c._rebalance_config.group_id))
+            future.raise_(GroupAuthorizationException.for_group_id(c._rebalance_config.group_id))
         else:
             log.debug(f"Group coordinator lookup failed: {coordinator_data.error_message}")
             future.raise_(error)
@@ -1026,7 +1019,7 @@ class _HeartbeatResponseHandler(CoordinatorResponseHandler[HeartbeatResponse, No
                 )
                 future.complete(None)
         elif error is Errors.GROUP_AUTHORIZATION_FAILED:
-            future.raise_(group_authorization_exception(c._rebalance_config.group_id))
+            future.raise_(GroupAuthorizationException.for_group_id(c._rebalance_config.group_id))
         else:
             future.raise_(KafkaException(f"Unexpected error in heartbeat response: {error.message}"))
 

@@ -42,19 +42,7 @@ from kafka.common.utils.log_context import LogContext
 K = TypeVar("K")
 V = TypeVar("V")
 
-__all__ = ["CompletedFetch", "record_deserialization_exception"]
-
-
-def record_deserialization_exception(
-    partition: TopicPartition, offset: int, message: str, cause: BaseException
-) -> RecordDeserializationException:
-    """Java's RecordDeserializationException(partition, offset, message, cause): the partition and offset of
-    the record are attributes of the exception."""
-    e = RecordDeserializationException(message)
-    e.topic_partition = partition  # type: ignore[attr-defined]
-    e.offset = offset  # type: ignore[attr-defined]
-    e.__cause__ = cause
-    return e
+__all__ = ["CompletedFetch"]
 
 
 def _maybe_leader_epoch(leader_epoch: int) -> int | None:
@@ -304,7 +292,7 @@ class CompletedFetch:
             )
         except Exception as e:
             self._log.error(f"Deserializers with error: {deserializers}")
-            raise record_deserialization_exception(
+            raise RecordDeserializationException(
                 partition,
                 raw.offset,
                 f"Error deserializing key/value for partition {partition} at offset {raw.offset}. If needed, "

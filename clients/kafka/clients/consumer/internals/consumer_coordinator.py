@@ -38,7 +38,6 @@ from kafka.clients.consumer.internals.abstract_coordinator import (
     CoordinatorResponseHandler,
     Generation,
     MemberState,
-    group_authorization_exception,
 )
 from kafka.clients.consumer.internals.consumer_interceptors import ConsumerInterceptors
 from kafka.clients.consumer.internals.consumer_metadata import ConsumerMetadata
@@ -51,15 +50,16 @@ from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
 from kafka.clients.consumer.offset_commit_callback import OffsetCommitCallback
 from kafka.clients.consumer.retriable_commit_failed_exception import RetriableCommitFailedException
 from kafka.clients.group_rebalance_config import GroupRebalanceConfig
-from kafka.clients.metadata import topic_authorization_exception
 from kafka.common.cluster import Cluster
 from kafka.common.errors import (
     FencedInstanceIdException,
+    GroupAuthorizationException,
     InterruptException,
     KafkaException,
     RebalanceInProgressException,
     RetriableException,
     TimeoutException,
+    TopicAuthorizationException,
     UnstableOffsetCommitException,
     WakeupException,
 )
@@ -996,7 +996,7 @@ class _OffsetCommitResponseHandler(CoordinatorResponseHandler[OffsetCommitRespon
                 else:
                     log.error(f"Offset commit failed on partition {tp} at offset {offset}: {error.message}")
                 if error is Errors.GROUP_AUTHORIZATION_FAILED:
-                    future.raise_(group_authorization_exception(c._rebalance_config.group_id))
+                    future.raise_(GroupAuthorizationException.for_group_id(c._rebalance_config.group_id))
                     return
                 if error is Errors.TOPIC_AUTHORIZATION_FAILED:
                     unauthorized_topics.add(tp.topic)
@@ -1067,7 +1067,7 @@ class _OffsetCommitResponseHandler(CoordinatorResponseHandler[OffsetCommitRespon
                     return
         if unauthorized_topics:
             log.error(f"Not authorized to commit to topics {_set_str(unauthorized_topics)}")
-            future.raise_(topic_authorization_exception(unauthorized_topics))
+            future.raise_(TopicAuthorizationException.for_topics(unauthorized_topics))
         else:
             future.complete(None)
 
@@ -1094,7 +1094,7 @@ class _OffsetFetchResponseHandler(
                 c.mark_coordinator_unknown(response_error)
                 future.raise_(response_error)
             elif response_error is Errors.GROUP_AUTHORIZATION_FAILED:
-                future.raise_(group_authorization_exception(group_id))
+                future.raise_(GroupAuthorizationException.for_group_id(group_id))
             else:
                 future.raise_(KafkaException(f"Unexpected error in fetch offset response: {response_error.message}"))
             return
@@ -1130,7 +1130,7 @@ class _OffsetFetchResponseHandler(
                 log.info(f"Found no committed offset for partition {tp}")
                 offsets[tp] = None
         if unauthorized_topics is not None:
-            future.raise_(topic_authorization_exception(unauthorized_topics))
+            future.raise_(TopicAuthorizationException.for_topics(unauthorized_topics))
         elif unstable_txn_offset_topic_partitions:
             # Retried.
             log.info(

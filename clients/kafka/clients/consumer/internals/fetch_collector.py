@@ -21,8 +21,7 @@ from kafka.clients.consumer.internals.fetch_config import FetchConfig
 from kafka.clients.consumer.internals.fetch_utils import request_metadata_update
 from kafka.clients.consumer.internals.subscription_state import FetchPosition, SubscriptionState
 from kafka.clients.consumer.offset_out_of_range_exception import OffsetOutOfRangeException
-from kafka.clients.metadata import topic_authorization_exception
-from kafka.common.errors import KafkaException, RecordTooLargeException
+from kafka.common.errors import KafkaException, RecordTooLargeException, TopicAuthorizationException
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.fetch_response import FetchResponse
 from kafka.common.utils.log_context import LogContext
@@ -178,9 +177,9 @@ class FetchCollector(Generic[K, V]):
                     f"There are some messages at [Partition=Offset]: {{{tp}={fetch_offset}}} whose size is larger "
                     f"than the fetch size {self._fetch_config.fetch_size} and hence cannot be returned. Please "
                     "considering upgrading your broker to 0.10.1.0 or newer to avoid this issue. Alternately, "
-                    "increase the fetch size on the client (using max.partition.fetch.bytes)"
+                    "increase the fetch size on the client (using max.partition.fetch.bytes)",
+                    record_too_large_partitions=too_large,
                 )
-                e.record_too_large_partitions = too_large  # type: ignore[attr-defined]
                 raise e
             # Brokers with KIP-74 always return at least one whole batch.
             raise KafkaException(
@@ -259,7 +258,7 @@ class FetchCollector(Generic[K, V]):
         elif error is Errors.TOPIC_AUTHORIZATION_FAILED:
             # The partition, not just the topic, helps with ACL propagation in large clusters.
             self._log.warn(f"Not authorized to read from partition {tp}.")
-            raise topic_authorization_exception([tp.topic])
+            raise TopicAuthorizationException.for_topics([tp.topic])
         elif error is Errors.UNKNOWN_LEADER_EPOCH:
             self._log.debug(f"Received unknown leader epoch error in fetch for partition {tp}")
         elif error is Errors.UNKNOWN_SERVER_ERROR:

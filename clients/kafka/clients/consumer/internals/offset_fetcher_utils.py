@@ -22,9 +22,8 @@ from kafka.clients.consumer.no_offset_for_partition_exception import NoOffsetFor
 from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
 from kafka.clients.consumer.offset_and_timestamp import OffsetAndTimestamp
 from kafka.clients.consumer.offset_reset_strategy import OffsetResetStrategy
-from kafka.clients.metadata import topic_authorization_exception
 from kafka.clients.node_api_versions import NodeApiVersions
-from kafka.common.errors import RetriableException
+from kafka.common.errors import RetriableException, TopicAuthorizationException
 from kafka.common.node import Node
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
@@ -184,7 +183,7 @@ class OffsetFetcherUtils:
                     )
                     partitions_to_retry.add(tp)
         if unauthorized_topics:
-            raise topic_authorization_exception(unauthorized_topics)
+            raise TopicAuthorizationException.for_topics(unauthorized_topics)
         return ListOffsetResult(fetched_offsets, partitions_to_retry)
 
     def regroup_partition_map_by_node(

@@ -14,7 +14,7 @@ from typing import Any
 
 from kafka.clients.consumer.internals.request_builders import OffsetsForLeaderEpochRequestBuilder
 from kafka.clients.consumer.internals.subscription_state import FetchPosition
-from kafka.clients.metadata import topic_authorization_exception
+from kafka.common.errors import TopicAuthorizationException
 from kafka.common.message import OffsetForLeaderEpochRequestData
 from kafka.common.protocol.errors import Errors
 from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH
@@ -98,5 +98,5 @@ def handle_response(
                     "Attempt to fetch offsets for partition %s failed due to: %s, retrying.", tp, error.message
                 )
     if unauthorized_topics:
-        raise topic_authorization_exception(unauthorized_topics)
+        raise TopicAuthorizationException.for_topics(unauthorized_topics)
     return OffsetForEpochResult(end_offsets, partitions_to_retry)

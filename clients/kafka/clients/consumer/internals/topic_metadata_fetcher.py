@@ -11,8 +11,7 @@ from kafka.clients import common_client_configs
 from kafka.clients.client_response import ClientResponse
 from kafka.clients.consumer.internals.consumer_network_client import ConsumerNetworkClient
 from kafka.clients.consumer.internals.request_future import RequestFuture
-from kafka.clients.metadata import topic_authorization_exception
-from kafka.common.errors import InvalidTopicException, KafkaException, TimeoutException
+from kafka.common.errors import InvalidTopicException, KafkaException, TimeoutException, TopicAuthorizationException
 from kafka.common.partition_info import PartitionInfo
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.metadata_request import MetadataRequestBuilder
@@ -62,7 +61,7 @@ class TopicMetadataFetcher:
                 assert isinstance(response, MetadataResponse)
                 cluster = response.build_cluster()
                 if cluster.unauthorized_topics:
-                    raise topic_authorization_exception(cluster.unauthorized_topics)
+                    raise TopicAuthorizationException.for_topics(cluster.unauthorized_topics)
                 should_retry = False
                 errors = response.errors()
                 if errors:

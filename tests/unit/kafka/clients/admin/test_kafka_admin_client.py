@@ -329,7 +329,7 @@ def test_create_topics_throttled_without_retry(env: AdminClientUnitTestEnv) -> N
     result = env.admin_client.create_topics([NewTopic("b", 1, 1)], CreateTopicsOptions(retry_on_quota_violation=False))
     cause = _cause(result.all())
     assert isinstance(cause, ThrottlingQuotaExceededException)
-    assert cause.throttle_time_ms == 1000  # type: ignore[attr-defined]
+    assert cause.throttle_time_ms == 1000
 
 
 def test_call_in_flight_times_out(env: AdminClientUnitTestEnv) -> None:

@@ -416,8 +416,8 @@ def test_deserialization_error_repeats_until_seek() -> None:
         for _ in range(2):
             with pytest.raises(RecordDeserializationException) as err:
                 e.fetcher.collect_fetch()
-            assert err.value.offset == 1  # type: ignore[attr-defined]
-            assert err.value.topic_partition == TP0  # type: ignore[attr-defined]
+            assert err.value.offset == 1
+            assert err.value.topic_partition == TP0
         e.subscriptions.seek(TP0, 2)
         # the buffered fetch no longer matches the position and is dropped; then a new fetch goes out
         assert e.fetcher.collect_fetch().is_empty()
