@@ -37,6 +37,7 @@ from kafka.clients.producer.producer_record import ProducerRecord
 from kafka.clients.producer.record_metadata import RecordMetadata
 from kafka.clients.producer.uniform_sticky_partitioner import UniformStickyPartitioner
 from kafka.common.cluster import Cluster
+from kafka.common.config.abstract_config import AbstractConfig
 from kafka.common.config.config_exception import ConfigException
 from kafka.common.errors import (
     ApiException,
@@ -55,7 +56,6 @@ from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.kafka_thread import KafkaThread
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
-from kafka.common.utils.utils import load_class
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -147,7 +147,7 @@ class KafkaProducer(Generic[K, V]):
         self._log = log_context.logger("org.apache.kafka.clients.producer.KafkaProducer")
         self._log.trace("Starting the Kafka producer")
         client_id_override = {ProducerConfig.CLIENT_ID_CONFIG: self._client_id}
-        self._partitioner = _configured_instance(
+        self._partitioner = AbstractConfig.configured_instance(
             config.get_class(ProducerConfig.PARTITIONER_CLASS_CONFIG), Partitioner, config.originals(client_id_override)
         )
         self._warn_if_partitioner_deprecated()
@@ -155,7 +155,7 @@ class KafkaProducer(Generic[K, V]):
         retry_backoff_ms = config.get_long(ProducerConfig.RETRY_BACKOFF_MS_CONFIG)
         retry_backoff_max_ms = config.get_long(ProducerConfig.RETRY_BACKOFF_MAX_MS_CONFIG)
         if key_serializer is None:
-            self._key_serializer = _configured_instance(
+            self._key_serializer = AbstractConfig.configured_instance(
                 config.get_class(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG), Serializer, None
             )
             assert self._key_serializer is not None
@@ -164,7 +164,7 @@ class KafkaProducer(Generic[K, V]):
             config.ignore(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG)
             self._key_serializer = key_serializer
         if value_serializer is None:
-            self._value_serializer = _configured_instance(
+            self._value_serializer = AbstractConfig.configured_instance(
                 config.get_class(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG), Serializer, None
             )
             assert self._value_serializer is not None
@@ -175,7 +175,7 @@ class KafkaProducer(Generic[K, V]):
         interceptor_list: list[ProducerInterceptor[K, V]] = [
             i
             for i in (
-                _configured_instance(c, ProducerInterceptor, config.originals(client_id_override))
+                AbstractConfig.configured_instance(c, ProducerInterceptor, config.originals(client_id_override))
                 for c in config.get_list(ProducerConfig.INTERCEPTOR_CLASSES_CONFIG)
             )
             if i is not None
@@ -784,30 +784,3 @@ def _join_timeout(remaining_ms: int) -> float | None:
 def _class_name(value: Any, is_instance: bool = False) -> str:
     cls = type(value)
     return f"{cls.__module__}.{cls.__qualname__}" if is_instance or value is not None else "null"
-
-
-def _configured_instance(klass: Any, base: type, configs: Mapping[str, Any] | None) -> Any:
-    """An instance of the class named or given in a CLASS/LIST config, configured when it takes configs.
-
-    Java's AbstractConfig.getConfiguredInstance: a class name is loaded, a class instantiated, anything else
-    refused. None stays None.
-    """
-    if klass is None:
-        return None
-    if isinstance(klass, str):
-        try:
-            cls = load_class(klass)
-        except ImportError as e:
-            raise KafkaException(f"Class {klass} cannot be found") from e
-    elif isinstance(klass, type):
-        cls = klass
-    else:
-        raise KafkaException(f"Unexpected element of type {type(klass).__name__}, expected String or Class")
-    if not issubclass(cls, base):
-        raise KafkaException(
-            f"{cls.__module__}.{cls.__qualname__} is not an instance of {base.__module__}.{base.__qualname__}"
-        )
-    instance = cls()
-    if configs is not None and hasattr(instance, "configure"):
-        instance.configure(configs)
-    return instance

@@ -19,6 +19,8 @@ from typing import Any
 from kafka.common.config.config_def import ConfigDef, Type
 from kafka.common.config.config_exception import ConfigException, java_str
 from kafka.common.config.password import Password
+from kafka.common.errors import KafkaException
+from kafka.common.utils.utils import load_class
 
 __all__ = ["AbstractConfig"]
 
@@ -117,6 +119,32 @@ class AbstractConfig:
     def get_class(self, key: str) -> type | str | None:
         """A CLASS value: the Python class given, or the class name as configured."""
         return self.get(key)
+
+    @staticmethod
+    def configured_instance(klass: Any, base: type, configs: Mapping[str, Any] | None) -> Any:
+        """An instance of the class named or given in a CLASS/LIST value, configured with `configs` when it has
+        a `configure` method (Java's getConfiguredInstance(Object, Class, Map)): a class name is loaded, a class
+        instantiated, anything else refused; None stays None.
+        """
+        if klass is None:
+            return None
+        if isinstance(klass, str):
+            try:
+                cls = load_class(klass)
+            except ImportError as e:
+                raise KafkaException(f"Class {klass} cannot be found") from e
+        elif isinstance(klass, type):
+            cls = klass
+        else:
+            raise KafkaException(f"Unexpected element of type {type(klass).__name__}, expected String or Class")
+        if not issubclass(cls, base):
+            raise KafkaException(
+                f"{cls.__module__}.{cls.__qualname__} is not an instance of {base.__module__}.{base.__qualname__}"
+            )
+        instance = cls()
+        if configs is not None and hasattr(instance, "configure"):
+            instance.configure(configs)
+        return instance
 
     def type_of(self, key: str) -> Type | None:
         """The defined type of `key`, or None for an unknown key."""

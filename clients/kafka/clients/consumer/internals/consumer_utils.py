@@ -23,12 +23,11 @@ from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
 from kafka.clients.consumer.offset_reset_strategy import OffsetResetStrategy
 from kafka.clients.group_rebalance_config import GroupRebalanceConfig
 from kafka.clients.metadata import Metadata
-from kafka.common.errors import KafkaException
+from kafka.common.config.abstract_config import AbstractConfig
 from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
-from kafka.common.utils.utils import load_class
 
 __all__ = [
     "CONSUMER_MAX_INFLIGHT_REQUESTS_PER_CONNECTION",
@@ -100,30 +99,8 @@ def configured_consumer_interceptors(config: ConsumerConfig) -> list[ConsumerInt
     client_id = config.get_string(ConsumerConfig.CLIENT_ID_CONFIG)
     configs = config.originals({ConsumerConfig.CLIENT_ID_CONFIG: client_id})
     for klass in config.get_list(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG):
-        interceptors.append(configured_instance(klass, ConsumerInterceptor, configs))
+        interceptors.append(AbstractConfig.configured_instance(klass, ConsumerInterceptor, configs))
     return interceptors
-
-
-def configured_instance(klass: Any, base: type, configs: Mapping[str, Any] | None) -> Any:
-    """An instance of a class named (or given) in a CLASS or LIST setting, configured when it takes configs
-    (Java's getConfiguredInstance)."""
-    if isinstance(klass, str):
-        try:
-            cls = load_class(klass)
-        except ImportError as e:
-            raise KafkaException(f"Class {klass} cannot be found") from e
-    elif isinstance(klass, type):
-        cls = klass
-    else:
-        raise KafkaException(f"Unexpected element of type {type(klass).__name__}, expected String or Class")
-    if not issubclass(cls, base):
-        raise KafkaException(
-            f"{cls.__module__}.{cls.__qualname__} is not an instance of {base.__module__}.{base.__qualname__}"
-        )
-    instance = cls()
-    if configs is not None and hasattr(instance, "configure"):
-        instance.configure(configs)
-    return instance
 
 
 def refresh_committed_offsets(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from kafka.clients.consumer.consumer_config import ConsumerConfig
-from kafka.clients.consumer.internals.consumer_utils import configured_instance
+from kafka.common.config.abstract_config import AbstractConfig
 from kafka.common.errors import InterruptException, KafkaException
 from kafka.common.serialization.deserializer import Deserializer
 
@@ -39,7 +39,7 @@ class Deserializers(Generic[K, V]):
         client_id = config.get_string(ConsumerConfig.CLIENT_ID_CONFIG)
         configs: dict[str, Any] = config.originals({ConsumerConfig.CLIENT_ID_CONFIG: client_id})
         if key_deserializer is None:
-            key_deserializer = configured_instance(
+            key_deserializer = AbstractConfig.configured_instance(
                 config.get_class(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG), Deserializer, None
             )
             assert key_deserializer is not None
@@ -47,7 +47,7 @@ class Deserializers(Generic[K, V]):
         else:
             config.ignore(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG)
         if value_deserializer is None:
-            value_deserializer = configured_instance(
+            value_deserializer = AbstractConfig.configured_instance(
                 config.get_class(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG), Deserializer, None
             )
             assert value_deserializer is not None

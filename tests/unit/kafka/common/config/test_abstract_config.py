@@ -14,6 +14,7 @@ from kafka.common.config.config_exception import ConfigException
 from kafka.common.config.config_resource import ConfigResource
 from kafka.common.config.password import Password
 from kafka.common.config.topic_config import TopicConfig
+from kafka.common.errors import KafkaException
 
 _DEF = (
     ConfigDef()
@@ -165,3 +166,40 @@ def test_config_resource_types_have_kafkas_ids() -> None:
     r = ConfigResource(t.BROKER, "")
     assert r.is_default()
     assert str(ConfigResource(t.TOPIC, "x")) == "ConfigResource(type=TOPIC, name='x')"
+
+
+class _Base:
+    pass
+
+
+class _Configurable(_Base):
+    def __init__(self) -> None:
+        self.configs: dict[str, Any] | None = None
+
+    def configure(self, configs: dict[str, Any]) -> None:
+        self.configs = configs
+
+
+def test_configured_instance_loads_a_class_name_and_configures_it() -> None:
+    """A class name is loaded and instantiated; an instance with `configure` gets the configs."""
+    name = f"{__name__}._Configurable"
+    instance = AbstractConfig.configured_instance(name, _Base, {"k": "v"})
+    assert isinstance(instance, _Configurable)
+    assert instance.configs == {"k": "v"}
+
+
+def test_configured_instance_takes_a_class_and_skips_configure_without_configs() -> None:
+    """A class is instantiated as given; None configs leave it unconfigured; None stays None."""
+    instance = AbstractConfig.configured_instance(_Configurable, _Base, None)
+    assert isinstance(instance, _Configurable) and instance.configs is None
+    assert AbstractConfig.configured_instance(None, _Base, {}) is None
+
+
+def test_configured_instance_refuses_unknown_names_wrong_types_and_other_values() -> None:
+    """An unknown class name, a class of the wrong type and a value that is neither fail with KafkaException."""
+    with pytest.raises(KafkaException, match="cannot be found"):
+        AbstractConfig.configured_instance(f"{__name__}.NoSuchClass", _Base, None)
+    with pytest.raises(KafkaException, match="is not an instance of"):
+        AbstractConfig.configured_instance(Password, _Base, None)
+    with pytest.raises(KafkaException, match="Unexpected element of type int, expected String or Class"):
+        AbstractConfig.configured_instance(5, _Base, None)
