@@ -2345,9 +2345,8 @@ class KafkaAdminClient(AdminClient):
     ) -> DeleteRecordsResult:
         options = DeleteRecordsOptions() if options is None else options
         future = DeleteRecordsHandler.new_future(records_to_delete.keys())
-        timeout_ms = self._default_api_timeout_ms
-        if options.timeout_ms() is not None:
-            timeout_ms = options.timeout_ms()  # type: ignore[assignment]
+        requested_timeout_ms = options.timeout_ms()
+        timeout_ms = self._default_api_timeout_ms if requested_timeout_ms is None else requested_timeout_ms
         handler = DeleteRecordsHandler(records_to_delete, self._log_context, timeout_ms)
         self._invoke_driver(handler, future, options.timeout_ms())
         return DeleteRecordsResult(future.all())

@@ -57,7 +57,7 @@ class ProducerRecord(Generic[K, V]):
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "timestamp", timestamp)
         # Without headers, the (empty) RecordHeaders is only made when asked for: most records never are.
-        object.__setattr__(self, "_headers", None if headers is None else RecordHeaders(headers))  # type: ignore[arg-type]
+        object.__setattr__(self, "_headers", None if headers is None else RecordHeaders(headers))
 
     @property
     def headers(self) -> RecordHeaders:

@@ -160,13 +160,12 @@ class Range:
             raise ConfigException(name, value, f"Value must be no more than {_number_str(self.max)}")
 
     def __str__(self) -> str:
-        if self.min is None and self.max is None:
-            return "[...]"
-        if self.min is None:
-            return f"[...,{_number_str(self.max)}]"  # type: ignore[arg-type]
-        if self.max is None:
-            return f"[{_number_str(self.min)},...]"
-        return f"[{_number_str(self.min)},...,{_number_str(self.max)}]"
+        lo, hi = self.min, self.max
+        if lo is None:
+            return "[...]" if hi is None else f"[...,{_number_str(hi)}]"
+        if hi is None:
+            return f"[{_number_str(lo)},...]"
+        return f"[{_number_str(lo)},...,{_number_str(hi)}]"
 
 
 class ValidString:

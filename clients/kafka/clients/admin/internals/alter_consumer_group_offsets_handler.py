@@ -8,6 +8,7 @@ member id, so the group must have no active members). Each partition's error is 
 from __future__ import annotations
 
 from collections.abc import Mapping, Set
+from typing import Any
 
 from kafka.clients.admin.internals.admin_api_future import AdminApiFuture, SimpleAdminApiFuture
 from kafka.clients.admin.internals.admin_api_handler import ApiResult, Batched
@@ -72,7 +73,7 @@ class AlterConsumerGroupOffsetsHandler(Batched[CoordinatorKey, dict[TopicPartiti
 
     def build_batched_request(self, coordinator_id: int, group_ids: Set[CoordinatorKey]) -> OffsetCommitRequestBuilder:
         self._validate_keys(group_ids)
-        offset_data: dict[str, object] = {}
+        offset_data: dict[str, Any] = {}
         for topic_partition, offset_and_metadata in self._offsets.items():
             topic = offset_data.get(topic_partition.topic)
             if topic is None:
@@ -80,7 +81,7 @@ class AlterConsumerGroupOffsetsHandler(Batched[CoordinatorKey, dict[TopicPartiti
                     name=topic_partition.topic
                 )
             epoch = offset_and_metadata.leader_epoch
-            topic.partitions.append(  # type: ignore[attr-defined]
+            topic.partitions.append(
                 OffsetCommitRequestData.OffsetCommitRequestPartition(
                     committed_offset=offset_and_metadata.offset,
                     committed_leader_epoch=-1 if epoch is None else epoch,

@@ -6,6 +6,7 @@ listOffsets: a ListOffsets request to each partition leader for all its partitio
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Set
+from typing import Any
 
 from kafka.clients.admin.internals.admin_api_future import AdminApiFuture, SimpleAdminApiFuture
 from kafka.clients.admin.internals.admin_api_handler import ApiResult, Batched
@@ -46,12 +47,12 @@ class ListOffsetsHandler(Batched[TopicPartition, ListOffsetsResultInfo]):
         return self._lookup_strategy
 
     def build_batched_request(self, broker_id: int, keys: Set[TopicPartition]) -> ListOffsetsRequestBuilder:
-        topics_by_name: dict[str, object] = {}
+        topics_by_name: dict[str, Any] = {}
         for tp in keys:
             topic = topics_by_name.get(tp.topic)
             if topic is None:
                 topic = topics_by_name[tp.topic] = ListOffsetsRequestData.ListOffsetsTopic(name=tp.topic)
-            topic.partitions.append(  # type: ignore[attr-defined]
+            topic.partitions.append(
                 ListOffsetsRequestData.ListOffsetsPartition(
                     partition_index=tp.partition, timestamp=self._offset_timestamps_by_partition[tp]
                 )

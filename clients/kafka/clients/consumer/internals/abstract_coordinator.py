@@ -25,7 +25,7 @@ import abc
 import enum
 import threading
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from kafka.clients import common_client_configs
 from kafka.clients.client_response import ClientResponse
@@ -723,7 +723,8 @@ class CoordinatorResponseHandler(RequestFutureAdapter[ClientResponse, T], Generi
     def on_success(self, value: ClientResponse, future: RequestFuture[T]) -> None:
         try:
             self.response = value
-            self.handle(value.response_body, future)  # type: ignore[arg-type]
+            # The handler was made for the request it answers, so the body is of its response type.
+            self.handle(cast(R, value.response_body), future)
         except Exception as e:
             if not future.is_done():
                 future.raise_(e)

@@ -19,7 +19,7 @@ class RecordHeaders(Headers):
 
     __slots__ = ("_headers", "_is_read_only")
 
-    def __init__(self, headers: Iterable[Header] | None = None) -> None:
+    def __init__(self, headers: Iterable[Header | tuple[str, bytes | None]] | None = None) -> None:
         if headers is None:
             self._headers: list[Header] = []
         elif isinstance(headers, RecordHeaders):
