@@ -4,7 +4,7 @@ The broker's entry point: `kafka-server-start.sh config/server.properties [--ove
 `main`, which loads the properties, builds a KafkaServer, starts it and waits for it to stop.
 SIGTERM and SIGINT shut it down cleanly (exit 0); a start-up failure logs a fatal line and exits 1.
 
-PORT: Java's shutdown hook runs on a JVM thread named `kafka-shutdown-hook`; here the signal handler
+# PORT: Java's shutdown hook runs on a JVM thread named `kafka-shutdown-hook`; here the signal handler
 starts a thread of that name that calls `shutdown()`, and `main` returns when the server has stopped.
 """
 
@@ -18,7 +18,9 @@ import threading
 from types import FrameType
 from typing import Any
 
-from kafka.common.utils.utils import load_props, parse_key_value_args
+from kafka.common.utils.app_info_parser import get_version
+from kafka.common.utils.utils import load_props
+from kafka.utils.command_line_utils import parse_key_value_args
 from kafka.utils.logging import Logging, configure_logging
 
 USAGE = "USAGE: kafka-server-start.sh [-daemon] server.properties [--override property=value]*"
@@ -44,10 +46,13 @@ class Kafka(Logging):
                 raise _UsageError(f"{e}\n{USAGE}") from e
             if extra:
                 raise _UsageError(f"Found non argument parameters: {','.join(extra)}\n{USAGE}")
-            try:
-                props.update(parse_key_value_args(options.override))
-            except ValueError as e:
-                raise _UsageError(f"{e}\n{USAGE}") from e
+            # PORT: an override that is not `key=value` (no '=', or no key) is refused, where Kafka's
+            # parseKeyValueArgs would set the key to "".
+            for override in options.override:
+                key, sep, _ = override.partition("=")
+                if not sep or not key:
+                    raise _UsageError(f"Invalid command line properties: {override}\n{USAGE}")
+            props.update(parse_key_value_args(options.override))
         return props
 
     @staticmethod
@@ -66,12 +71,7 @@ class Kafka(Logging):
             print(str(e), file=sys.stderr)
             return 1
         except _VersionRequested:
-            from importlib.metadata import PackageNotFoundError, version
-
-            try:
-                print(version("kafka-port"))
-            except PackageNotFoundError:
-                print("unknown")
+            print(get_version())
             return 0
         except OSError as e:
             self.fatal(f"Exiting Kafka due to fatal exception: {e}")

@@ -5,7 +5,7 @@ The future the admin client hands out for each result: completed once, by a valu
 thread; `get` waits for it. Dependent futures (`then_apply`, `when_complete`, `all_of`) complete when their
 source does.
 
-PORT: both Java classes live in this one module (KafkaFutureImpl is the only KafkaFuture there is). Java's
+# PORT: both Java classes live in this one module (KafkaFutureImpl is the only KafkaFuture there is). Java's
 checked exceptions become Python ones with the same roles:
 - `get` of a failed future raises ExecutionException, whose `cause` (and `__cause__`) is the failure, as Java's
   `ExecutionException.getCause()`;
@@ -27,37 +27,19 @@ from concurrent.futures import CancelledError
 from time import monotonic as _monotonic
 from typing import Any, Generic, TypeVar
 
-__all__ = ["ExecutionException", "KafkaFuture", "KafkaFutureImpl", "java_class_name", "java_to_string"]
+from kafka.common.utils.utils import java_to_string
+
+__all__ = ["ExecutionException", "KafkaFuture", "KafkaFutureImpl"]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-def java_class_name(exc: BaseException) -> str:
-    """The Java name of an exception class of this port (org.apache.kafka.common.errors.TimeoutException), so
-    that messages read as Java's do; other classes keep their Python name."""
-    cls = type(exc)
-    module = cls.__module__
-    if module == "kafka.common.errors":
-        if cls.__name__ == "KafkaException":
-            return "org.apache.kafka.common.KafkaException"
-        return f"org.apache.kafka.common.errors.{cls.__name__}"
-    if module.startswith("kafka."):
-        package = module.rsplit(".", 1)[0]
-        return f"org.apache.{package}.{cls.__name__}"
-    return cls.__name__
-
-
-def java_to_string(exc: BaseException) -> str:
-    """An exception as Java's Throwable.toString prints it: the class name, then `: message` if there is one."""
-    message = str(exc)
-    name = java_class_name(exc)
-    return f"{name}: {message}" if message else name
-
-
 class ExecutionException(Exception):
     """Raised by `get` when the future failed; `cause` is the failure (Java's
     java.util.concurrent.ExecutionException). The message is the cause as Java prints it."""
+
+    JAVA_CLASS_NAME = "java.util.concurrent.ExecutionException"
 
     def __init__(self, cause: BaseException) -> None:
         super().__init__(java_to_string(cause))

@@ -1,44 +1,35 @@
 """What the admin command-line tools (TopicCommand, ConfigCommand, DeleteRecordsCommand, LeaderElectionCommand,
-BrokerApiVersionsCommand) share: Java's exceptions as they print them, Java's number parsing and String.split, the
-iteration order of Java's HashMap (the order in which Kafka's tools print the maps the admin client hands back),
-the admin client they create from `--bootstrap-server` and `--command-config`, and their entry-point plumbing.
+BrokerApiVersionsCommand) share: the exceptions they print with Java names, Java's String.split, the iteration
+order of Java's HashMap (the order in which Kafka's tools print the maps the admin client hands back), Jackson's
+JSON decoding, the admin client they create from `--bootstrap-server` and `--command-config`, and their
+entry-point plumbing.
 
-# PORT: not a port of one Kafka file. Kafka's tools get these from the JVM (exception toString, Integer.parseInt,
-HashMap) and from kafka.common.AdminCommandFailedException, which lives here because `kafka.common` is the
-clients' package in this project.
+# PORT: not a port of one Kafka file. Kafka's tools get these from the JVM (String.split, HashMap), Jackson and
+kafka.common.AdminCommandFailedException, which lives here because `kafka.common` is the clients' package in this
+project. How exceptions print (Throwable.toString) and Integer.parseInt are kafka.common.utils.utils's.
 """
 
 from __future__ import annotations
 
 import json
-import logging
-import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TextIO, TypeVar
 
-from kafka.admin.admin_utils import AdminOperationException
-from kafka.common import kafka_future
-from kafka.common.kafka_future import ExecutionException
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.utils import load_props
-from kafka.utils.logging import DATE_FORMAT, LOG_FORMAT
+from kafka.tools.tools_utils import configure_tool_logging, print_exception, silence_stdout
 from kafka.zk import jvm_json
 from kafka.zk.jvm_json import java_string_hash
 
 __all__ = [
     "AdminCommandFailedException",
     "AdminFactory",
-    "IllegalArgumentException",
     "JsonMappingException",
-    "NumberFormatException",
     "create_admin_client",
-    "java_class_name",
     "java_hash_map_order",
     "java_split",
-    "java_to_string",
-    "parse_int",
-    "print_stack_trace",
+    "run_reporting_errors",
     "tool_main",
 ]
 
@@ -51,6 +42,8 @@ AdminFactory = Callable[[dict[str, str]], Any]
 class AdminCommandFailedException(RuntimeError):
     """kafka.common.AdminCommandFailedException: an admin command could not do what it was asked."""
 
+    JAVA_CLASS_NAME = "kafka.common.AdminCommandFailedException"
+
     def __init__(self, message: str, cause: BaseException | None = None) -> None:
         super().__init__(message)
         self.suppressed: list[BaseException] = []
@@ -62,86 +55,13 @@ class AdminCommandFailedException(RuntimeError):
         self.suppressed.append(exception)
 
 
-class IllegalArgumentException(ValueError):
-    """java.lang.IllegalArgumentException."""
-
-
 class JsonMappingException(ValueError):
     """com.fasterxml.jackson.databind.JsonMappingException: JSON that does not have the shape expected."""
 
-
-class NumberFormatException(IllegalArgumentException):
-    """java.lang.NumberFormatException: a string that is not a number of the type asked for."""
+    JAVA_CLASS_NAME = "com.fasterxml.jackson.databind.JsonMappingException"
 
 
-_JAVA_NAMES: tuple[tuple[type[BaseException], str], ...] = (
-    (AdminCommandFailedException, "kafka.common.AdminCommandFailedException"),
-    (AdminOperationException, "kafka.admin.AdminOperationException"),
-    (JsonMappingException, "com.fasterxml.jackson.databind.JsonMappingException"),
-    (NumberFormatException, "java.lang.NumberFormatException"),
-    (ExecutionException, "java.util.concurrent.ExecutionException"),
-    (TimeoutError, "java.util.concurrent.TimeoutException"),
-    (NotImplementedError, "java.lang.UnsupportedOperationException"),
-    (FileNotFoundError, "java.nio.file.NoSuchFileException"),
-    (ValueError, "java.lang.IllegalArgumentException"),
-)
-
-
-def java_class_name(exc: BaseException) -> str:
-    """The Java class of an exception as the tools print it (`org.apache.kafka.common.errors.TimeoutException`)."""
-    if type(exc) is RuntimeError:
-        return "java.lang.RuntimeException"
-    for cls, name in _JAVA_NAMES:
-        if isinstance(exc, cls):
-            return name
-    return kafka_future.java_class_name(exc)
-
-
-def java_to_string(exc: BaseException) -> str:
-    """An exception as Java's Throwable.toString prints it: the class name, then `: message` if there is one."""
-    if isinstance(exc, FileNotFoundError) and exc.filename is not None:
-        message = str(exc.filename)
-    elif isinstance(exc, ExecutionException):
-        message = java_to_string(exc.cause)
-    else:
-        message = str(exc)
-    name = java_class_name(exc)
-    return f"{name}: {message}" if message else name
-
-
-def java_message(exc: BaseException) -> str:
-    """Throwable.getMessage: the message alone ("null" when there is none, as Java's string concatenation shows)."""
-    text = java_to_string(exc)
-    name = java_class_name(exc)
-    return text[len(name) + 2 :] if text.startswith(name + ": ") else "null"
-
-
-def print_stack_trace(exc: BaseException, err: TextIO, prefix: str = "") -> None:
-    """The lines of Java's stack trace that name exceptions: the exception, then each cause.
-
-    PORT: the `at ...` frame lines of a JVM trace name Java methods; they are left out."""
-    print(prefix + java_to_string(exc), file=err)
-    for suppressed in getattr(exc, "suppressed", ()):
-        print(f"\tSuppressed: {java_to_string(suppressed)}", file=err)
-    cause = exc.cause if isinstance(exc, ExecutionException) else exc.__cause__
-    seen = {id(exc)}
-    while cause is not None and id(cause) not in seen:
-        seen.add(id(cause))
-        print(f"Caused by: {java_to_string(cause)}", file=err)
-        cause = cause.cause if isinstance(cause, ExecutionException) else cause.__cause__
-
-
-# -- Java's parsing -------------------------------------------------------------------------------------------
-
-
-def parse_int(text: str) -> int:
-    """Integer.parseInt: an optional sign and decimal digits within 32 bits; NumberFormatException otherwise."""
-    digits = text[1:] if text[:1] in ("+", "-") else text
-    if digits and digits.isdecimal():  # Character.digit: any Unicode decimal digit
-        value = int(text)
-        if -(2**31) <= value < 2**31:
-            return value
-    raise NumberFormatException(f'For input string: "{text}"')
+# -- Java's String.split ------------------------------------------------------------------------------------------
 
 
 def java_split(text: str, separator: str) -> list[str]:
@@ -291,17 +211,12 @@ def create_admin_client(props: Mapping[str, str], admin_factory: AdminFactory | 
 def tool_main(run_command: Callable[[Sequence[str], TextIO, TextIO], int], argv: Sequence[str] | None = None) -> int:
     """Runs a tool's command line with Kafka's tool logging (config/tools-log4j.properties: WARN and above, on
     stderr); returns the exit status. A closed stdout (`| head`) ends the tool quietly."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(LOG_FORMAT, DATE_FORMAT))
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(logging.WARNING)
+    configure_tool_logging()
     args = sys.argv[1:] if argv is None else argv
     try:
         return run_command(args, sys.stdout, sys.stderr)
     except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        silence_stdout()
         return 0
 
 
@@ -324,15 +239,5 @@ def run_reporting_errors(body: Callable[[], int], err: TextIO, parser_for_option
     except BrokenPipeError:
         raise
     except Exception as e:
-        print_stack_trace(e, err, 'Exception in thread "main" ')
+        print_exception(e, err, 'Exception in thread "main" ')
         return 1
-
-
-def version_string() -> str:
-    """What `--version` prints (AppInfoParser's version)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("kafka-port")
-    except metadata.PackageNotFoundError:
-        return "unknown"

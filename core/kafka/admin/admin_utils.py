@@ -51,6 +51,8 @@ ADMIN_CLIENT_ID = "__admin_client"
 class AdminOperationException(RuntimeError):
     """An admin operation cannot be done (kafka.admin.AdminOperationException)."""
 
+    JAVA_CLASS_NAME = "kafka.admin.AdminOperationException"
+
 
 @dataclass(frozen=True, slots=True)
 class BrokerMetadata:

@@ -28,11 +28,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
 from kafka.admin._tool_support import (
-    java_to_string,
     load_command_config,
     run_reporting_errors,
     tool_main,
-    version_string,
 )
 from kafka.clients import client_utils, common_client_configs
 from kafka.clients.api_versions import ApiVersions
@@ -54,12 +52,14 @@ from kafka.common.requests.api_versions_request import ApiVersionsRequestBuilder
 from kafka.common.requests.metadata_request import MetadataRequestBuilder
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import SystemTime, Time
+from kafka.common.utils.utils import java_to_string
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
     check_required_args,
     is_print_help_needed,
     is_print_version_needed,
     print_usage_and_die,
+    print_version_if_needed,
 )
 from kafka.utils.logging import Logging
 from kafka.zk.jvm_json import java_string_hash, scala_immutable_map
@@ -352,8 +352,7 @@ def run_command(
     def body() -> int:
         opts = BrokerVersionCommandOptions(args)
         opts.check_args()
-        if is_print_version_needed(opts):
-            print(version_string(), file=out)
+        if print_version_if_needed(opts, out):
             return 0
         execute(opts, out, time)
         return 0

@@ -33,14 +33,10 @@ from typing import Any, TextIO
 
 from kafka.admin._tool_support import (
     AdminFactory,
-    IllegalArgumentException,
     create_admin_client,
     java_hash_map_order,
     load_command_config,
-    parse_int,
-    print_stack_trace,
     tool_main,
-    version_string,
 )
 from kafka.clients.admin.alter_client_quotas_options import AlterClientQuotasOptions
 from kafka.clients.admin.alter_config_op import AlterConfigOp, OpType
@@ -56,9 +52,10 @@ from kafka.common.errors import InvalidConfigurationException
 from kafka.common.internals.topic import Topic
 from kafka.common.quota import ClientQuotaAlteration, ClientQuotaEntity, ClientQuotaFilter, ClientQuotaFilterComponent
 from kafka.common.utils import sanitizer
-from kafka.common.utils.utils import load_props
+from kafka.common.utils.utils import IllegalArgumentException, load_props, parse_int
 from kafka.log.log_config import LogConfig
 from kafka.server.config_handler import DynamicConfig
+from kafka.tools.tools_utils import print_exception
 from kafka.utils.command_line_utils import (
     OptionException,
     OptionSpec,
@@ -66,8 +63,8 @@ from kafka.utils.command_line_utils import (
     UsageException,
     check_invalid_args,
     is_print_help_needed,
-    is_print_version_needed,
     print_usage_and_die,
+    print_version_if_needed,
 )
 
 __all__ = [
@@ -947,8 +944,7 @@ def run_command(
                 opts.parser,
                 "This tool helps to manipulate and describe entity config for a topic, client, user, broker or ip",
             )
-        if is_print_version_needed(opts):
-            print(version_string(), file=out)
+        if print_version_if_needed(opts, out):
             return 0
         opts.check_args()
         if opts.options.has(opts.zk_connect_opt):
@@ -969,7 +965,7 @@ def run_command(
     except Exception as e:
         _logger.debug(f"Error while executing config command with args '{' '.join(args)}'", exc_info=e)
         print(f"Error while executing config command with args '{' '.join(args)}'", file=err)
-        print_stack_trace(e, err)
+        print_exception(e, err)
         return 1
     return 0
 

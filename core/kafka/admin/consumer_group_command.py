@@ -40,8 +40,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TextIO, TypeVar
 
-from kafka.admin import _tool_support
-from kafka.admin._tool_support import IllegalArgumentException, create_admin_client, java_hash_map_order
+from kafka.admin._tool_support import create_admin_client, java_hash_map_order, run_reporting_errors, tool_main
 from kafka.clients.admin.abstract_options import AbstractOptions
 from kafka.clients.admin.alter_consumer_group_offsets_options import AlterConsumerGroupOffsetsOptions
 from kafka.clients.admin.consumer_group_description import ConsumerGroupDescription
@@ -62,7 +61,7 @@ from kafka.common.node import Node
 from kafka.common.protocol.errors import Errors
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import SystemTime, Time
-from kafka.common.utils.utils import load_props
+from kafka.common.utils.utils import IllegalArgumentException, java_to_string, load_props, parse_int
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
     OptionException,
@@ -71,10 +70,9 @@ from kafka.utils.command_line_utils import (
     check_invalid_args,
     check_required_args,
     is_print_help_needed,
-    is_print_version_needed,
     print_usage_and_die,
+    print_version_if_needed,
 )
-from kafka.utils.logging import DATE_FORMAT, LOG_FORMAT
 
 __all__ = [
     "MISSING_COLUMN_VALUE",
@@ -107,28 +105,19 @@ OptionsT = TypeVar("OptionsT", bound=AbstractOptions)
 class ParseException(Exception):
     """java.text.ParseException: a date-time that does not follow the expected format."""
 
+    JAVA_CLASS_NAME = "java.text.ParseException"
+
 
 class DateTimeParseException(Exception):
     """java.time.format.DateTimeParseException: a duration that does not follow ISO-8601."""
+
+    JAVA_CLASS_NAME = "java.time.format.DateTimeParseException"
 
 
 class NoSuchFileException(Exception):
     """java.nio.file.NoSuchFileException: its message is the path."""
 
-
-_JAVA_NAMES: tuple[tuple[type[BaseException], str], ...] = (
-    (ParseException, "java.text.ParseException"),
-    (DateTimeParseException, "java.time.format.DateTimeParseException"),
-    (NoSuchFileException, "java.nio.file.NoSuchFileException"),
-)
-
-
-def java_to_string(exc: BaseException) -> str:
-    """An exception as Java's Throwable.toString prints it (`java.util.concurrent.ExecutionException: ...`)."""
-    for cls, name in _JAVA_NAMES:
-        if isinstance(exc, cls):
-            return f"{name}: {exc}" if str(exc) else name
-    return _tool_support.java_to_string(exc)
+    JAVA_CLASS_NAME = "java.nio.file.NoSuchFileException"
 
 
 def consumer_group_states_from_string(value: str) -> set[ConsumerGroupState]:
@@ -637,7 +626,7 @@ class ConsumerGroupService:
         for topic_arg in topic_args:
             if ":" in topic_arg:
                 topic, _, partition_list = topic_arg.partition(":")
-                partitions += [TopicPartition(topic, _java_int(p)) for p in partition_list.split(",")]
+                partitions += [TopicPartition(topic, parse_int(p)) for p in partition_list.split(",")]
             else:
                 description_map = (
                     self.admin_client.describe_topics([topic_arg], self._with_timeout_ms(DescribeTopicsOptions()))
@@ -879,7 +868,7 @@ class ConsumerGroupService:
         known_partitions = []
         for topic_arg in topic_with_partitions:
             topic, _, partition_list = topic_arg.partition(":")
-            known_partitions += [TopicPartition(topic, _java_int(p)) for p in partition_list.split(",")]
+            known_partitions += [TopicPartition(topic, parse_int(p)) for p in partition_list.split(",")]
         unknown_partitions = []
         described = self.admin_client.describe_topics(
             topic_without_partitions, self._with_timeout_ms(DescribeTopicsOptions())
@@ -1002,13 +991,6 @@ _JAVA_INT = re.compile(r"[+-]?[0-9]+")
 
 def _is_int(text: str) -> bool:
     return bool(_JAVA_INT.fullmatch(text))
-
-
-def _java_int(text: str) -> int:
-    """Integer.parseInt: NumberFormatException (here ValueError) with Java's message for anything else."""
-    if not _is_int(text) or not -(2**31) <= int(text) < 2**31:
-        raise ValueError(f'For input string: "{text}"')
-    return int(text)
 
 
 def _is_csv_record_no_group(row: list[str]) -> bool:
@@ -1409,18 +1391,15 @@ def run_command(
     """Parses, checks and runs a command line; returns the exit status."""
     out = out or sys.stdout
     err = err or sys.stderr
-    try:
+    opts: ConsumerGroupCommandOptions | None = None
+
+    def body() -> int:
+        nonlocal opts
         opts = ConsumerGroupCommandOptions(args)
-    except OptionException as e:
-        print(str(e), file=err)
-        ConsumerGroupCommandOptions([]).parser.print_help_on(err)
-        return 1
-    try:
         opts.check_args(err)
         if is_print_help_needed(opts):
             print_usage_and_die(opts.parser, DESCRIPTION)
-        if is_print_version_needed(opts):
-            print(_version(), file=out)
+        if print_version_if_needed(opts, out):
             return 0
         actions = sum(
             1
@@ -1439,54 +1418,14 @@ def run_command(
                 "Command must include exactly one action: --list, --describe, --delete, --reset-offsets, "
                 "--delete-offsets",
             )
-        if not run(opts, out, err, admin_factory, time):
-            return 1
-    except OptionException as e:
-        print(str(e), file=err)
-        opts.parser.print_help_on(err)
-        return 1
-    except UsageException as e:
-        print(e.message, file=err)
-        e.parser.print_help_on(err)
-        return 1
-    except FileNotFoundError as e:
-        print(f'Exception in thread "main" java.nio.file.NoSuchFileException: {e.filename}', file=err)
-        return 1
-    except Exception as e:
-        # What escapes Kafka's main ends the JVM: its trace starts with these lines.
-        print(f'Exception in thread "main" {java_to_string(e)}', file=err)
-        cause = e.__cause__
-        while cause is not None:
-            print(f"Caused by: {java_to_string(cause)}", file=err)
-            cause = cause.__cause__
-        return 1
-    return 0
+        return 0 if run(opts, out, err, admin_factory, time) else 1
 
-
-def _version() -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version("kafka-port")
-    except metadata.PackageNotFoundError:
-        return "unknown"
+    return run_reporting_errors(body, err, lambda: (opts or ConsumerGroupCommandOptions([])).parser)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of kafka-consumer-groups.sh (through kafka-run-class.sh); returns the exit status."""
-    # Tools log as Kafka's config/tools-log4j.properties: WARN and above, on stderr.
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(LOG_FORMAT, DATE_FORMAT))
-    root = logging.getLogger()
-    root.handlers[:] = [handler]
-    root.setLevel(logging.WARNING)
-    args = sys.argv[1:] if argv is None else argv
-    try:
-        return run_command(args, sys.stdout, sys.stderr)
-    except BrokenPipeError:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
+    return tool_main(run_command, argv)
 
 
 if __name__ == "__main__":

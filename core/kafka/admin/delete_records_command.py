@@ -24,8 +24,6 @@ from kafka.admin._tool_support import (
     AdminFactory,
     create_admin_client,
     java_hash_map_order,
-    java_message,
-    java_to_string,
     json_array,
     json_field,
     json_object,
@@ -37,18 +35,19 @@ from kafka.admin._tool_support import (
     read_file_as_string,
     run_reporting_errors,
     tool_main,
-    version_string,
 )
 from kafka.admin.admin_utils import AdminOperationException
 from kafka.clients.admin.records_to_delete import RecordsToDelete
 from kafka.common.kafka_future import ExecutionException
 from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.utils import java_message, java_to_string
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
     check_required_args,
     is_print_help_needed,
     is_print_version_needed,
     print_usage_and_die,
+    print_version_if_needed,
 )
 
 __all__ = [
@@ -189,8 +188,7 @@ def run_command(
     def body() -> int:
         opts = DeleteRecordsCommandOptions(args)
         opts.check_args()
-        if is_print_version_needed(opts):
-            print(version_string(), file=out)
+        if print_version_if_needed(opts, out):
             return 0
         execute(opts, out, admin_factory)
         return 0

@@ -26,7 +26,6 @@ from kafka.admin._tool_support import (
     AdminFactory,
     create_admin_client,
     java_hash_map_order,
-    java_to_string,
     json_array,
     json_field,
     json_object,
@@ -37,19 +36,19 @@ from kafka.admin._tool_support import (
     read_file_as_string,
     run_reporting_errors,
     tool_main,
-    version_string,
 )
 from kafka.admin.admin_utils import AdminOperationException
 from kafka.common.election_type import ElectionType
 from kafka.common.errors import ClusterAuthorizationException, ElectionNotNeededException, TimeoutException
 from kafka.common.kafka_future import ExecutionException
 from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.utils import java_to_string
 from kafka.utils.command_line_utils import (
     Integer,
     TypedCommandDefaultOptions,
     is_print_help_needed,
-    is_print_version_needed,
     print_usage_and_die,
+    print_version_if_needed,
 )
 
 __all__ = ["LeaderElectionCommandOptions", "main", "run", "run_command"]
@@ -70,8 +69,7 @@ def run(
             "This tool attempts to elect a new leader for a set of topic partitions. The type of elections supported "
             "are preferred replicas and unclean replicas.",
         )
-    if is_print_version_needed(command_options):
-        print(version_string(), file=out)
+    if print_version_if_needed(command_options, out):
         return None
 
     validate(command_options)

@@ -33,17 +33,11 @@ from typing import Any, TextIO
 from kafka.admin._tool_support import (
     AdminCommandFailedException,
     AdminFactory,
-    IllegalArgumentException,
     create_admin_client,
     java_hash_map_order,
-    java_message,
     java_split,
-    java_to_string,
     load_command_config,
-    parse_int,
-    print_stack_trace,
     tool_main,
-    version_string,
 )
 from kafka.admin.admin_utils import AdminOperationException
 from kafka.clients.admin.config import Config
@@ -60,7 +54,9 @@ from kafka.common.kafka_future import ExecutionException
 from kafka.common.protocol.types import ZERO_UUID, Uuid
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.topic_partition_info import TopicPartitionInfo
+from kafka.common.utils.utils import IllegalArgumentException, java_message, java_to_string, parse_int
 from kafka.log.log_config import LogConfig
+from kafka.tools.tools_utils import print_exception
 from kafka.utils.command_line_utils import (
     Integer,
     OptionException,
@@ -73,13 +69,14 @@ from kafka.utils.command_line_utils import (
     is_print_help_needed,
     is_print_version_needed,
     print_usage_and_die,
+    print_version_if_needed,
 )
+from kafka.utils.topic_filter import IncludeList
 
 __all__ = [
     "AdminClientTopicService",
     "CommandTopicPartition",
     "DescribeOptions",
-    "IncludeList",
     "PartitionDescription",
     "TopicCommandOptions",
     "TopicDescription",
@@ -95,33 +92,6 @@ _logger = logging.getLogger("kafka.admin.TopicCommand$")
 
 _SHORT_MAX = 32767
 _MIN_IN_SYNC_REPLICAS_CONFIG = "min.insync.replicas"
-
-
-class IncludeList:
-    """kafka.utils.IncludeList (TopicFilter.scala): a topic regular expression as the tools take it (commas mean
-    "or", spaces and surrounding quotes are dropped), matched against whole topic names.
-
-    # PORT: kept here until kafka/utils/TopicFilter.scala has its module."""
-
-    def __init__(self, raw_regex: str) -> None:
-        regex = raw_regex.strip().replace(",", "|").replace(" ", "")
-        regex = re.sub(r"""^["']+""", "", regex)
-        regex = re.sub(r"""["']+$""", "", regex)
-        self.regex = regex
-        try:
-            self._pattern = re.compile(regex)
-        except re.error:
-            raise RuntimeError(f"{regex} is an invalid regex.") from None
-
-    def is_topic_allowed(self, topic: str, exclude_internal_topics: bool) -> bool:
-        allowed = self._pattern.fullmatch(topic) is not None and not (
-            Topic.is_internal(topic) and exclude_internal_topics
-        )
-        _logger.debug("%s %s", topic, "allowed" if allowed else "filtered")
-        return allowed
-
-    def __str__(self) -> str:
-        return self.regex
 
 
 class CommandTopicPartition:
@@ -863,8 +833,7 @@ def run_command(
         return 1
     try:
         opts.check_args()
-        if is_print_version_needed(opts):
-            print(version_string(), file=out)
+        if print_version_if_needed(opts, out):
             return 0
         topic_service = AdminClientTopicService.create(opts.command_config(), opts.bootstrap_server, out, admin_factory)
     except OptionException as e:
@@ -879,7 +848,7 @@ def run_command(
         raise
     except Exception as e:
         # What escapes Kafka's main ends the JVM with these lines.
-        print_stack_trace(e, err, 'Exception in thread "main" ')
+        print_exception(e, err, 'Exception in thread "main" ')
         return 1
 
     exit_code = 0

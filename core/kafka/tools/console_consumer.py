@@ -41,8 +41,9 @@ from kafka.clients.consumer.consumer_record import ConsumerRecord
 from kafka.common.errors import AuthenticationException, TimeoutException, WakeupException
 from kafka.common.record.timestamp_type import TimestampType
 from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.app_info_parser import get_version
 from kafka.common.utils.utils import load_class, load_props
-from kafka.tools.tools_utils import configure_tool_logging, finish_stdout, print_exception, version
+from kafka.tools.tools_utils import configure_tool_logging, finish_stdout, print_exception
 from kafka.utils.command_line_utils import (
     Integer,
     OptionException,
@@ -957,7 +958,7 @@ def run_command(
         conf = ConsumerConfig(args)
         conf.check_args()
         if is_print_version_needed(conf):
-            (out or sys.stdout.buffer).write(_utf_bytes(version() + "\n"))
+            (out or sys.stdout.buffer).write(_utf_bytes(get_version() + "\n"))
             (out or sys.stdout.buffer).flush()
             return 0
     except OptionException as e:

@@ -38,7 +38,6 @@ from kafka.tools.tools_utils import (
     finish_stdout,
     print_exception,
     validate_port_or_die,
-    version,
 )
 from kafka.utils.command_line_utils import (
     Integer,
@@ -52,6 +51,7 @@ from kafka.utils.command_line_utils import (
     maybe_merge_options,
     parse_key_value_args,
     print_usage_and_die,
+    print_version_if_needed,
 )
 
 __all__ = [
@@ -613,8 +613,7 @@ def run_command(
     try:
         config = ProducerConfig(args)
         config.check_args()
-        if is_print_version_needed(config):
-            print(version(), file=out)
+        if print_version_if_needed(config, out):
             return 0
     except OptionException as e:
         # tryParse: a command line jopt-simple refuses is reported with the help.

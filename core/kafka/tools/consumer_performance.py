@@ -39,7 +39,6 @@ from kafka.tools.tools_utils import (
     print_exception,
     print_metrics,
     silence_stdout,
-    version,
 )
 from kafka.utils.command_line_utils import (
     Integer,
@@ -51,6 +50,7 @@ from kafka.utils.command_line_utils import (
     is_print_help_needed,
     is_print_version_needed,
     print_usage_and_die,
+    print_version_if_needed,
 )
 
 __all__ = [
@@ -544,8 +544,7 @@ def run_command(
     try:
         config = ConsumerPerfConfig(args)
         config.check_args(out)
-        if is_print_version_needed(config):
-            out.write(version() + "\n")
+        if print_version_if_needed(config, out):
             return 0
         run(config, out, err, consumer_factory, time)
     except OptionException as e:

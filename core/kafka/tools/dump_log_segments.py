@@ -29,6 +29,7 @@ from kafka.common.record.file_log_input_stream import FileChannelRecordBatch
 from kafka.common.record.file_records import FileRecords
 from kafka.common.record.record import Record
 from kafka.common.record.record_batch import MAGIC_VALUE_V2, NO_TIMESTAMP
+from kafka.common.utils.app_info_parser import get_version
 from kafka.log.log_file_utils import (
     INDEX_FILE_SUFFIX,
     LOG_FILE_SUFFIX,
@@ -395,15 +396,6 @@ def _parser() -> _ArgumentParser:
     return parser
 
 
-def _version() -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version("kafka-port")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
 def run(args: Sequence[str], out: TextIO, err: TextIO) -> int:
     """Run the tool with `args`, printing to `out` and `err`; returns the exit status."""
     parser = _parser()
@@ -420,7 +412,7 @@ def run(args: Sequence[str], out: TextIO, err: TextIO) -> int:
     if not args or opts.help:
         return usage(_DESCRIPTION)
     if opts.version:
-        print(_version(), file=out)
+        print(get_version(), file=out)
         return 0
     if opts.files is None:
         return usage('Missing required argument "[files]"')

@@ -11,7 +11,6 @@ when there is none). `--topic` is a regular expression; `--topic-partitions` tak
 `--topic-partitions`, `--exclude-internal-topics` and `--command-config`. 2.8's `--offsets` and `--max-wait-ms`,
 ignored there, are accepted and ignored. `--help` and `--version` are offered as 3.7's tool does. A failure
 prints `Error occurred: <message>` on stderr (3.0 printed it on stdout; 3.7 on stderr) and ends with status 1.
-TopicFilter's IncludeList (core/src/main/scala/kafka/utils/TopicFilter.scala) is here, its only user.
 """
 
 from __future__ import annotations
@@ -21,16 +20,14 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
-from kafka.common.internals.topic import Topic
 from kafka.common.partition_info import PartitionInfo
 from kafka.common.topic_partition import TopicPartition
-from kafka.common.utils.utils import load_props
+from kafka.common.utils.utils import IllegalArgumentException, load_props, parse_int
 from kafka.tools.tools_utils import (
     configure_tool_logging,
     finish_stdout,
     silence_stdout,
     validate_port_or_die,
-    version,
 )
 from kafka.utils.command_line_utils import (
     Integer,
@@ -39,13 +36,13 @@ from kafka.utils.command_line_utils import (
     check_required_args,
     ensure_required_unless,
     is_print_help_needed,
-    is_print_version_needed,
     print_usage_and_die,
+    print_version_if_needed,
 )
+from kafka.utils.topic_filter import IncludeList
 
 __all__ = [
     "GetOffsetShellOptions",
-    "IncludeList",
     "create_partition_set",
     "create_topic_partition_filter_with_pattern_list",
     "create_topic_partition_filter_with_topic_and_partition_pattern",
@@ -65,39 +62,6 @@ _INT_MAX = 2**31 - 1
 PartitionFilter = Callable[[PartitionInfo], bool]
 
 
-class IllegalArgumentException(ValueError):
-    """A user mistake the tool reports as `Error occurred: <message>`."""
-
-
-class IncludeList:
-    """Topics whose whole name matches a regular expression (commas read as `|`, spaces and surrounding quotes
-    dropped), optionally leaving out the internal topics."""
-
-    def __init__(self, raw_regex: str) -> None:
-        regex = raw_regex.strip().replace(",", "|").replace(" ", "")
-        regex = re.sub(r"""^["']+""", "", regex)
-        regex = re.sub(r"""["']+$""", "", regex)
-        self.regex = regex
-        try:
-            self._pattern = re.compile(regex)
-        except re.error:
-            raise RuntimeError(f"{regex} is an invalid regex.") from None
-
-    def is_topic_allowed(self, topic: str, exclude_internal_topics: bool) -> bool:
-        return self._pattern.fullmatch(topic) is not None and not (Topic.is_internal(topic) and exclude_internal_topics)
-
-    def __str__(self) -> str:
-        return self.regex
-
-
-def _java_int(text: str) -> int:
-    """Integer.parseInt, for the digits the pattern let through (an overflow is Java's NumberFormatException)."""
-    value = int(text)
-    if value > _INT_MAX:
-        raise IllegalArgumentException(f'For input string: "{text}"')
-    return value
-
-
 def parse_rule_spec(rule_spec: str, exclude_internal_topics: bool) -> PartitionFilter:
     """One `topic-regex[:partition|:lower-upper]` pattern as a filter (lower inclusive, upper exclusive)."""
     match = _TOPIC_PARTITION_PATTERN.fullmatch(rule_spec)
@@ -111,14 +75,14 @@ def parse_rule_spec(rule_spec: str, exclude_internal_topics: bool) -> PartitionF
     topic_filter = IncludeList(group(1) or ".*")
     partition = group(2)
     if partition is not None:
-        wanted = _java_int(partition)
+        wanted = parse_int(partition)
 
         def partition_filter(p: int) -> bool:
             return p == wanted
     else:
         lower_text, upper_text = group(3), group(4)
-        lower_range = _java_int(lower_text) if lower_text is not None else 0
-        upper_range = _java_int(upper_text) if upper_text is not None else _INT_MAX
+        lower_range = parse_int(lower_text) if lower_text is not None else 0
+        upper_range = parse_int(upper_text) if upper_text is not None else _INT_MAX
 
         def partition_filter(p: int) -> bool:
             return lower_range <= p < upper_range
@@ -279,8 +243,7 @@ def fetch_offsets(
     options = opts.options
     if is_print_help_needed(opts):
         print_usage_and_die(opts.parser, USAGE_TEXT)
-    if is_print_version_needed(opts):
-        out.write(version() + "\n")
+    if print_version_if_needed(opts, out):
         return 0
     effective_broker_list_opt = (
         opts.bootstrap_server_opt if options.has(opts.bootstrap_server_opt) else opts.broker_list_opt

@@ -8,8 +8,8 @@ the way the JVM prints an exception that ends a tool (`org.apache.kafka.common.e
 and its `Caused by:` lines).
 
 # PORT: a Python traceback is never shown to a user: where the JVM or log4j would print a stack trace, the
-tools print its header lines only (the exception as Java's Throwable.toString writes it, then each cause),
-without frames. The Java class names are this project's exceptions mapped back to Kafka's packages.
+tools print its header lines only (the exception as Java's Throwable.toString writes it, its suppressed
+exceptions, then each cause), without frames. The Java class names are kafka.common.utils.utils.java_class_name's.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any, TextIO
 
+from kafka.common.utils.utils import java_to_string
 from kafka.utils.command_line_utils import OptionParser, print_usage_and_die
 from kafka.utils.logging import DATE_FORMAT, LOG_FORMAT
 
@@ -31,14 +32,11 @@ __all__ = [
     "finish_stdout",
     "format_java_double",
     "get_port",
-    "java_class_name",
     "java_divide",
-    "java_to_string",
     "print_exception",
     "print_metrics",
     "silence_stdout",
     "validate_port_or_die",
-    "version",
 ]
 
 # Utils.HOST_PORT_PATTERN: an optional host (IPv6 in brackets), a colon and a port.
@@ -111,51 +109,12 @@ def format_java_double(value: float, decimals: int) -> str:
 
 # -- exceptions as Java prints them ------------------------------------------------------------------------------
 
-_JAVA_BUILTINS: dict[type, str] = {
-    ValueError: "java.lang.IllegalArgumentException",
-    RuntimeError: "java.lang.IllegalStateException",
-    KeyError: "java.util.NoSuchElementException",
-    FileNotFoundError: "java.nio.file.NoSuchFileException",
-    PermissionError: "java.nio.file.AccessDeniedException",
-    OSError: "java.io.IOException",
-    TimeoutError: "java.util.concurrent.TimeoutException",
-}
-
-
-def java_class_name(exc: BaseException) -> str:
-    """The Java class name Kafka would print for `exc`: this project's `kafka.common...`/`kafka.clients...`
-    exceptions under org.apache, Python's built-in errors as their Java counterparts."""
-    cls = type(exc)
-    module = cls.__module__
-    if cls.__name__ == "KafkaException" and module.startswith("kafka.common"):
-        return "org.apache.kafka.common.KafkaException"
-    if module == "kafka.common.errors":
-        return f"org.apache.kafka.common.errors.{cls.__name__}"
-    if module.startswith(("kafka.common.", "kafka.clients.")):
-        package = module.rsplit(".", 1)[0]
-        return f"org.apache.{package}.{cls.__name__}"
-    for klass in cls.__mro__:
-        if klass in _JAVA_BUILTINS:
-            return _JAVA_BUILTINS[klass]
-    return cls.__name__
-
-
-def java_to_string(exc: BaseException) -> str:
-    """Throwable.toString: the class name, then `: message` when there is one."""
-    class_name = getattr(exc, "class_name", None)
-    if isinstance(exc, ImportError) and isinstance(class_name, str):
-        return f"java.lang.ClassNotFoundException: {class_name}"  # Utils.loadClass's failure
-    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
-        message = f"{exc.filename} ({exc.strerror})" if not isinstance(exc, FileNotFoundError) else str(exc.filename)
-    else:
-        message = str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
-    name = java_class_name(exc)
-    return f"{name}: {message}" if message else name
-
 
 def exception_lines(exc: BaseException) -> list[str]:
-    """The header lines of the stack trace Java prints for `exc`: itself, then `Caused by: ...` per cause."""
+    """The header lines of the stack trace Java prints for `exc`: itself, its suppressed exceptions (indented),
+    then `Caused by: ...` per cause."""
     lines = [java_to_string(exc)]
+    lines.extend(f"\tSuppressed: {java_to_string(s)}" for s in getattr(exc, "suppressed", ()))
     seen = {id(exc)}
     cause = exc.__cause__
     while cause is not None and id(cause) not in seen:
@@ -213,13 +172,3 @@ def finish_stdout() -> None:
         sys.stdout.flush()
     except (OSError, ValueError):
         silence_stdout()
-
-
-def version() -> str:
-    """What `--version` prints (AppInfoParser.getVersion)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("kafka-port")
-    except metadata.PackageNotFoundError:
-        return "unknown"

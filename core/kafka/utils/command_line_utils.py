@@ -1,7 +1,7 @@
 """Port of core/src/main/scala/kafka/utils/CommandLineUtils.scala (Kafka 2.8).
 
 Helpers shared by the command-line tools: required and conflicting option checks, printing the usage and
-ending the tool with status 1. (parseKeyValueArgs is kafka.common.utils.utils.parse_key_value_args.)
+ending the tool with status 1, printing the version, and `key=value` arguments as properties.
 
 # PORT: Kafka's tools parse their arguments with jopt-simple. Its behaviour shows on the command line (which
 tokens count as options, `--opt=value`, optional arguments, the messages of its exceptions and the two-column
@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any, TextIO
 
+from kafka.common.utils.app_info_parser import get_version
+
 __all__ = [
     "CommandDefaultOptions",
     "MultipleArgumentsForOptionException",
@@ -35,7 +37,9 @@ __all__ = [
     "check_required_args",
     "is_print_help_needed",
     "is_print_version_needed",
+    "parse_key_value_args",
     "print_usage_and_die",
+    "print_version_if_needed",
 ]
 
 _LONG_RANGE = (-(2**63), 2**63 - 1)
@@ -385,6 +389,15 @@ def is_print_help_needed(command_opts: CommandDefaultOptions) -> bool:
 
 def is_print_version_needed(command_opts: CommandDefaultOptions) -> bool:
     return command_opts.options.has(command_opts.version_opt)
+
+
+def print_version_if_needed(command_opts: CommandDefaultOptions, out: TextIO) -> bool:
+    """CommandLineUtils.printVersionAndDieIfNeeded: with `--version`, prints the version on `out` and says so
+    (the tool then ends with status 0, where Kafka calls Exit.exit(0))."""
+    if not is_print_version_needed(command_opts):
+        return False
+    print(get_version(), file=out)
+    return True
 
 
 def print_usage_and_die(parser: OptionParser, message: str) -> Any:

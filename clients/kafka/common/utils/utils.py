@@ -2,6 +2,11 @@
 
 Java properties files (`load_props`, `store_props` in java.util.Properties' format, so that files
 written by Kafka and by us are interchangeable), atomic file moves, and small helpers.
+
+# PORT: also the home of what Kafka gets from the JVM itself and both the clients and the tools need: an
+exception's Java class name and Throwable.toString/getMessage (how the clients word an ExecutionException and
+how every tool prints a failure), and Integer.parseInt/Long.parseLong with NumberFormatException. They are
+here, in the clients, so that the clients and the core share one copy.
 """
 
 from __future__ import annotations
@@ -151,17 +156,6 @@ def flush_dir(path: str) -> None:
         os.close(fd)
 
 
-def parse_key_value_args(args: list[str]) -> dict[str, str]:
-    """Port of CommandLineUtils.parseKeyValueArgs: `k=v` pairs; a value may itself contain '='."""
-    props: dict[str, str] = {}
-    for arg in args:
-        key, sep, value = arg.partition("=")
-        if not sep or not key:
-            raise ValueError(f"Invalid command line properties: {arg}")
-        props[key] = value
-    return props
-
-
 # ---- hashing (the default partitioner's) ----------------------------------------------------------
 
 _MURMUR2_SEED = 0x9747B28C
@@ -247,6 +241,8 @@ def load_class(name: str) -> type:
 class ClassNotFoundError(ImportError):
     """No class of that name (Java's ClassNotFoundException)."""
 
+    JAVA_CLASS_NAME = "java.lang.ClassNotFoundException"
+
     def __init__(self, name: str) -> None:
         super().__init__(f"Class {name} cannot be found")
         self.class_name = name
@@ -274,3 +270,108 @@ def java_string_hash_code(s: str) -> int:
 def abs_int32(n: int) -> int:
     """Kafka's `Utils.abs` for an int32: the absolute value, with Integer.MIN_VALUE mapped to 0."""
     return 0 if n == _INT_MIN else abs(n)
+
+
+# ---- exceptions as the JVM names and prints them ----------------------------------------------------------------
+
+
+class IllegalArgumentException(ValueError):
+    """java.lang.IllegalArgumentException."""
+
+    JAVA_CLASS_NAME = "java.lang.IllegalArgumentException"
+
+
+class NumberFormatException(IllegalArgumentException):
+    """java.lang.NumberFormatException: a string that is not a number of the type asked for."""
+
+    JAVA_CLASS_NAME = "java.lang.NumberFormatException"
+
+
+# Python's built-in exceptions as the Java ones they stand for in this port; looked up along the class's MRO,
+# so the most specific one wins (TimeoutError before OSError, NotImplementedError before RuntimeError).
+_JAVA_BUILTINS: dict[type[BaseException], str] = {
+    NotImplementedError: "java.lang.UnsupportedOperationException",
+    RuntimeError: "java.lang.RuntimeException",
+    ValueError: "java.lang.IllegalArgumentException",
+    KeyError: "java.util.NoSuchElementException",
+    TimeoutError: "java.util.concurrent.TimeoutException",
+    FileNotFoundError: "java.nio.file.NoSuchFileException",
+    PermissionError: "java.nio.file.AccessDeniedException",
+    OSError: "java.io.IOException",
+}
+
+
+def java_class_name(exc: BaseException) -> str:
+    """The Java class Kafka would name for `exc`, so that messages and tool output read as Java's:
+    - a class that says it (a `JAVA_CLASS_NAME` attribute, inherited) has that name;
+    - a NotImplementedError is java.lang.UnsupportedOperationException;
+    - this port's client exceptions are under org.apache (`org.apache.kafka.common.errors.TimeoutException`);
+    - Python's built-in errors are their Java counterparts (ValueError is IllegalArgumentException);
+    - other classes of this port are under org.apache by their package, anything else keeps its Python name."""
+    cls = type(exc)
+    declared = getattr(cls, "JAVA_CLASS_NAME", None)
+    if isinstance(declared, str):
+        return declared
+    if isinstance(exc, NotImplementedError):
+        return _JAVA_BUILTINS[NotImplementedError]
+    module = cls.__module__
+    if module == "kafka.common.errors":  # the package holds the errors themselves
+        if cls.__name__ == "KafkaException":
+            return "org.apache.kafka.common.KafkaException"
+        return f"org.apache.kafka.common.errors.{cls.__name__}"
+    if module.startswith(("kafka.common.", "kafka.clients.")):
+        return f"org.apache.{module.rsplit('.', 1)[0]}.{cls.__name__}"
+    for klass in cls.__mro__:
+        if klass in _JAVA_BUILTINS:
+            return _JAVA_BUILTINS[klass]
+    if module.startswith("kafka."):
+        return f"org.apache.{module.rsplit('.', 1)[0]}.{cls.__name__}"
+    return cls.__name__
+
+
+def _java_message(exc: BaseException) -> str:
+    """The message Throwable.getMessage would return, "" for none."""
+    if isinstance(exc, ClassNotFoundError):
+        return exc.class_name
+    if isinstance(exc, OSError) and exc.filename is not None:
+        if isinstance(exc, FileNotFoundError):
+            return str(exc.filename)  # NoSuchFileException's message is the path
+        if exc.strerror:
+            return f"{exc.filename} ({exc.strerror})"
+    if isinstance(exc, KeyError) and exc.args:
+        return str(exc.args[0])
+    return str(exc)
+
+
+def java_to_string(exc: BaseException) -> str:
+    """Throwable.toString: the Java class name, then `: message` when there is one."""
+    message = _java_message(exc)
+    name = java_class_name(exc)
+    return f"{name}: {message}" if message else name
+
+
+def java_message(exc: BaseException) -> str:
+    """Throwable.getMessage as Java's string concatenation shows it: the message, or "null" when there is none."""
+    return _java_message(exc) or "null"
+
+
+# ---- Integer.parseInt and Long.parseLong ---------------------------------------------------------------------
+
+
+def _parse_integral(text: str, bits: int) -> int:
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if digits and digits.isdecimal():  # Character.digit: any Unicode decimal digit
+        value = int(text)
+        if -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
+            return value
+    raise NumberFormatException(f'For input string: "{text}"')
+
+
+def parse_int(text: str) -> int:
+    """Integer.parseInt: an optional sign and decimal digits within 32 bits; NumberFormatException otherwise."""
+    return _parse_integral(text, 32)
+
+
+def parse_long(text: str) -> int:
+    """Long.parseLong: an optional sign and decimal digits within 64 bits; NumberFormatException otherwise."""
+    return _parse_integral(text, 64)

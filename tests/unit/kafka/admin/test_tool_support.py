@@ -1,30 +1,16 @@
-"""Tests of what the admin tools share: Java's number parsing, split, exception printing and HashMap order, and the
-typed options (Integer, enum, separated values, detection order) the tools add to the jopt-simple stand-in."""
+"""Tests of what the admin tools share: Java's split and HashMap order, and the typed options (Integer, enum,
+separated values, detection order) the tools add to the jopt-simple stand-in."""
 
 from __future__ import annotations
 
 import enum
-import io
 
 import pytest
 
 from kafka.admin import _tool_support as ts
-from kafka.common.errors import UnknownTopicOrPartitionException
-from kafka.common.kafka_future import ExecutionException
 from kafka.common.topic_partition import TopicPartition
 from kafka.utils.command_line_utils import Integer, OptionArgumentConversionException, TypedOptionParser
 from kafka.zk.jvm_json import java_hash_map
-
-
-def test_parse_int_is_integer_parse_int() -> None:
-    """Signs and 32-bit range as Integer.parseInt; anything else is NumberFormatException with Java's message."""
-    assert ts.parse_int("+7") == 7
-    assert ts.parse_int("-2147483648") == -(2**31)
-    assert ts.parse_int("٣") == 3  # Java takes any Unicode decimal digit
-    for bad in ("2147483648", "1_000", " 1", "", "1.0", "²"):
-        with pytest.raises(ts.NumberFormatException) as info:
-            ts.parse_int(bad)
-        assert str(info.value) == f'For input string: "{bad}"'
 
 
 def test_java_split_drops_trailing_empty_strings() -> None:
@@ -47,26 +33,6 @@ def test_java_hash_map_order() -> None:
     ]
     # "x" and "y" hash to buckets 0 and 1 of an 8-entry table, ahead of the longer names.
     assert ts.java_hash_map_order(["topic-a", "x", "y"], 3)[:2] == ["x", "y"]
-
-
-def test_stack_trace_lines() -> None:
-    """An ExecutionException prints as Java's, followed by its cause; suppressed exceptions are indented."""
-    err = io.StringIO()
-    ts.print_stack_trace(ExecutionException(UnknownTopicOrPartitionException("gone")), err, "X ")
-    assert err.getvalue().splitlines() == [
-        "X java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.UnknownTopicOrPartitionException: "
-        "gone",
-        "Caused by: org.apache.kafka.common.errors.UnknownTopicOrPartitionException: gone",
-    ]
-    root = ts.AdminCommandFailedException("2 failed")
-    root.add_suppressed(ValueError("bad"))
-    err = io.StringIO()
-    ts.print_stack_trace(root, err)
-    assert err.getvalue() == (
-        "kafka.common.AdminCommandFailedException: 2 failed\n\tSuppressed: java.lang.IllegalArgumentException: bad\n"
-    )
-    assert ts.java_to_string(RuntimeError("x")) == "java.lang.RuntimeException: x"
-    assert ts.java_message(RuntimeError()) == "null"
 
 
 class Color(enum.Enum):

@@ -10,11 +10,13 @@ from types import SimpleNamespace
 import pytest
 
 from kafka.admin import topic_command as tc
-from kafka.admin._tool_support import AdminCommandFailedException, NumberFormatException
+from kafka.admin._tool_support import AdminCommandFailedException
 from kafka.admin.admin_utils import AdminOperationException
 from kafka.common.errors import ThrottlingQuotaExceededException
 from kafka.common.node import Node
 from kafka.common.topic_partition_info import TopicPartitionInfo
+from kafka.common.utils.utils import NumberFormatException
+from kafka.utils.topic_filter import IncludeList
 from tests.unit.kafka.admin.admin_tool_fakes import BOOTSTRAP, FakeAdmin, run_tool
 
 
@@ -163,12 +165,12 @@ def test_parse_replica_assignment_errors() -> None:
 
 def test_include_list_matches_whole_names() -> None:
     """The topic filter is a full-match regex; commas mean "or" and quotes are dropped."""
-    include = tc.IncludeList("'foo.*,bar'")
+    include = IncludeList("'foo.*,bar'")
     assert include.regex == "foo.*|bar"
     assert include.is_topic_allowed("foo1", False)
     assert include.is_topic_allowed("bar", False)
     assert not include.is_topic_allowed("xbar", False)
-    assert not tc.IncludeList("__.*").is_topic_allowed("__consumer_offsets", True)
+    assert not IncludeList("__.*").is_topic_allowed("__consumer_offsets", True)
 
 
 def test_is_not_under_replicated_when_adding() -> None:

@@ -9,9 +9,9 @@ import logging
 
 import pytest
 
-from kafka.common.config.config_exception import ConfigException
-from kafka.common.errors import KafkaException, TimeoutException
-from kafka.common.utils.utils import ClassNotFoundError
+from kafka.admin._tool_support import AdminCommandFailedException
+from kafka.common.errors import KafkaException, TimeoutException, UnknownTopicOrPartitionException
+from kafka.common.kafka_future import ExecutionException
 from kafka.tools import tools_utils as tu
 from kafka.utils.command_line_utils import (
     MissingRequiredOptionsException,
@@ -43,14 +43,8 @@ def test_validate_port_or_die() -> None:
         assert e.value.message == "Please provide valid host:port like host1:9091,host2:9092\n "
 
 
-def test_java_names_of_exceptions() -> None:
-    """Exceptions print with Kafka's Java class names, causes as `Caused by:` lines."""
-    assert tu.java_to_string(KafkaException("boom")) == "org.apache.kafka.common.KafkaException: boom"
-    assert tu.java_to_string(TimeoutException()) == "org.apache.kafka.common.errors.TimeoutException"
-    assert tu.java_to_string(ConfigException("bad")).startswith("org.apache.kafka.common.config.ConfigException: ")
-    assert tu.java_to_string(ValueError("x")) == "java.lang.IllegalArgumentException: x"
-    assert tu.java_to_string(ClassNotFoundError("a.B")) == "java.lang.ClassNotFoundException: a.B"
-    assert tu.java_to_string(FileNotFoundError(2, "No such file", "/x")) == "java.nio.file.NoSuchFileException: /x"
+def test_exception_lines_name_the_causes() -> None:
+    """An exception prints with Kafka's Java class names, its causes as `Caused by:` lines."""
     try:
         try:
             raise TimeoutException("inner")
@@ -82,6 +76,24 @@ def test_log_layout_has_no_python_traceback() -> None:
     first, second = out.getvalue().splitlines()
     assert first.endswith("] ERROR Something failed:  (kafka.tools.TestLogger)")
     assert second == "org.apache.kafka.common.errors.TimeoutException: late"
+
+
+def test_stack_trace_lines() -> None:
+    """An ExecutionException prints as Java's, followed by its cause; suppressed exceptions are indented."""
+    err = io.StringIO()
+    tu.print_exception(ExecutionException(UnknownTopicOrPartitionException("gone")), err, "X ")
+    assert err.getvalue().splitlines() == [
+        "X java.util.concurrent.ExecutionException: org.apache.kafka.common.errors.UnknownTopicOrPartitionException: "
+        "gone",
+        "Caused by: org.apache.kafka.common.errors.UnknownTopicOrPartitionException: gone",
+    ]
+    root = AdminCommandFailedException("2 failed")
+    root.add_suppressed(ValueError("bad"))
+    err = io.StringIO()
+    tu.print_exception(root, err)
+    assert err.getvalue() == (
+        "kafka.common.AdminCommandFailedException: 2 failed\n\tSuppressed: java.lang.IllegalArgumentException: bad\n"
+    )
 
 
 def test_java_double_formatting() -> None:
