@@ -31,8 +31,9 @@ from kafka.common.requests.abstract_request import AbstractRequest
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.envelope_response import EnvelopeResponse
 from kafka.common.requests.request_and_size import RequestAndSize
-from kafka.common.requests.request_context import ClientInformation, KafkaPrincipal, RequestContext
+from kafka.common.requests.request_context import ClientInformation, RequestContext
 from kafka.common.requests.request_header import RequestHeader
+from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 from kafka.common.utils.time import Time
 from kafka.utils.logging import TRACE, Logging
 

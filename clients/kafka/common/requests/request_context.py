@@ -7,7 +7,7 @@ protocol, and the client software. It parses the body and frames the response.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from kafka.common.errors import InvalidRequestException
@@ -21,26 +21,7 @@ from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.api_versions_request import ApiVersionsRequest
 from kafka.common.requests.request_and_size import RequestAndSize
 from kafka.common.requests.request_header import RequestHeader
-
-
-@dataclass(frozen=True, slots=True)
-class KafkaPrincipal:
-    """Port of org.apache.kafka.common.security.auth.KafkaPrincipal (type and name, e.g. User:alice).
-
-    PORT: kept here until the security package exists; it then moves to kafka.common.security.auth."""
-
-    principal_type: str
-    name: str
-    token_authenticated: bool = field(default=False, compare=False)
-
-    USER_TYPE: ClassVar[str] = "User"
-    ANONYMOUS: ClassVar[KafkaPrincipal]
-
-    def __str__(self) -> str:
-        return f"{self.principal_type}:{self.name}"
-
-
-KafkaPrincipal.ANONYMOUS = KafkaPrincipal(KafkaPrincipal.USER_TYPE, "ANONYMOUS")
+from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 
 
 @dataclass(frozen=True, slots=True)

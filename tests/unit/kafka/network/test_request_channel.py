@@ -14,8 +14,9 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.message import ByteBufferAccessor
 from kafka.common.requests.api_versions_request import ApiVersionsRequest
 from kafka.common.requests.api_versions_response import ApiVersionsResponse
-from kafka.common.requests.request_context import ClientInformation, KafkaPrincipal, RequestContext
+from kafka.common.requests.request_context import ClientInformation, RequestContext
 from kafka.common.requests.request_header import RequestHeader
+from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 from kafka.common.utils.time import MockTime
 from kafka.network.request_channel import (
     CloseConnectionResponse,

@@ -34,9 +34,10 @@ from kafka.common.protocol.message import ByteBufferAccessor
 from kafka.common.requests.abstract_request import request_class
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.offset_fetch_response import PartitionData
-from kafka.common.requests.request_context import ClientInformation, KafkaPrincipal, RequestContext
+from kafka.common.requests.request_context import ClientInformation, RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.requests.update_metadata_request import UpdateMetadataRequestBuilder
+from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 from kafka.common.security.auth.security_protocol import SecurityProtocol
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import MockTime

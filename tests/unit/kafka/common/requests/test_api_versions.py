@@ -13,9 +13,10 @@ from kafka.common.requests.abstract_request import AbstractRequest
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.api_versions_request import ApiVersionsRequest
 from kafka.common.requests.api_versions_response import ApiVersionsResponse
-from kafka.common.requests.request_context import ClientInformation, KafkaPrincipal, RequestContext
+from kafka.common.requests.request_context import ClientInformation, RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.requests.response_header import ResponseHeader
+from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 
 
 def _context(header: RequestHeader) -> RequestContext:

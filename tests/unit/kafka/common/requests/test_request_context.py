@@ -10,8 +10,9 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.message import ByteBufferAccessor
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.heartbeat_request import HeartbeatRequest
-from kafka.common.requests.request_context import ClientInformation, KafkaPrincipal, RequestContext
+from kafka.common.requests.request_context import ClientInformation, RequestContext
 from kafka.common.requests.request_header import RequestHeader
+from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 
 from .request_fixtures import filled_request
 

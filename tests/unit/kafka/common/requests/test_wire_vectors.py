@@ -14,9 +14,10 @@ from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.message import ByteBufferAccessor
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.api_versions_request import ApiVersionsRequest
-from kafka.common.requests.request_context import ClientInformation, KafkaPrincipal, RequestContext
+from kafka.common.requests.request_context import ClientInformation, RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.requests.response_header import ResponseHeader
+from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 
 SPEC_DIR = Path(__file__).resolve().parents[6] / "shared" / "kafka-protocol-spec"
 PYTHON_VECTORS = SPEC_DIR / "vectors" / "kafka_python_vectors.json"
