@@ -37,6 +37,7 @@ from kafka.common.errors import (
     OffsetOutOfRangeException,
     PolicyViolationException,
 )
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import FetchResponseData, OffsetForLeaderEpochResponseData
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID, Uuid
@@ -44,7 +45,6 @@ from kafka.common.record.file_records import TimestampAndOffset
 from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.record_batch import NO_TIMESTAMP
 from kafka.common.requests.delete_records_request import HIGH_WATERMARK as DELETE_RECORDS_HIGH_WATERMARK
-from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.requests.list_offsets_request import EARLIEST_LOCAL_TIMESTAMP, EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.common.requests.offsets_for_leader_epoch_response import UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET
 from kafka.common.topic_partition import TopicPartition

@@ -34,6 +34,7 @@ from kafka.common.errors import (
     UnsupportedVersionException,
 )
 from kafka.common.internals.topic import Topic
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import (
     AlterConfigsResponseData,
     DeleteGroupsResponseData,
@@ -75,7 +76,6 @@ from kafka.common.requests.describe_cluster_response import DescribeClusterRespo
 from kafka.common.requests.describe_groups_response import DescribeGroupsResponse
 from kafka.common.requests.describe_log_dirs_response import DescribeLogDirsResponse
 from kafka.common.requests.elect_leaders_response import ElectLeadersResponse
-from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.requests.fetch_response import FetchResponse
 from kafka.common.requests.find_coordinator_request import CoordinatorType
 from kafka.common.requests.find_coordinator_response import NO_NODE, FindCoordinatorResponse, NodeInfo

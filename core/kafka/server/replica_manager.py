@@ -52,6 +52,7 @@ from kafka.common.errors import (
     UnknownTopicOrPartitionException,
 )
 from kafka.common.internals.topic import Topic
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import (
     DeleteRecordsResponseData,
     DescribeLogDirsResponseData,
@@ -66,7 +67,7 @@ from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH, NO_TIMESTAMP
 from kafka.common.record.records import Records
 from kafka.common.requests.describe_log_dirs_response import INVALID_OFFSET_LAG
-from kafka.common.requests.fetch_request import FUTURE_LOCAL_REPLICA_ID, FetchRequest, IsolationLevel, PartitionData
+from kafka.common.requests.fetch_request import FUTURE_LOCAL_REPLICA_ID, FetchRequest, PartitionData
 from kafka.common.requests.leader_and_isr_request import LeaderAndIsrRequest
 from kafka.common.requests.leader_and_isr_response import LeaderAndIsrResponse
 from kafka.common.requests.produce_response import PartitionResponse

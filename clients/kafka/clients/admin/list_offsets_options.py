@@ -7,7 +7,7 @@ the high watermark for the latest offset).
 from __future__ import annotations
 
 from kafka.clients.admin.abstract_options import AbstractOptions
-from kafka.common.requests.fetch_request import IsolationLevel
+from kafka.common.isolation_level import IsolationLevel
 
 __all__ = ["ListOffsetsOptions"]
 

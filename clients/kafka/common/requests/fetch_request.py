@@ -7,11 +7,11 @@ from v15 a follower's id and epoch travel in ReplicaState instead of ReplicaId.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import FetchResponseData
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
@@ -25,22 +25,6 @@ INVALID_LOG_START_OFFSET = -1
 ORDINARY_CONSUMER_ID = -1
 DEBUGGING_CONSUMER_ID = -2
 FUTURE_LOCAL_REPLICA_ID = -3
-
-
-class IsolationLevel(enum.IntEnum):
-    """Port of org.apache.kafka.common.IsolationLevel.
-
-    PORT: kept here until kafka.common has its own module; an IntEnum, so the raw id compares equal."""
-
-    READ_UNCOMMITTED = 0
-    READ_COMMITTED = 1
-
-    @classmethod
-    def for_id(cls, id: int) -> IsolationLevel:
-        try:
-            return cls(id)
-        except ValueError:
-            raise ValueError(f"Unknown isolation level {id}") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import ListOffsetsRequestData, ListOffsetsResponseData
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.abstract_request import AbstractRequest
-from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.requests.list_offsets_response import UNKNOWN_OFFSET, UNKNOWN_TIMESTAMP, ListOffsetsResponse
 
 EARLIEST_TIMESTAMP = -2

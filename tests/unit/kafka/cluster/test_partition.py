@@ -27,12 +27,12 @@ from kafka.common.errors import (
     OffsetNotAvailableException,
     UnknownLeaderEpochException,
 )
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import LeaderAndIsrRequestData
 from kafka.common.protocol.errors import Errors
 from kafka.common.record.compression_type import CompressionType
 from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.simple_record import SimpleRecord
-from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.requests.list_offsets_request import LATEST_TIMESTAMP
 from kafka.common.topic_partition import TopicPartition
 from kafka.log.log_append_info import Increased

@@ -13,6 +13,7 @@ import pytest
 from kafka.cluster.broker import Node
 from kafka.cluster.partition import AlterIsrItem, AlterIsrManager
 from kafka.common.errors import ControllerMovedException
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import (
     LeaderAndIsrRequestData,
     OffsetForLeaderEpochRequestData,
@@ -25,7 +26,7 @@ from kafka.common.record.compression_type import CompressionType
 from kafka.common.record.file_records import FileRecords
 from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.simple_record import SimpleRecord
-from kafka.common.requests.fetch_request import IsolationLevel, PartitionData
+from kafka.common.requests.fetch_request import PartitionData
 from kafka.common.requests.leader_and_isr_request import LeaderAndIsrRequestBuilder
 from kafka.common.requests.list_offsets_request import (
     EARLIEST_LOCAL_TIMESTAMP,

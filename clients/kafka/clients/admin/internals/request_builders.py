@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from kafka.common.config.config_resource import ConfigResource
 from kafka.common.election_type import ElectionType
 from kafka.common.errors import UnsupportedVersionException
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import (
     AlterConfigsRequestData,
     DeleteTopicsRequestData,
@@ -34,7 +35,6 @@ from kafka.common.requests.alter_configs_request import AlterConfigsRequest
 from kafka.common.requests.create_topics_request import NO_NUM_PARTITIONS, NO_REPLICATION_FACTOR, CreateTopicsRequest
 from kafka.common.requests.delete_topics_request import DeleteTopicsRequest
 from kafka.common.requests.elect_leaders_request import ElectLeadersRequest
-from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.requests.incremental_alter_configs_request import IncrementalAlterConfigsRequest
 from kafka.common.requests.list_groups_request import ListGroupsRequest
 from kafka.common.requests.list_offsets_request import CONSUMER_REPLICA_ID, ListOffsetsRequest

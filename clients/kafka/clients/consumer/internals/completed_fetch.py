@@ -29,11 +29,11 @@ from kafka.common.errors import (
     RecordDeserializationException,
     SerializationException,
 )
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.record.control_record_type import ControlRecordType
 from kafka.common.record.default_record_batch import DefaultRecordBatch
 from kafka.common.record.record import Record
 from kafka.common.record.record_batch import MAGIC_VALUE_V2, NO_PARTITION_LEADER_EPOCH, RecordBatch
-from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.requests.fetch_response import FetchResponse
 from kafka.common.serialization.byte_array_deserializer import ByteArrayDeserializer
 from kafka.common.topic_partition import TopicPartition

@@ -24,7 +24,7 @@ from kafka.clients.consumer.offset_reset_strategy import OffsetResetStrategy
 from kafka.clients.group_rebalance_config import GroupRebalanceConfig
 from kafka.clients.metadata import Metadata
 from kafka.common.config.abstract_config import AbstractConfig
-from kafka.common.requests.fetch_request import IsolationLevel
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from kafka.clients.consumer.consumer_config import ConsumerConfig
 from kafka.clients.consumer.internals.consumer_utils import configured_isolation_level
-from kafka.common.requests.fetch_request import IsolationLevel
+from kafka.common.isolation_level import IsolationLevel
 
 __all__ = ["FetchConfig"]
 

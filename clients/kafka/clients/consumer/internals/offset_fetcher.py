@@ -33,9 +33,9 @@ from kafka.clients.consumer.internals.subscription_state import FetchPosition, S
 from kafka.clients.consumer.offset_and_timestamp import OffsetAndTimestamp
 from kafka.clients.stale_metadata_exception import StaleMetadataException
 from kafka.common.errors import TimeoutException
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import ListOffsetsRequestData
 from kafka.common.node import Node
-from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.requests.list_offsets_request import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.common.requests.list_offsets_response import UNKNOWN_EPOCH, ListOffsetsResponse
 from kafka.common.topic_partition import TopicPartition

@@ -24,10 +24,10 @@ from kafka.clients.consumer.offset_and_timestamp import OffsetAndTimestamp
 from kafka.clients.consumer.offset_reset_strategy import OffsetResetStrategy
 from kafka.clients.node_api_versions import NodeApiVersions
 from kafka.common.errors import RetriableException, TopicAuthorizationException
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.node import Node
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
-from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.requests.list_offsets_request import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.common.requests.list_offsets_response import UNKNOWN_EPOCH, UNKNOWN_OFFSET, ListOffsetsResponse
 from kafka.common.topic_partition import TopicPartition

@@ -17,6 +17,7 @@ from typing import Any
 
 from kafka.clients.fetch_session_handler import TopicIdPartition
 from kafka.common.errors import UnsupportedVersionException
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import FetchRequestData, OffsetForLeaderEpochRequestData
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH
@@ -26,7 +27,6 @@ from kafka.common.requests.fetch_request import (
     CONSUMER_REPLICA_ID,
     DEFAULT_RESPONSE_MAX_BYTES,
     FetchRequest,
-    IsolationLevel,
     PartitionData,
 )
 from kafka.common.requests.heartbeat_request import HeartbeatRequest

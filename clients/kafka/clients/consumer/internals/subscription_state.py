@@ -29,7 +29,7 @@ from kafka.clients.consumer.no_offset_for_partition_exception import NoOffsetFor
 from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
 from kafka.clients.consumer.offset_reset_strategy import OffsetResetStrategy
 from kafka.clients.metadata import LeaderAndEpoch
-from kafka.common.requests.fetch_request import IsolationLevel
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.requests.offsets_for_leader_epoch_response import UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext

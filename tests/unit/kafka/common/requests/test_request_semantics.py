@@ -10,6 +10,7 @@ from kafka.common.errors import (
     NoReassignmentInProgressException,
     UnsupportedVersionException,
 )
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import (
     FetchResponseData,
     FindCoordinatorRequestData,
@@ -23,7 +24,7 @@ from kafka.common.protocol.types import ZERO_UUID, Uuid
 from kafka.common.requests.abstract_request import AbstractRequest
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.api_error import ApiError
-from kafka.common.requests.fetch_request import FetchRequest, IsolationLevel
+from kafka.common.requests.fetch_request import FetchRequest
 from kafka.common.requests.fetch_response import FetchResponse
 from kafka.common.requests.find_coordinator_request import (
     FindCoordinatorRequestBuilder,

@@ -23,6 +23,7 @@ from kafka.clients.consumer.offset_out_of_range_exception import OffsetOutOfRang
 from kafka.clients.consumer.offset_reset_strategy import OffsetResetStrategy
 from kafka.common.errors import KafkaException, RecordDeserializationException, TopicAuthorizationException
 from kafka.common.internals.cluster_resource_listeners import ClusterResourceListeners
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import FetchResponseData
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID
@@ -35,7 +36,7 @@ from kafka.common.record.simple_record import SimpleRecord
 from kafka.common.record.timestamp_type import TimestampType
 from kafka.common.requests.abstract_request import AbstractRequest
 from kafka.common.requests.fetch_metadata import INVALID_SESSION_ID
-from kafka.common.requests.fetch_request import FetchRequest, IsolationLevel
+from kafka.common.requests.fetch_request import FetchRequest
 from kafka.common.requests.fetch_response import FetchResponse
 from kafka.common.serialization.byte_array_deserializer import ByteArrayDeserializer
 from kafka.common.serialization.deserializer import Buffer, Deserializer

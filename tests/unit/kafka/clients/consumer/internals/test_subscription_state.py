@@ -14,10 +14,10 @@ from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
 from kafka.clients.consumer.offset_reset_strategy import OffsetResetStrategy
 from kafka.clients.metadata import LeaderAndEpoch
 from kafka.clients.node_api_versions import NodeApiVersions
+from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import OffsetForLeaderEpochResponseData
 from kafka.common.node import Node
 from kafka.common.protocol.api_keys import ApiKeys
-from kafka.common.requests.fetch_request import IsolationLevel
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 
