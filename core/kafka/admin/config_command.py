@@ -57,15 +57,17 @@ from kafka.log.log_config import LogConfig
 from kafka.server.config_handler import DynamicConfig
 from kafka.tools.tools_utils import print_exception
 from kafka.utils.command_line_utils import (
+    CommandDefaultOptions,
     OptionException,
     OptionSpec,
-    TypedCommandDefaultOptions,
     UsageException,
     check_invalid_args,
     is_print_help_needed,
     print_usage_and_die,
     print_version_if_needed,
 )
+from kafka.utils.core_utils import scala_set
+from kafka.zk.zk_data import ConfigEntityName, ConfigType
 
 __all__ = [
     "BROKER_DEFAULT_ENTITY_NAME",
@@ -83,19 +85,8 @@ __all__ = [
 _logger = logging.getLogger("kafka.admin.ConfigCommand$")
 
 
-class ConfigType:
-    """kafka.server.ConfigType: the entity types of dynamic configs."""
-
-    TOPIC = "topics"
-    CLIENT = "clients"
-    USER = "users"
-    BROKER = "brokers"
-    IP = "ips"
-    ALL = (TOPIC, CLIENT, USER, BROKER, IP)
-
-
 # ConfigEntityName.Default: the name of the default entity where configs are stored.
-CONFIG_ENTITY_DEFAULT = "<default>"
+CONFIG_ENTITY_DEFAULT = ConfigEntityName.DEFAULT
 BROKER_DEFAULT_ENTITY_NAME = ""
 BROKER_LOGGER_CONFIG_TYPE = "broker-loggers"
 BROKER_SUPPORTED_CONFIG_TYPES = (*ConfigType.ALL, BROKER_LOGGER_CONFIG_TYPE)
@@ -125,10 +116,6 @@ def _is_client_or_user_quota_config(name: str) -> bool:
 
 def _is_scram(name: str) -> bool:
     return name in SCRAM_MECHANISM_NAMES
-
-
-def _scala_set(names: Sequence[str]) -> str:
-    return "Set(" + ", ".join(dict.fromkeys(names)) + ")"
 
 
 def _scala_buffer(names: Sequence[str]) -> str:
@@ -317,7 +304,7 @@ class ConfigService:
             if sensitive_entries:
                 raise InvalidConfigurationException(
                     "All sensitive broker config entries must be specified for --alter, missing entries: "
-                    + _scala_set(sensitive_entries)
+                    + scala_set(dict.fromkeys(sensitive_entries))
                 )
             config_resource = ConfigResource(ConfigResource.Type.BROKER, entity_name_head)
             self.admin_client.alter_configs(
@@ -389,9 +376,10 @@ class ConfigService:
         ]
         if entity_types[0] == ConfigType.CLIENT or len(entity_types) == 2:
             if unknown_configs_to_add or scram_configs_to_add:
+                unexpected = scala_set(dict.fromkeys(unknown_configs_to_add + scram_configs_to_add))
                 raise IllegalArgumentException(
                     f"Only quota configs can be added for '{ConfigType.CLIENT}' using --bootstrap-server. "
-                    f"Unexpected config names: {_scala_set(unknown_configs_to_add + scram_configs_to_add)}"
+                    f"Unexpected config names: {unexpected}"
                 )
             if unknown_configs_to_delete or scram_configs_to_delete:
                 raise IllegalArgumentException(
@@ -402,7 +390,7 @@ class ConfigService:
             if unknown_configs_to_add:
                 raise IllegalArgumentException(
                     f"Only quota and SCRAM credential configs can be added for '{ConfigType.USER}' using "
-                    f"--bootstrap-server. Unexpected config names: {_scala_set(unknown_configs_to_add)}"
+                    f"--bootstrap-server. Unexpected config names: {scala_set(dict.fromkeys(unknown_configs_to_add))}"
                 )
             if unknown_configs_to_delete:
                 raise IllegalArgumentException(
@@ -630,7 +618,7 @@ def _java_str(value: object) -> str:
 # -- options ------------------------------------------------------------------------------------------------------
 
 
-class ConfigCommandOptions(TypedCommandDefaultOptions):
+class ConfigCommandOptions(CommandDefaultOptions):
     """The command line of kafka-configs.sh, parsed; `check_args` makes Kafka's checks."""
 
     def __init__(self, args: Sequence[str], out: TextIO | None = None) -> None:

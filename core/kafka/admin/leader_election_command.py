@@ -44,8 +44,8 @@ from kafka.common.kafka_future import ExecutionException
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.utils import java_to_string
 from kafka.utils.command_line_utils import (
+    CommandDefaultOptions,
     Integer,
-    TypedCommandDefaultOptions,
     is_print_help_needed,
     print_usage_and_die,
     print_version_if_needed,
@@ -207,7 +207,7 @@ def validate(command_options: LeaderElectionCommandOptions) -> None:
         )
 
 
-class LeaderElectionCommandOptions(TypedCommandDefaultOptions):
+class LeaderElectionCommandOptions(CommandDefaultOptions):
     """The command line of kafka-leader-election.sh."""
 
     def __init__(self, args: Sequence[str]) -> None:

@@ -58,10 +58,10 @@ from kafka.common.utils.utils import IllegalArgumentException, java_message, jav
 from kafka.log.log_config import LogConfig
 from kafka.tools.tools_utils import print_exception
 from kafka.utils.command_line_utils import (
+    CommandDefaultOptions,
     Integer,
     OptionException,
     OptionSpec,
-    TypedCommandDefaultOptions,
     UsageException,
     check_invalid_args,
     check_invalid_args_set,
@@ -466,7 +466,7 @@ def get_replication_factor(tpi: TopicPartitionInfo, reassignment: Any | None) ->
 # -- options ------------------------------------------------------------------------------------------------------
 
 
-class TopicCommandOptions(TypedCommandDefaultOptions):
+class TopicCommandOptions(CommandDefaultOptions):
     """The command line of kafka-topics.sh, parsed; `check_args` makes Kafka's checks."""
 
     KAFKA_CONFIGS_CAN_ALTER_TOPIC_CONFIGS_VIA_BOOTSTRAP_SERVER = (

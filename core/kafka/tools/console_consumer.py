@@ -45,9 +45,9 @@ from kafka.common.utils.app_info_parser import get_version
 from kafka.common.utils.utils import load_class, load_props
 from kafka.tools.tools_utils import configure_tool_logging, finish_stdout, print_exception
 from kafka.utils.command_line_utils import (
+    CommandDefaultOptions,
     Integer,
     OptionException,
-    TypedCommandDefaultOptions,
     UsageException,
     check_required_args,
     is_print_help_needed,
@@ -376,7 +376,7 @@ def new_formatter(class_name: str) -> MessageFormatter:
 # -- the command line ----------------------------------------------------------------------------------------
 
 
-class ConsumerConfig(TypedCommandDefaultOptions):
+class ConsumerConfig(CommandDefaultOptions):
     """The command line of kafka-console-consumer.sh, parsed and checked (ConsoleConsumer.ConsumerConfig)."""
 
     def __init__(self, args: Sequence[str]) -> None:

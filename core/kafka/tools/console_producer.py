@@ -40,9 +40,9 @@ from kafka.tools.tools_utils import (
     validate_port_or_die,
 )
 from kafka.utils.command_line_utils import (
+    CommandDefaultOptions,
     Integer,
     OptionException,
-    TypedCommandDefaultOptions,
     UsageException,
     check_required_args,
     ensure_required_unless,
@@ -238,7 +238,7 @@ def _java_regex_split(pattern: re.Pattern[str], text: str) -> list[str]:
 # -- the command line ----------------------------------------------------------------------------------------
 
 
-class ProducerConfig(TypedCommandDefaultOptions):
+class ProducerConfig(CommandDefaultOptions):
     """The command line of kafka-console-producer.sh, parsed and checked (ConsoleProducer.ProducerConfig)."""
 
     def __init__(self, args: Sequence[str]) -> None:

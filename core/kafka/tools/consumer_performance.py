@@ -41,9 +41,9 @@ from kafka.tools.tools_utils import (
     silence_stdout,
 )
 from kafka.utils.command_line_utils import (
+    CommandDefaultOptions,
     Integer,
     OptionException,
-    TypedCommandDefaultOptions,
     UsageException,
     check_required_args,
     ensure_required_unless,
@@ -174,7 +174,7 @@ class SimpleDateFormat:
 # -- the command line ----------------------------------------------------------------------------------------
 
 
-class PerfConfig(TypedCommandDefaultOptions):
+class PerfConfig(CommandDefaultOptions):
     """The options every Kafka performance tool shares (kafka.tools.PerfConfig)."""
 
     def __init__(self, args: Sequence[str]) -> None:

@@ -30,8 +30,8 @@ from kafka.tools.tools_utils import (
     validate_port_or_die,
 )
 from kafka.utils.command_line_utils import (
+    CommandDefaultOptions,
     Integer,
-    TypedCommandDefaultOptions,
     UsageException,
     check_required_args,
     ensure_required_unless,
@@ -132,7 +132,7 @@ def create_partition_set(partitions_string: str | None) -> set[int]:
     return result
 
 
-class GetOffsetShellOptions(TypedCommandDefaultOptions):
+class GetOffsetShellOptions(CommandDefaultOptions):
     """The command line of kafka-get-offsets.sh."""
 
     def __init__(self, args: Sequence[str]) -> None:

@@ -17,12 +17,14 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeGuard
 
 from kafka.common.utils.app_info_parser import get_version
 
 __all__ = [
     "CommandDefaultOptions",
+    "Integer",
+    "MissingRequiredOptionsException",
     "MultipleArgumentsForOptionException",
     "OptionArgumentConversionException",
     "OptionException",
@@ -34,9 +36,12 @@ __all__ = [
     "UnrecognizedOptionException",
     "UsageException",
     "check_invalid_args",
+    "check_invalid_args_set",
     "check_required_args",
+    "ensure_required_unless",
     "is_print_help_needed",
     "is_print_version_needed",
+    "maybe_merge_options",
     "parse_key_value_args",
     "print_usage_and_die",
     "print_version_if_needed",
@@ -93,10 +98,23 @@ class UsageException(Exception):
 # -- jopt-simple's parser ------------------------------------------------------------------------------------
 
 
+class Integer(int):
+    """java.lang.Integer as an option's argument type (`of_type(Integer)`); `of_type(int)` is Java's Long."""
+
+
+_INTEGER_RANGE = (-(2**31), 2**31 - 1)
+
+
+def _is_enum(value_type: type) -> TypeGuard[type[enum.Enum]]:
+    return isinstance(value_type, type) and issubclass(value_type, enum.Enum)
+
+
 class OptionSpec:
     """One option: its name, help text, whether it takes an argument (never, always or optionally), the
-    type of that argument (`str`, or `int` for Java's Long), the argument's description and defaults, and
-    the options it is only available with. Prints as jopt-simple prints a spec: `[name]`."""
+    type of that argument (`str`, `int` for Java's Long, `Integer` for java.lang.Integer, or an enum, converted
+    by name ignoring case as jopt-simple's EnumConverter does), the character that separates several values in
+    one argument, the argument's description and defaults, and the options it is only available with. Prints
+    as jopt-simple prints a spec: `[name]`."""
 
     NO_ARGUMENT = "none"
     REQUIRED_ARGUMENT = "required"
@@ -111,6 +129,7 @@ class OptionSpec:
         self.default_values: list[Any] = []
         self.available_if_specs: list[OptionSpec] = []
         self.for_help_spec = False
+        self.values_separator: str | None = None
 
     # Builder methods, named as jopt-simple's and returning the spec so that they chain.
 
@@ -127,9 +146,13 @@ class OptionSpec:
         return self
 
     def of_type(self, value_type: type) -> OptionSpec:
-        if value_type not in (str, int):
+        if value_type not in (str, int, Integer) and not _is_enum(value_type):
             raise ValueError(f"Unsupported option argument type {value_type}")
         self.value_type = value_type
+        return self
+
+    def with_values_separated_by(self, separator: str) -> OptionSpec:
+        self.values_separator = separator
         return self
 
     def defaults_to(self, *values: Any) -> OptionSpec:
@@ -148,15 +171,29 @@ class OptionSpec:
     def accepts_arguments(self) -> bool:
         return self.argument != OptionSpec.NO_ARGUMENT
 
+    @property
+    def type_indicator(self) -> str:
+        """The argument type as jopt-simple's help shows it."""
+        if self.value_type is Integer:
+            return "Integer"
+        if self.value_type is int:
+            return "Long"
+        if _is_enum(self.value_type):
+            return "[" + ",".join(m.name for m in self.value_type) + "]"
+        return "String"
+
     def convert(self, argument: str) -> Any:
         """The argument as the option's type; OptionArgumentConversionException when it is not one."""
-        if self.value_type is int:
-            if not _LONG_PATTERN.fullmatch(argument):
+        if self.value_type is int or self.value_type is Integer:
+            low, high = _LONG_RANGE if self.value_type is int else _INTEGER_RANGE
+            if not _LONG_PATTERN.fullmatch(argument) or not low <= int(argument) <= high:
                 raise OptionArgumentConversionException(self, argument)
-            value = int(argument)
-            if not _LONG_RANGE[0] <= value <= _LONG_RANGE[1]:
-                raise OptionArgumentConversionException(self, argument)
-            return value
+            return int(argument)
+        if _is_enum(self.value_type):
+            for member in self.value_type:
+                if member.name.lower() == argument.lower():
+                    return member
+            raise OptionArgumentConversionException(self, argument)
         return argument
 
     def can_convert(self, argument: str) -> bool:
@@ -182,12 +219,21 @@ class OptionSet:
 
     def __init__(self) -> None:
         self._detected: dict[OptionSpec, list[str]] = {}
+        self._order: list[OptionSpec] = []
         self.non_option_arguments: list[str] = []
 
     def _add(self, spec: OptionSpec, argument: str | None = None) -> None:
+        self._order.append(spec)
         arguments = self._detected.setdefault(spec, [])
-        if argument is not None:
+        if argument is not None and spec.values_separator:
+            # StringTokenizer: empty pieces are dropped.
+            arguments.extend(p for p in argument.split(spec.values_separator) if p)
+        elif argument is not None:
             arguments.append(argument)
+
+    def specs(self) -> list[OptionSpec]:
+        """The options found, in command-line order, one entry per occurrence (jopt-simple's OptionSet.specs)."""
+        return list(self._order)
 
     def has(self, spec: OptionSpec) -> bool:
         return spec in self._detected
@@ -235,18 +281,13 @@ class OptionParser:
                 detected.non_option_arguments.append(candidate)
             elif candidate == "--":
                 no_more_options = True
-            elif candidate.startswith("--"):
-                key, sep, value = candidate[2:].partition("=")
-                spec = self._specs.get(key)
-                if spec is None:
-                    raise UnrecognizedOptionException(key)
-                i = self._handle(spec, value if sep else None, arguments, i, detected)
             elif candidate.startswith("-") and candidate != "-":
-                key, sep, value = candidate[1:].partition("=")
+                long_form = candidate.startswith("--")
+                key, sep, value = candidate[2 if long_form else 1 :].partition("=")
                 spec = self._specs.get(key)
                 if spec is None:
-                    # jopt-simple then reads a cluster of one-letter options; none is defined here.
-                    raise UnrecognizedOptionException(candidate[1])
+                    # jopt-simple reads `-xyz` as a cluster of one-letter options; none is defined here.
+                    raise UnrecognizedOptionException(key if long_form else candidate[1])
                 i = self._handle(spec, value if sep else None, arguments, i, detected)
             else:
                 detected.non_option_arguments.append(candidate)
@@ -260,9 +301,8 @@ class OptionParser:
             raise UnavailableOptionException(unavailable)
         # PORT: jopt-simple converts arguments when the tool asks for them, so a Kafka tool reports a bad
         # number only where it reads it (for some, as a failure of the command); here it is a usage error.
-        for spec, values in detected._detected.items():
-            for value in values:
-                spec.convert(value)
+        for spec in detected._detected:
+            detected.values_of(spec)
         return detected
 
     @staticmethod
@@ -303,7 +343,7 @@ class OptionParser:
 def _option_display(spec: OptionSpec) -> str:
     text = ("--" if len(spec.name) > 1 else "-") + spec.name
     if spec.accepts_arguments or spec.argument_description:
-        indicator = "Long" if spec.value_type is int else "String"
+        indicator = spec.type_indicator
         start, end = ("<", ">") if spec.argument == OptionSpec.REQUIRED_ARGUMENT else ("[", "]")
         inner = indicator + (": " + spec.argument_description if spec.argument_description else "")
         text += f" {start}{inner}{end}"
@@ -467,159 +507,6 @@ def maybe_merge_options(props: dict[str, str], key: str, options: OptionSet, spe
             props.pop(key, None)
         else:
             props[key] = str(value)
-
-
-# -- typed options: java.lang.Integer and enum arguments, values separated by a character, detection order ------
-#
-# Appended for the admin tools (kafka-topics.sh, kafka-configs.sh, kafka-leader-election.sh): jopt-simple prints an
-# option's argument type in the help (`<Integer: # of partitions>`, `<[PREFERRED,UNCLEAN]: election type>`), checks
-# an Integer's range, converts enums by name, splits `withValuesSeparatedBy` arguments and remembers the order in
-# which options were given (OptionSet.specs()). The classes below add that to the parser above without changing it;
-# a tool built on TypedCommandDefaultOptions gets them.
-
-
-class Integer(int):
-    """java.lang.Integer as an option's argument type (`of_type(Integer)`); `of_type(int)` is Java's Long."""
-
-
-_INTEGER_RANGE = (-(2**31), 2**31 - 1)
-
-
-class TypedOptionSpec(OptionSpec):
-    """An OptionSpec whose argument may also be an Integer or an enum (converted by name, ignoring case, as
-    jopt-simple's EnumConverter does), and whose arguments may hold several values separated by a character."""
-
-    def __init__(self, name: str, description: str) -> None:
-        super().__init__(name, description)
-        self.values_separator: str | None = None
-
-    def of_type(self, value_type: type) -> OptionSpec:
-        if value_type is Integer or (isinstance(value_type, type) and issubclass(value_type, enum.Enum)):
-            self.value_type = value_type
-            return self
-        return super().of_type(value_type)
-
-    def with_values_separated_by(self, separator: str) -> TypedOptionSpec:
-        self.values_separator = separator
-        return self
-
-    def convert(self, argument: str) -> Any:
-        if self.value_type is Integer:
-            if not _LONG_PATTERN.fullmatch(argument) or not _INTEGER_RANGE[0] <= int(argument) <= _INTEGER_RANGE[1]:
-                raise OptionArgumentConversionException(self, argument)
-            return int(argument)
-        if isinstance(self.value_type, type) and issubclass(self.value_type, enum.Enum):
-            for member in self.value_type:
-                if member.name.lower() == argument.lower():
-                    return member
-            raise OptionArgumentConversionException(self, argument)
-        return super().convert(argument)
-
-    @property
-    def type_indicator(self) -> str:
-        """The argument type as jopt-simple's help shows it."""
-        if self.value_type is Integer:
-            return "Integer"
-        if self.value_type is int:
-            return "Long"
-        if isinstance(self.value_type, type) and issubclass(self.value_type, enum.Enum):
-            return "[" + ",".join(m.name for m in self.value_type) + "]"
-        return "String"
-
-
-class TypedOptionSet(OptionSet):
-    """An OptionSet that splits separated values and remembers the order in which options were detected."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._order: list[OptionSpec] = []
-
-    def _add(self, spec: OptionSpec, argument: str | None = None) -> None:
-        self._order.append(spec)
-        separator = getattr(spec, "values_separator", None)
-        if argument is not None and separator:
-            # StringTokenizer: empty pieces are dropped.
-            pieces = [p for p in argument.split(separator) if p]
-            self._detected.setdefault(spec, []).extend(pieces)
-        else:
-            super()._add(spec, argument)
-
-    def specs(self) -> list[OptionSpec]:
-        """The options found, in command-line order, one entry per occurrence (jopt-simple's OptionSet.specs)."""
-        return list(self._order)
-
-
-class TypedOptionParser(OptionParser):
-    """An OptionParser of TypedOptionSpecs, parsing into a TypedOptionSet."""
-
-    def accepts(self, name: str, description: str = "") -> TypedOptionSpec:
-        spec = TypedOptionSpec(name, description)
-        self._specs[name] = spec
-        return spec
-
-    def parse(self, args: Sequence[str]) -> TypedOptionSet:
-        detected = TypedOptionSet()
-        arguments = list(args)
-        i = 0
-        no_more_options = False
-        while i < len(arguments):
-            candidate = arguments[i]
-            i += 1
-            if no_more_options:
-                detected.non_option_arguments.append(candidate)
-            elif candidate == "--":
-                no_more_options = True
-            elif candidate.startswith("-") and candidate != "-":
-                long_form = candidate.startswith("--")
-                key, sep, value = candidate[2 if long_form else 1 :].partition("=")
-                spec = self._specs.get(key)
-                if spec is None:
-                    raise UnrecognizedOptionException(key if long_form else candidate[1])
-                i = self._handle(spec, value if sep else None, arguments, i, detected)
-            else:
-                detected.non_option_arguments.append(candidate)
-        help_present = any(s.for_help_spec and detected.has(s) for s in self._specs.values())
-        unavailable = [
-            s
-            for s in self._specs.values()
-            if s.available_if_specs and detected.has(s) and not any(detected.has(o) for o in s.available_if_specs)
-        ]
-        if unavailable and not help_present:
-            raise UnavailableOptionException(unavailable)
-        for spec in dict.fromkeys(detected.specs()):
-            detected.values_of(spec)  # a bad argument is a usage error here too (see OptionParser.parse)
-        return detected
-
-    def format_help(self) -> str:
-        rows: list[tuple[str, str]] = [("Option", "Description"), ("------", "-----------")]
-        for name in sorted(self._specs):
-            spec = self._specs[name]
-            rows.append((_typed_option_display(spec), _description_display(spec)))
-        return _render_rows(rows, overall_width=80, separator_width=2)
-
-
-def _typed_option_display(spec: OptionSpec) -> str:
-    text = ("--" if len(spec.name) > 1 else "-") + spec.name
-    if spec.accepts_arguments or spec.argument_description:
-        if isinstance(spec, TypedOptionSpec):
-            indicator = spec.type_indicator
-        else:
-            indicator = "Long" if spec.value_type is int else "String"
-        start, end = ("<", ">") if spec.argument == OptionSpec.REQUIRED_ARGUMENT else ("[", "]")
-        inner = indicator + (": " + spec.argument_description if spec.argument_description else "")
-        text += f" {start}{inner}{end}"
-    return text
-
-
-class TypedCommandDefaultOptions(CommandDefaultOptions):
-    """CommandDefaultOptions over a TypedOptionParser: a tool's options may take Integer and enum arguments."""
-
-    def __init__(self, args: Sequence[str]) -> None:
-        super().__init__(args)
-        self.parser: TypedOptionParser = TypedOptionParser()
-        self.help_opt = self.parser.accepts("help", "Print usage information.").for_help()
-        self.version_opt = self.parser.accepts("version", "Display Kafka version.").for_help()
-        self.options: TypedOptionSet = TypedOptionSet()
 
 
 def check_invalid_args_set(
