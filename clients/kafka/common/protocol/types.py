@@ -8,7 +8,7 @@ Every reader checks a length against the bytes at hand before it slices or alloc
 with `SchemaException` on truncated data, negative lengths or malformed varints. The message layer
 turns that (and `struct.error` from fixed-size reads) into Kafka's InvalidRequestException.
 
-PORT: Java reads strings with a replacing UTF-8 decoder; so do we (`errors="replace"`).
+# PORT: Java reads strings with a replacing UTF-8 decoder; so do we (`errors="replace"`).
 """
 
 from __future__ import annotations
@@ -19,14 +19,9 @@ from typing import Final
 
 from kafka.common.errors import KafkaException
 
-INT8: Final = struct.Struct(">b")
 INT16: Final = struct.Struct(">h")
-UINT16: Final = struct.Struct(">H")
 INT32: Final = struct.Struct(">i")
-UINT32: Final = struct.Struct(">I")
 INT64: Final = struct.Struct(">q")
-FLOAT64: Final = struct.Struct(">d")
-UUID: Final = struct.Struct(">16s")
 
 Buffer = bytes | bytearray | memoryview
 
@@ -39,44 +34,7 @@ def _underflow(what: str, need: int, pos: int, buf: Buffer) -> SchemaException:
     return SchemaException(f"Error reading {what}: needs {need} bytes at position {pos}, buffer has {len(buf)}")
 
 
-# ---- fixed-size ----------------------------------------------------------------------------------
-
-
-def read_bool(buf: Buffer, pos: int) -> tuple[bool, int]:
-    if pos >= len(buf):
-        raise _underflow("boolean", 1, pos, buf)
-    return buf[pos] != 0, pos + 1
-
-
-def read_int8(buf: Buffer, pos: int) -> tuple[int, int]:
-    return INT8.unpack_from(buf, pos)[0], pos + 1
-
-
-def read_int16(buf: Buffer, pos: int) -> tuple[int, int]:
-    return INT16.unpack_from(buf, pos)[0], pos + 2
-
-
-def read_uint16(buf: Buffer, pos: int) -> tuple[int, int]:
-    return UINT16.unpack_from(buf, pos)[0], pos + 2
-
-
-def read_int32(buf: Buffer, pos: int) -> tuple[int, int]:
-    return INT32.unpack_from(buf, pos)[0], pos + 4
-
-
-def read_uint32(buf: Buffer, pos: int) -> tuple[int, int]:
-    return UINT32.unpack_from(buf, pos)[0], pos + 4
-
-
-def read_int64(buf: Buffer, pos: int) -> tuple[int, int]:
-    return INT64.unpack_from(buf, pos)[0], pos + 8
-
-
-def read_float64(buf: Buffer, pos: int) -> tuple[float, int]:
-    return FLOAT64.unpack_from(buf, pos)[0], pos + 8
-
-
-# ---- varints (protobuf encoding; signed ones are zig-zag) ---------------------------------------
+# ---- varints (protobuf encoding) ----------------------------------------------------------------
 
 
 def read_unsigned_varint(buf: Buffer, pos: int) -> tuple[int, int]:
@@ -97,11 +55,6 @@ def read_unsigned_varint(buf: Buffer, pos: int) -> tuple[int, int]:
             raise SchemaException("Varint is too long, the most significant bit in the 5th byte is set")
 
 
-def read_varint(buf: Buffer, pos: int) -> tuple[int, int]:
-    raw, pos = read_unsigned_varint(buf, pos)
-    return (raw >> 1) ^ -(raw & 1), pos
-
-
 def read_unsigned_varlong(buf: Buffer, pos: int) -> tuple[int, int]:
     value = 0
     shift = 0
@@ -119,11 +72,6 @@ def read_unsigned_varlong(buf: Buffer, pos: int) -> tuple[int, int]:
             raise SchemaException("Varlong is too long, most significant bit in the 10th byte is set")
 
 
-def read_varlong(buf: Buffer, pos: int) -> tuple[int, int]:
-    raw, pos = read_unsigned_varlong(buf, pos)
-    return (raw >> 1) ^ -(raw & 1), pos
-
-
 def write_unsigned_varint(out: bytearray, value: int) -> None:
     value &= 0xFFFFFFFF
     while value > 0x7F:
@@ -132,40 +80,11 @@ def write_unsigned_varint(out: bytearray, value: int) -> None:
     out.append(value)
 
 
-def write_varint(out: bytearray, value: int) -> None:
-    write_unsigned_varint(out, ((value << 1) ^ (value >> 31)) & 0xFFFFFFFF)
-
-
-def write_unsigned_varlong(out: bytearray, value: int) -> None:
-    value &= 0xFFFFFFFFFFFFFFFF
-    while value > 0x7F:
-        out.append((value & 0x7F) | 0x80)
-        value >>= 7
-    out.append(value)
-
-
-def write_varlong(out: bytearray, value: int) -> None:
-    write_unsigned_varlong(out, ((value << 1) ^ (value >> 63)) & 0xFFFFFFFFFFFFFFFF)
-
-
 def size_of_unsigned_varint(value: int) -> int:
     value &= 0xFFFFFFFF
     n = 1
     while value > 0x7F:
         value >>= 7
-        n += 1
-    return n
-
-
-def size_of_varint(value: int) -> int:
-    return size_of_unsigned_varint(((value << 1) ^ (value >> 31)) & 0xFFFFFFFF)
-
-
-def size_of_varlong(value: int) -> int:
-    v = ((value << 1) ^ (value >> 63)) & 0xFFFFFFFFFFFFFFFF
-    n = 1
-    while v > 0x7F:
-        v >>= 7
         n += 1
     return n
 
@@ -326,10 +245,6 @@ def write_compact_bytes(out: bytearray, value: Buffer | None) -> None:
     else:
         write_unsigned_varint(out, len(value) + 1)
         out += value
-
-
-def write_uuid(out: bytearray, value: Uuid) -> None:
-    out += value.to_bytes()
 
 
 class Uuid:

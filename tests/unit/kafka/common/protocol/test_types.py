@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from kafka.common.protocol import types as t
 
@@ -27,35 +25,6 @@ def test_unsigned_varint_bytes(value: int, encoded: bytes) -> None:
     assert bytes(out) == encoded
     assert t.read_unsigned_varint(encoded, 0) == (value, len(encoded))
     assert t.size_of_unsigned_varint(value) == len(encoded)
-
-
-@pytest.mark.parametrize(
-    ("value", "encoded"), [(0, b"\x00"), (-1, b"\x01"), (1, b"\x02"), (-64, b"\x7f"), (64, b"\x80\x01")]
-)
-def test_varint_is_zigzag(value: int, encoded: bytes) -> None:
-    """Signed varints are zig-zag encoded: 0, -1, 1, -2 ... map to 0, 1, 2, 3 ..."""
-    out = bytearray()
-    t.write_varint(out, value)
-    assert bytes(out) == encoded
-    assert t.read_varint(encoded, 0) == (value, len(encoded))
-
-
-@given(st.integers(-(2**31), 2**31 - 1))
-def test_varint_round_trip(value: int) -> None:
-    """Every int32 survives varint encoding and its size is predicted."""
-    out = bytearray()
-    t.write_varint(out, value)
-    assert t.read_varint(bytes(out), 0) == (value, len(out))
-    assert t.size_of_varint(value) == len(out)
-
-
-@given(st.integers(-(2**63), 2**63 - 1))
-def test_varlong_round_trip(value: int) -> None:
-    """Every int64 survives varlong encoding and its size is predicted."""
-    out = bytearray()
-    t.write_varlong(out, value)
-    assert t.read_varlong(bytes(out), 0) == (value, len(out))
-    assert t.size_of_varlong(value) == len(out)
 
 
 def test_malformed_varints_are_schema_errors() -> None:
