@@ -44,7 +44,7 @@ class ClientResponse:
         response_body: AbstractResponse | None,
         timed_out: bool = False,
     ) -> None:
-        """PORT: Java has a nine- and a ten-argument constructor, the latter with `timed_out` after
+        """# PORT: Java has a nine- and a ten-argument constructor, the latter with `timed_out` after
         `disconnected`; here `timed_out` is a trailing keyword. A timed-out response must be disconnected."""
         if not disconnected and timed_out:
             raise RuntimeError("The client response can't be in the state of connected, yet timed out")

@@ -4,7 +4,7 @@ The configuration names, defaults and documentation shared by the producer, cons
 the post-processing they share (reconnect backoff, warnings about disabled exponential backoff, the security
 protocol).
 
-PORT: metrics are not ported yet; the metrics keys are defined so configurations written for Java clients
+# PORT: metrics are not ported yet; the metrics keys are defined so configurations written for Java clients
 parse, but nothing reads them. Only PLAINTEXT is supported as security.protocol (see validate_security_protocol).
 """
 
@@ -210,8 +210,10 @@ def warn_disabling_exponential_backoff(config: AbstractConfig) -> None:
 
 
 def validate_security_protocol(value: str) -> SecurityProtocol:
-    """The SecurityProtocol named by a security.protocol value. PORT: this client speaks PLAINTEXT only, so
-    SSL and SASL protocols raise ConfigException rather than connecting without the security asked for."""
+    """The SecurityProtocol named by a security.protocol value.
+
+    # PORT: this client speaks PLAINTEXT only, so SSL and SASL protocols raise ConfigException rather than
+    connecting without the security asked for."""
     try:
         protocol = SecurityProtocol.for_name(value)
     except ValueError:

@@ -27,7 +27,7 @@ class ProtocolType(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class GroupRebalanceConfig:
-    """PORT: Java's two constructors are the dataclass constructor (tests) and `from_config`."""
+    """# PORT: Java's two constructors are the dataclass constructor (tests) and `from_config`."""
 
     session_timeout_ms: int
     rebalance_timeout_ms: int

@@ -4,7 +4,7 @@ The interface through which the producer's Sender, the consumer's ConsumerNetwor
 client talk to brokers: connect to nodes, send requests, and poll for the responses. NetworkClient is the
 real implementation; tests use MockClient.
 
-PORT: Java's overloads become optional arguments: `in_flight_request_count(node_id=None)`,
+# PORT: Java's overloads become optional arguments: `in_flight_request_count(node_id=None)`,
 `has_in_flight_requests(node_id=None)`, `close(node_id=None)` (without a node: close the client), and
 `new_client_request(..., request_timeout_ms=None, callback=None)` (None: the client's default timeout).
 Node ids are the nodes' id strings, as in Java.

@@ -83,7 +83,7 @@ class Metadata:
     """Thread-safe: every method that reads or changes more than the snapshot holds the lock (Java's
     synchronized); fetch() reads the current snapshot without it.
 
-    PORT: Java's nested LeaderAndEpoch, LeaderIdAndEpoch and MetadataRequestAndVersion are classes of this
+    # PORT: Java's nested LeaderAndEpoch, LeaderIdAndEpoch and MetadataRequestAndVersion are classes of this
     module."""
 
     def __init__(

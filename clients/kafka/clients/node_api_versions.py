@@ -67,7 +67,9 @@ class NodeApiVersions:
         max_version: int | None = None,
     ) -> NodeApiVersions:
         """A node that serves every client API at this client's full range, except as `overrides` (ApiVersion
-        entries) say. PORT: Java's create(apiKey, minVersion, maxVersion) is create(api_key_id, min, max)."""
+        entries) say.
+
+        # PORT: Java's create(apiKey, minVersion, maxVersion) is create(api_key_id, min, max)."""
         if isinstance(overrides, int):
             assert min_version is not None and max_version is not None
             overrides = [

@@ -2,7 +2,7 @@
 
 What a NetworkClient calls when a request is answered, times out or loses its connection.
 
-PORT: Java's single-method interface is, in Python, any callable taking the ClientResponse (usually a lambda
+# PORT: Java's single-method interface is, in Python, any callable taking the ClientResponse (usually a lambda
 or a bound method). RequestCompletionHandler stays as a base class for handlers that keep state: a subclass
 implements on_complete and can be passed wherever a callable is expected.
 """

@@ -52,7 +52,7 @@ class Cluster:
         topic_ids: Mapping[str, Uuid] | None = None,
         is_bootstrap_configured: bool = False,
     ) -> None:
-        """PORT: Java's constructor overloads become keyword arguments; `invalid_topics` comes after `controller`
+        """# PORT: Java's constructor overloads become keyword arguments; `invalid_topics` comes after `controller`
         because most callers omit it."""
         self._is_bootstrap_configured = is_bootstrap_configured
         self._cluster_resource = ClusterResource(cluster_id)

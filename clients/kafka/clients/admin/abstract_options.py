@@ -2,7 +2,7 @@
 
 The base of every XxxOptions class: the call's timeout.
 
-PORT: Java's option classes pair a fluent setter `x(value)` (returning the options) with a getter `x()`; here
+# PORT: Java's option classes pair a fluent setter `x(value)` (returning the options) with a getter `x()`; here
 one method does both, as `x()` reads and `x(value)` sets and returns the options. Where Java's getter has its own
 name (`shouldValidateOnly()`), both names exist. Every option can also be given to the constructor by keyword.
 """

@@ -4,7 +4,7 @@ The administrative client API: topics, partitions, configs, consumer groups, off
 directories and client quotas. Every call returns at once with a result object of futures; KafkaAdminClient runs
 the calls on its own thread. `Admin.create(props)` makes one.
 
-PORT: Java's overloads without options become an optional `options` argument. The calls this port does not
+# PORT: Java's overloads without options become an optional `options` argument. The calls this port does not
 implement yet (ACLs, delegation tokens, reassignments, SCRAM, features, quorum, transactions, producers,
 client metrics and telemetry, member removal, replica log dir moves, metrics) raise UnsupportedOperationException
 rather than pretend.
@@ -314,5 +314,5 @@ class Admin(abc.ABC):
         _unsupported("clientInstanceId")
 
     def metrics(self) -> NoReturn:
-        """PORT: there is no metrics subsystem yet."""
+        """# PORT: there is no metrics subsystem yet."""
         _unsupported("metrics")

@@ -63,7 +63,7 @@ class ConfigSynonym:
 class ConfigEntry:
     """A config name and value with what the broker says about it.
 
-    PORT: Java's two constructors are one with defaults; `ConfigEntry(name, value)` is the alterConfigs form."""
+    # PORT: Java's two constructors are one with defaults; `ConfigEntry(name, value)` is the alterConfigs form."""
 
     name: str
     value: str | None

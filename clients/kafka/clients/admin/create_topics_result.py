@@ -3,7 +3,7 @@
 The futures of createTopics, one per topic; each holds what the controller reported of the new topic (id,
 partition count, replication factor and configs, CreateTopics v5+).
 
-PORT: result accessors are methods, as in Java (they hand out futures, some derived on each call).
+# PORT: result accessors are methods, as in Java (they hand out futures, some derived on each call).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ class TopicMetadataAndConfig:
         replication_factor: int = UNKNOWN,
         config: Config | None = None,
     ) -> None:
-        """PORT: Java's two constructors: `TopicMetadataAndConfig(topic_id, num_partitions, replication_factor,
+        """# PORT: Java's two constructors: `TopicMetadataAndConfig(topic_id, num_partitions, replication_factor,
         config)` or `TopicMetadataAndConfig(exception)`."""
         if isinstance(topic_id, ApiException):
             self._exception: ApiException | None = topic_id

@@ -2,7 +2,7 @@
 
 The futures of describeLogDirs: for each broker, its log directories by path.
 
-PORT: Java's deprecated values() and all(), which convert to DescribeLogDirsResponse.LogDirInfo, are left out;
+# PORT: Java's deprecated values() and all(), which convert to DescribeLogDirsResponse.LogDirInfo, are left out;
 descriptions() and all_descriptions() are the API.
 """
 

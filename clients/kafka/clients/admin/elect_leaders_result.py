@@ -16,7 +16,7 @@ class ElectLeadersResult:
         self._election_future = election_future
 
     def partitions(self) -> KafkaFuture[dict[TopicPartition, BaseException | None]]:
-        """PORT: Java's Optional<Throwable> values are None or the exception."""
+        """# PORT: Java's Optional<Throwable> values are None or the exception."""
         return self._election_future
 
     def all(self) -> KafkaFuture[None]:

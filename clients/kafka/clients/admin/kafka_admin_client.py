@@ -10,7 +10,7 @@ metadata (nodes and controller) comes from its own Metadata requests, kept by th
 
 Calls complete KafkaFutures, so any thread may wait on the results; callbacks run on the network thread.
 
-PORT: no metrics, no AppInfo registration and no client telemetry (KIP-714): `metrics()` and
+# PORT: no metrics, no AppInfo registration and no client telemetry (KIP-714): `metrics()` and
 `client_instance_id()` raise UnsupportedOperationException. Java's anonymous Call subclasses are local classes
 of the methods that make them. Java's overloaded createInternal is one method with keyword arguments.
 """
@@ -283,7 +283,7 @@ def _topic_id_is_unrepresentable(topic_id: Uuid | None) -> bool:
 def _config_entry_source(source: int) -> ConfigSource:
     """DescribeConfigsResponse.ConfigSource.forId(id).source(): the admin ConfigSource of a wire source id.
 
-    PORT: a negative id (a field the response version does not have) reads as UNKNOWN where Java raises."""
+    # PORT: a negative id (a field the response version does not have) reads as UNKNOWN where Java raises."""
     try:
         wire = describe_configs_response.ConfigSource(source)
     except ValueError:

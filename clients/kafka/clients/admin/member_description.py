@@ -16,7 +16,7 @@ __all__ = ["MemberDescription"]
 class MemberDescription:
     """A member's id, static instance id (None if dynamic), client id, host and assignment.
 
-    PORT: Java's getter of the member id is `consumerId()`; both `member_id` and `consumer_id` read it."""
+    # PORT: Java's getter of the member id is `consumerId()`; both `member_id` and `consumer_id` read it."""
 
     member_id: str
     group_instance_id: str | None

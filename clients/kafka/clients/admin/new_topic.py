@@ -19,7 +19,7 @@ __all__ = ["NewTopic"]
 class NewTopic:
     """A topic to create.
 
-    PORT: Java's three constructors are one: `NewTopic(name, num_partitions, replication_factor)` (None for
+    # PORT: Java's three constructors are one: `NewTopic(name, num_partitions, replication_factor)` (None for
     the broker's default, Java's Optional.empty()) or `NewTopic(name, replicas_assignments={partition:
     [broker ids]})`. `configs(...)` sets the topic configs and returns the NewTopic; `configs()` reads them.
     """

@@ -26,7 +26,7 @@ __all__ = ["Consumer"]
 
 
 class Consumer(abc.ABC, Generic[K, V]):
-    """PORT: Java's overloads are optional arguments; timeouts are milliseconds (None: default.api.timeout.ms)."""
+    """# PORT: Java's overloads are optional arguments; timeouts are milliseconds (None: default.api.timeout.ms)."""
 
     @abc.abstractmethod
     def assignment(self) -> set[TopicPartition]: ...

@@ -39,7 +39,7 @@ class _FunctionCallback(OffsetCommitCallback):
 
 
 def as_offset_commit_callback(callback: OffsetCommitCallbackLike | None) -> OffsetCommitCallback | None:
-    """PORT: a plain function `(offsets, exception) -> None` is accepted wherever Java takes the interface
+    """# PORT: a plain function `(offsets, exception) -> None` is accepted wherever Java takes the interface
     (Java's lambdas)."""
     if callback is None or isinstance(callback, OffsetCommitCallback):
         return callback

@@ -604,7 +604,7 @@ class KafkaProducer(Generic[K, V]):
         return cluster.partitions_for_topic(topic)
 
     def metrics(self) -> Mapping[Any, Any]:
-        """PORT: no metrics subsystem yet; always empty."""
+        """# PORT: no metrics subsystem yet; always empty."""
         return {}
 
     def client_instance_id(self, timeout_ms: int) -> Any:

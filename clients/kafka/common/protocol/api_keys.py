@@ -5,7 +5,7 @@ The API keys a ZooKeeper-mode broker serves: the 62 keys of Kafka 3.7 whose defi
 controller or other brokers), the oldest record format its inter-broker use needs, and whether a
 broker forwards it to the controller.
 
-PORT: Java's ApiKeys lists all 75 keys and filters by listener; here the KRaft-only keys stay in
+# PORT: Java's ApiKeys lists all 75 keys and filters by listener; here the KRaft-only keys stay in
 ApiMessageType only, so that nothing in ApiKeys is an API this broker could never serve.
 """
 

@@ -86,7 +86,7 @@ class AbstractRequest(abc.ABC, Generic[R]):
         """The response telling the client that this request failed with `e`: `get_error_response(e)` or
         `get_error_response(throttle_time_ms, e)`. None only for a produce request with acks=0.
 
-        PORT: Java overloads getErrorResponse; here one method takes either form and subclasses implement
+        # PORT: Java overloads getErrorResponse; here one method takes either form and subclasses implement
         `_get_error_response(throttle_time_ms, e)`."""
         if len(args) == 1:
             return self._get_error_response(DEFAULT_THROTTLE_TIME, args[0])

@@ -93,7 +93,7 @@ class AbstractResponse(abc.ABC):
     def throttle_time_ms(self) -> int:
         """The throttle time; DEFAULT_THROTTLE_TIME for an API whose response has no such field.
 
-        PORT: Java makes this abstract and every class returns either its field or the default; the base
+        # PORT: Java makes this abstract and every class returns either its field or the default; the base
         class does that once here."""
         value = getattr(self._data, "throttle_time_ms", None)
         return DEFAULT_THROTTLE_TIME if value is None else int(value)

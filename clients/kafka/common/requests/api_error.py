@@ -44,7 +44,7 @@ class ApiError:
         """The error for an exception. The message is left out when it is the error's default one, and always
         for UNKNOWN_SERVER_ERROR so that internal details do not reach clients.
 
-        PORT: Java first unwraps CompletionException/ExecutionException; Python futures raise the original
+        # PORT: Java first unwraps CompletionException/ExecutionException; Python futures raise the original
         exception, so there is nothing to unwrap."""
         error = Errors.for_exception(e)
         text = exception_message(e)

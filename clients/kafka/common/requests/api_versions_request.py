@@ -20,7 +20,7 @@ from kafka.common.requests.api_versions_response import ApiVersionsResponse
 _SOFTWARE_NAME_VERSION_PATTERN = re.compile(r"[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?")
 
 DEFAULT_CLIENT_SOFTWARE_NAME = "kafka-port-python"
-"""PORT: Java's client announces apache-kafka-java; this port's client names itself."""
+"""# PORT: Java's client announces apache-kafka-java; this port's client names itself."""
 DEFAULT_CLIENT_SOFTWARE_VERSION = "3.7.0"
 
 

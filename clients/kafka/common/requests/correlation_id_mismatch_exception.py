@@ -7,7 +7,7 @@ from __future__ import annotations
 
 
 class CorrelationIdMismatchException(RuntimeError):
-    """PORT: Java's class extends IllegalStateException, whose closest Python counterpart is RuntimeError."""
+    """# PORT: Java's class extends IllegalStateException, whose closest Python counterpart is RuntimeError."""
 
     def __init__(self, message: str, request_correlation_id: int, response_correlation_id: int) -> None:
         super().__init__(message)

@@ -272,7 +272,7 @@ class MetadataResponse(AbstractResponse):
         cluster_authorized_operations: int = AUTHORIZED_OPERATIONS_OMITTED,
     ) -> MetadataResponse:
         """A response from nodes and MetadataResponseTopic entries (for tests and mocks).
-        PORT: Java's overload taking a version instead of `has_reliable_epoch` is prepare_response(version >= 9,
+        # PORT: Java's overload taking a version instead of `has_reliable_epoch` is prepare_response(version >= 9,
         ...)."""
         data = MetadataResponseData(throttle_time_ms=throttle_time_ms)
         for node in broker_nodes:

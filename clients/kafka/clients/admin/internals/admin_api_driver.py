@@ -5,7 +5,7 @@ and fulfillment (the API's own request to that broker). It holds no thread: Kafk
 the requests to send, turns each into a Call, and reports back with `on_response` / `on_failure`. At most one
 request per scope is in flight; a scope's retries back off exponentially.
 
-PORT: a lookup answered without resolving some of its keys (an unknown topic, a coordinator not available yet)
+# PORT: a lookup answered without resolving some of its keys (an unknown topic, a coordinator not available yet)
 is retried after the scope's backoff (retry.backoff.ms, growing to retry.backoff.max.ms), as fulfillment
 requests are. Java 3.7 sends the next lookup as soon as the answer arrives, which for a topic that does not
 exist means one Metadata request per round trip until the deadline. When a lookup runs out of time, its keys fail

@@ -66,7 +66,7 @@ class AdminApiLookupStrategy(abc.ABC, Generic[K]):
     def handle_lookup_timeout(self, keys: Iterable[K], exception: BaseException) -> dict[K, BaseException]:
         """The failure of each key whose lookup ran out of time (`exception`, a TimeoutException).
 
-        PORT: not in Java, where such keys fail with the timeout itself, as they do here by default. A strategy
+        # PORT: not in Java, where such keys fail with the timeout itself, as they do here by default. A strategy
         that knows why its keys stayed unresolved (PartitionLeaderStrategy: the topic does not exist) reports
         that instead."""
         return {k: exception for k in keys}

@@ -2,7 +2,7 @@
 
 The lookup of partition leaders with one Metadata request for all partitions.
 
-PORT: the strategy remembers which partitions the last lookup left unresolved because their topic (or the
+# PORT: the strategy remembers which partitions the last lookup left unresolved because their topic (or the
 partition itself) does not exist, and `handle_lookup_timeout` fails those with UnknownTopicOrPartitionException
 when the lookup runs out of time, where Java fails them with a bare TimeoutException. A tolerant lookup (the one
 of deleteRecords) still waits for the topic until the deadline, as Java's does.

@@ -6,7 +6,7 @@ Each builder makes the request at the version the NetworkClient negotiated, and 
 UnsupportedVersionException (or the NoBatched... subclasses) where the version cannot carry what is asked,
 as Java's do, so that the admin client can downgrade or fail the call with Java's message.
 
-PORT: in Java these are nested in the request classes; here they live beside the admin client because the
+# PORT: in Java these are nested in the request classes; here they live beside the admin client because the
 request modules of kafka.common.requests belong to the broker side of this port. Builders that add nothing to
 wrapping the data (DescribeGroups, DeleteGroups, OffsetDelete, ...) are DataBuilder instances.
 """

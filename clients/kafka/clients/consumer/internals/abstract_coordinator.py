@@ -16,7 +16,7 @@ Threads and locks: the application thread and the heartbeat thread share this ob
 by one reentrant lock (Java's `synchronized` on the coordinator) with a condition the heartbeat thread waits
 on (Java's wait/notify). Lock order: this lock, then ConsumerNetworkClient's lock.
 
-PORT: no metrics (the Java sensors record join/sync/heartbeat latencies) and no client telemetry.
+# PORT: no metrics (the Java sensors record join/sync/heartbeat latencies) and no client telemetry.
 """
 
 from __future__ import annotations
@@ -131,7 +131,7 @@ class AbstractCoordinator(abc.ABC):
         client: ConsumerNetworkClient,
         time: Time,
     ) -> None:
-        """PORT: Java also takes Metrics, a metric group prefix and a telemetry reporter; none are ported."""
+        """# PORT: Java also takes Metrics, a metric group prefix and a telemetry reporter; none are ported."""
         if rebalance_config.group_id is None:
             raise ValueError("Expected a non-null group id for coordinator construction")
         self._rebalance_config = rebalance_config
@@ -504,7 +504,7 @@ class AbstractCoordinator(abc.ABC):
         """Forgets the coordinator (disconnecting from it unless already disconnected), so it is looked up
         again.
 
-        PORT: Java's overloads (Errors), (String) and (boolean, String)."""
+        # PORT: Java's overloads (Errors), (String) and (boolean, String)."""
         if isinstance(cause, Errors):
             cause = f"error response {cause.name}"
         with self._lock:

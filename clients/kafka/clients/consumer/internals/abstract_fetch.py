@@ -7,7 +7,7 @@ while other partitions of the node still have buffered records: see prepare_fetc
 checked against the session; each partition's data becomes a CompletedFetch in the FetchBuffer. Leader
 changes reported in the response (KIP-951) update the metadata and trigger position validation.
 
-PORT: no fetch metrics.
+# PORT: no fetch metrics.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ class AbstractPartitionAssignor(ConsumerPartitionAssignor):
     ) -> dict[str, list[TopicPartition]]:
         """The assignment from partition counts per topic.
 
-        PORT: Java overloads `assign` (cluster+group subscription, or counts+subscriptions); the counts form is
+        # PORT: Java overloads `assign` (cluster+group subscription, or counts+subscriptions); the counts form is
         `assign_counts` here."""
 
     def assign_partitions(

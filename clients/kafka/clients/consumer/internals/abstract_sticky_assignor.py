@@ -62,7 +62,7 @@ class _ConsumerPair:
 class _SortedConsumers:
     """Java's TreeSet of consumers ordered by (number of assigned partitions, member id).
 
-    PORT: a sorted list of (key, consumer); each consumer's key is taken when it is added, so (as in the Java
+    # PORT: a sorted list of (key, consumer); each consumer's key is taken when it is added, so (as in the Java
     code) a consumer is removed before its assignment changes and added again after."""
 
     def __init__(self, assignment: Mapping[str, list[TopicPartition]]) -> None:

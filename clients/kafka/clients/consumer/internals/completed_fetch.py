@@ -6,7 +6,7 @@ earlier), control records never returned; with read_committed, batches of aborte
 the response's aborted-transaction list and the ABORT markers) are skipped. A record that fails to
 deserialize is kept, so the same error comes again until the application seeks past it.
 
-PORT: no fetch metrics are recorded; records are decompressed without Java's reusable buffers. A batch's
+# PORT: no fetch metrics are recorded; records are decompressed without Java's reusable buffers. A batch's
 records are decoded together when the first of them is needed (fetched_batch_decoder) rather than one at a
 time; they are still deserialized one at a time, as they are returned, and none at all with
 ByteArrayDeserializer for key and value (which would return the decoded bytes as they are).
@@ -59,7 +59,7 @@ class CompletedFetch:
         fetch_offset: int,
         request_version: int,
     ) -> None:
-        """PORT: Java also takes a decompression BufferSupplier and a metrics aggregator."""
+        """# PORT: Java also takes a decompression BufferSupplier and a metrics aggregator."""
         self._log = log_context.logger("org.apache.kafka.clients.consumer.internals.CompletedFetch")
         self._subscriptions = subscriptions
         self.partition = partition
@@ -134,7 +134,7 @@ class CompletedFetch:
     def _next_batch(self, fetch_config: FetchConfig) -> bool:
         """Moves to the next batch with records to return, decoding them; False (and drained) at the end.
 
-        PORT: Java pulls records one at a time; here the records of a batch are decoded together
+        # PORT: Java pulls records one at a time; here the records of a batch are decoded together
         (fetched_batch_decoder), which returns the same records and meets the same errors at the same records.
         """
         while True:
@@ -260,7 +260,7 @@ class CompletedFetch:
     ) -> ConsumerRecord[K, V]:
         """The record with its key and value deserialized.
 
-        PORT: Java's parseRecord(deserializers, partition, leaderEpoch, timestampType, Record); the decoded
+        # PORT: Java's parseRecord(deserializers, partition, leaderEpoch, timestampType, Record); the decoded
         record already carries the partition, leader epoch and timestamp type."""
         partition = self.partition
         try:

@@ -9,7 +9,7 @@ or (as leader) the subscribed topics' metadata change. It also commits offsets (
 asynchronously with callbacks, and automatically every auto.commit.interval.ms) and fetches committed
 offsets.
 
-PORT: no metrics and no client telemetry. Commit callbacks of async commits run on the application thread
+# PORT: no metrics and no client telemetry. Commit callbacks of async commits run on the application thread
 from `invoke_completed_offset_commit_callbacks`, as in Java.
 """
 
@@ -192,7 +192,7 @@ class ConsumerCoordinator(AbstractCoordinator):
         throw_on_fetch_stable_offsets_unsupported: bool,
         rack_id: str | None,
     ) -> None:
-        """PORT: Java also takes Metrics, a metric group prefix and a telemetry reporter."""
+        """# PORT: Java also takes Metrics, a metric group prefix and a telemetry reporter."""
         super().__init__(rebalance_config, log_context, client, time)
         self._log = log_context.logger("org.apache.kafka.clients.consumer.internals.ConsumerCoordinator")
         self._metadata = metadata

@@ -50,7 +50,7 @@ class _FunctionPollCondition:
 class _FairLock:
     """A reentrant lock granted in arrival order (Java's `new ReentrantLock(true)`).
 
-    PORT: Python's RLock is not fair; a thread that releases and at once re-acquires it (the application
+    # PORT: Python's RLock is not fair; a thread that releases and at once re-acquires it (the application
     thread looping in poll) could starve the heartbeat thread. Waiters queue here and are served in turn."""
 
     def __init__(self) -> None:
@@ -266,7 +266,7 @@ class ConsumerNetworkClient:
     def poll_future(self, future: RequestFuture[Any], timer: Timer | None = None, disable_wakeup: bool = False) -> bool:
         """Polls until `future` is done (or the timer expires); returns whether it is done.
 
-        PORT: Java's poll(RequestFuture) and poll(RequestFuture, Timer[, boolean]) overloads."""
+        # PORT: Java's poll(RequestFuture) and poll(RequestFuture, Timer[, boolean]) overloads."""
         if timer is None:
             while not future.is_done():
                 self.poll(self._time.timer(_LONG_MAX), future)
@@ -285,7 +285,7 @@ class ConsumerNetworkClient:
     ) -> None:
         """One round of network I/O: blocks at most the timer (and not once `poll_condition` says so).
 
-        PORT: a poll condition may also be a function returning whether to keep blocking."""
+        # PORT: a poll condition may also be a function returning whether to keep blocking."""
         condition: PollCondition | None
         if poll_condition is None or isinstance(poll_condition, (RequestFuture, _FunctionPollCondition)):
             condition = poll_condition

@@ -5,7 +5,7 @@ Calls the user's ConsumerRebalanceListener (if any) for assigned, revoked and lo
 happens. An error from the listener is returned, not raised (except WakeupException and InterruptException),
 so that the coordinator can finish its bookkeeping first.
 
-PORT: no callback-latency metrics.
+# PORT: no callback-latency metrics.
 """
 
 from __future__ import annotations

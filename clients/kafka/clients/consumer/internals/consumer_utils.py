@@ -3,7 +3,7 @@
 Helpers shared by the consumer's parts: building the ConsumerNetworkClient, the log context and the
 subscription state from the config, and seeking to committed offsets.
 
-PORT: no metrics helpers (metrics are not ported).
+# PORT: no metrics helpers (metrics are not ported).
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ class Deserializers(Generic[K, V]):
         key_deserializer: Deserializer[K] | None = None,
         value_deserializer: Deserializer[V] | None = None,
     ) -> Deserializers[K, V]:
-        """PORT: Java's Deserializers(ConsumerConfig[, key, value]) constructors."""
+        """# PORT: Java's Deserializers(ConsumerConfig[, key, value]) constructors."""
         client_id = config.get_string(ConsumerConfig.CLIENT_ID_CONFIG)
         configs: dict[str, Any] = config.originals({ConsumerConfig.CLIENT_ID_CONFIG: client_id})
         if key_deserializer is None:

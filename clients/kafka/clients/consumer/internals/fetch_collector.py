@@ -5,7 +5,7 @@ fetch is first checked against the partition's state: stale data (the position m
 unassigned) is dropped; errors update metadata, reset or raise (out of range without a reset policy,
 authorization). Paused partitions' data waits in the buffer.
 
-PORT: no fetch metrics (lag/lead) are recorded.
+# PORT: no fetch metrics (lag/lead) are recorded.
 """
 
 from __future__ import annotations

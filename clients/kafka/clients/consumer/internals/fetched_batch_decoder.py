@@ -1,6 +1,6 @@
 """Decodes the records of fetched batches straight into ConsumerRecords, a batch at a time.
 
-PORT: no Java counterpart. Java's CompletedFetch pulls one Record at a time from the batch's streaming
+# PORT: no Java counterpart. Java's CompletedFetch pulls one Record at a time from the batch's streaming
 iterator and copies it into a ConsumerRecord. In Python each of those steps is a handful of calls per
 record, which made decoding (not the network) the consumer's limit for small records. Here a batch is
 decoded in one pass:

@@ -9,7 +9,7 @@ overlaps with processing.
 Not safe for use by several threads at once: a second thread gets ConcurrentModificationException, except
 for `wakeup`, which any thread may call.
 
-PORT: no metrics, no telemetry, no JMX app-info.
+# PORT: no metrics, no telemetry, no JMX app-info.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ _LONG_MAX = 2**63 - 1
 
 
 class ConcurrentModificationException(RuntimeError):
-    """PORT: java.util.ConcurrentModificationException, raised when a second thread uses the consumer."""
+    """# PORT: java.util.ConcurrentModificationException, raised when a second thread uses the consumer."""
 
 
 class LegacyKafkaConsumer(Generic[K, V]):
@@ -263,7 +263,7 @@ class LegacyKafkaConsumer(Generic[K, V]):
     def subscribe(
         self, topics: Collection[str] | re.Pattern[str], listener: ConsumerRebalanceListener | None = None
     ) -> None:
-        """PORT: Java's subscribe(Collection[, listener]) and subscribe(Pattern[, listener])."""
+        """# PORT: Java's subscribe(Collection[, listener]) and subscribe(Pattern[, listener])."""
         if isinstance(topics, re.Pattern):
             self._subscribe_pattern(topics, listener)
         else:
@@ -423,7 +423,7 @@ class LegacyKafkaConsumer(Generic[K, V]):
         """Commits `offsets` (by default the positions of all assigned partitions), waiting up to
         `timeout_ms` (default.api.timeout.ms by default).
 
-        PORT: Java's four commitSync overloads."""
+        # PORT: Java's four commitSync overloads."""
         timeout = self._default_api_timeout_ms if timeout_ms is None else timeout_ms
         self._acquire_and_ensure_open()
         try:
@@ -449,7 +449,7 @@ class LegacyKafkaConsumer(Generic[K, V]):
         """Commits without waiting; `callback` (an OffsetCommitCallback or a function (offsets, exception))
         runs in a later poll, commit or close.
 
-        PORT: Java's three commitAsync overloads."""
+        # PORT: Java's three commitAsync overloads."""
         self._acquire_and_ensure_open()
         try:
             self._maybe_throw_invalid_group_id_exception()
@@ -570,7 +570,7 @@ class LegacyKafkaConsumer(Generic[K, V]):
             self._release()
 
     def metrics(self) -> dict[Any, Any]:
-        """PORT: metrics are not ported; always empty."""
+        """# PORT: metrics are not ported; always empty."""
         return {}
 
     def partitions_for(self, topic: str, timeout_ms: int | None = None) -> list[PartitionInfo]:

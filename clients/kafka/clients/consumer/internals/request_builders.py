@@ -5,7 +5,7 @@ SyncGroup,Heartbeat,OffsetsForLeaderEpoch,Fetch}Request.java (Kafka 3.7).
 Each builds the request at the version the NetworkClient negotiated and raises UnsupportedVersionException
 where that version cannot carry what is asked (a group.instance.id before static membership), as Java's do.
 
-PORT: in Java these are nested in the request classes; the request modules of kafka.common.requests are
+# PORT: in Java these are nested in the request classes; the request modules of kafka.common.requests are
 shared with the broker, so the consumer's builders live here (the ListOffsets, OffsetCommit and OffsetFetch
 builders are shared with the admin client, kafka.clients.admin.internals.request_builders).
 """

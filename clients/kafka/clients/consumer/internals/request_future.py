@@ -37,7 +37,7 @@ class _Failure:
 class RequestFuture(Generic[T]):
     """Thread-safe; completion happens once.
 
-    PORT: Java's `raise` is `raise_` (a Python keyword otherwise); a failure is any BaseException (Java's
+    # PORT: Java's `raise` is `raise_` (a Python keyword otherwise); a failure is any BaseException (Java's
     RuntimeException), told apart from a value that happens to be an exception."""
 
     def __init__(self) -> None:
@@ -127,7 +127,7 @@ class RequestFuture(Generic[T]):
             self._fire_success()
 
     def add_callbacks(self, on_success: Callable[[T], None], on_failure: Callable[[BaseException], None]) -> None:
-        """PORT: an anonymous RequestFutureListener in Java."""
+        """# PORT: an anonymous RequestFutureListener in Java."""
         self.add_listener(_CallbackListener(on_success, on_failure))
 
     def compose(self, adapter: RequestFutureAdapter[T, S]) -> RequestFuture[S]:

@@ -332,7 +332,7 @@ class SubscriptionState:
             return self._change_subscription(set(topics))
 
     def subscribe_pattern(self, pattern: re.Pattern[str], listener: ConsumerRebalanceListener | None) -> None:
-        """PORT: Java overloads subscribe(Pattern, ...)."""
+        """# PORT: Java overloads subscribe(Pattern, ...)."""
         with self._lock:
             self._register_rebalance_listener(listener)
             self._set_subscription_type(_SubscriptionType.AUTO_PATTERN)
@@ -524,7 +524,7 @@ class SubscriptionState:
             return self._subscription_type in (_SubscriptionType.AUTO_TOPICS, _SubscriptionType.AUTO_PATTERN)
 
     def set_position(self, tp: TopicPartition, position: FetchPosition) -> None:
-        """PORT: Java's position(tp, position) setter."""
+        """# PORT: Java's position(tp, position) setter."""
         with self._lock:
             self._assigned_state(tp).set_position(position)
 
