@@ -1,8 +1,7 @@
 """What the admin command-line tools (TopicCommand, ConfigCommand, DeleteRecordsCommand, LeaderElectionCommand,
 BrokerApiVersionsCommand) share: the exceptions they print with Java names, Java's String.split, the iteration
 order of Java's HashMap (the order in which Kafka's tools print the maps the admin client hands back), Jackson's
-JSON decoding, the admin client they create from `--bootstrap-server` and `--command-config`, and their
-entry-point plumbing.
+JSON decoding, and the admin client they create from `--bootstrap-server` and `--command-config`.
 
 # PORT: not a port of one Kafka file. Kafka's tools get these from the JVM (String.split, HashMap), Jackson and
 kafka.common.AdminCommandFailedException, which lives here because `kafka.common` is the clients' package in this
@@ -12,13 +11,11 @@ project. How exceptions print (Throwable.toString) and Integer.parseInt are kafk
 from __future__ import annotations
 
 import json
-import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, TextIO, TypeVar
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.utils import load_props
-from kafka.tools.tools_utils import configure_tool_logging, print_exception, silence_stdout
 from kafka.zk import jvm_json
 from kafka.zk.jvm_json import java_string_hash
 
@@ -29,8 +26,6 @@ __all__ = [
     "create_admin_client",
     "java_hash_map_order",
     "java_split",
-    "run_reporting_errors",
-    "tool_main",
 ]
 
 K = TypeVar("K")
@@ -206,38 +201,3 @@ def create_admin_client(props: Mapping[str, str], admin_factory: AdminFactory | 
     from kafka.clients.admin.admin import Admin
 
     return Admin.create(dict(props))
-
-
-def tool_main(run_command: Callable[[Sequence[str], TextIO, TextIO], int], argv: Sequence[str] | None = None) -> int:
-    """Runs a tool's command line with Kafka's tool logging (config/tools-log4j.properties: WARN and above, on
-    stderr); returns the exit status. A closed stdout (`| head`) ends the tool quietly."""
-    configure_tool_logging()
-    args = sys.argv[1:] if argv is None else argv
-    try:
-        return run_command(args, sys.stdout, sys.stderr)
-    except BrokenPipeError:
-        silence_stdout()
-        return 0
-
-
-def run_reporting_errors(body: Callable[[], int], err: TextIO, parser_for_option_errors: Callable[[], Any]) -> int:
-    """Runs a tool's `body` and turns what escapes it into Kafka's output and an exit status: a command line
-    jopt-simple refuses prints its message and the help (of `parser_for_option_errors()`), a usage error its
-    message and the help, anything else the lines a JVM prints for an uncaught exception; all give status 1."""
-    from kafka.utils.command_line_utils import OptionException, UsageException
-
-    try:
-        return body()
-    except OptionException as e:
-        print(str(e), file=err)
-        parser_for_option_errors().print_help_on(err)
-        return 1
-    except UsageException as e:
-        print(e.message, file=err)
-        e.parser.print_help_on(err)
-        return 1
-    except BrokenPipeError:
-        raise
-    except Exception as e:
-        print_exception(e, err, 'Exception in thread "main" ')
-        return 1

@@ -29,8 +29,6 @@ from typing import Any, TextIO
 
 from kafka.admin._tool_support import (
     load_command_config,
-    run_reporting_errors,
-    tool_main,
 )
 from kafka.clients import client_utils, common_client_configs
 from kafka.clients.api_versions import ApiVersions
@@ -53,6 +51,7 @@ from kafka.common.requests.metadata_request import MetadataRequestBuilder
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import SystemTime, Time
 from kafka.common.utils.utils import java_to_string
+from kafka.tools.tools_utils import run_reporting_errors, tool_main
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
     check_required_args,

@@ -36,7 +36,6 @@ from kafka.admin._tool_support import (
     create_admin_client,
     java_hash_map_order,
     load_command_config,
-    tool_main,
 )
 from kafka.clients.admin.alter_client_quotas_options import AlterClientQuotasOptions
 from kafka.clients.admin.alter_config_op import AlterConfigOp, OpType
@@ -55,7 +54,7 @@ from kafka.common.utils import sanitizer
 from kafka.common.utils.utils import IllegalArgumentException, load_props, parse_int
 from kafka.log.log_config import LogConfig
 from kafka.server.config_handler import DynamicConfig
-from kafka.tools.tools_utils import print_exception
+from kafka.tools.tools_utils import print_exception, tool_main
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
     OptionException,

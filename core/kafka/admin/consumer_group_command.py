@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TextIO, TypeVar
 
-from kafka.admin._tool_support import create_admin_client, java_hash_map_order, run_reporting_errors, tool_main
+from kafka.admin._tool_support import create_admin_client, java_hash_map_order
 from kafka.clients.admin.abstract_options import AbstractOptions
 from kafka.clients.admin.alter_consumer_group_offsets_options import AlterConsumerGroupOffsetsOptions
 from kafka.clients.admin.consumer_group_description import ConsumerGroupDescription
@@ -62,6 +62,7 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import SystemTime, Time
 from kafka.common.utils.utils import IllegalArgumentException, java_to_string, load_props, parse_int
+from kafka.tools.tools_utils import run_reporting_errors, tool_main
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
     OptionException,

@@ -33,14 +33,13 @@ from kafka.admin._tool_support import (
     json_to_string,
     load_command_config,
     read_file_as_string,
-    run_reporting_errors,
-    tool_main,
 )
 from kafka.admin.admin_utils import AdminOperationException
 from kafka.clients.admin.records_to_delete import RecordsToDelete
 from kafka.common.kafka_future import ExecutionException
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.utils import java_message, java_to_string
+from kafka.tools.tools_utils import run_reporting_errors, tool_main
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
     check_required_args,

@@ -34,8 +34,6 @@ from kafka.admin._tool_support import (
     json_to_string,
     load_command_config,
     read_file_as_string,
-    run_reporting_errors,
-    tool_main,
 )
 from kafka.admin.admin_utils import AdminOperationException
 from kafka.common.election_type import ElectionType
@@ -43,6 +41,7 @@ from kafka.common.errors import ClusterAuthorizationException, ElectionNotNeeded
 from kafka.common.kafka_future import ExecutionException
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.utils import java_to_string
+from kafka.tools.tools_utils import run_reporting_errors, tool_main
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
     Integer,

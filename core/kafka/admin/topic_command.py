@@ -37,7 +37,6 @@ from kafka.admin._tool_support import (
     java_hash_map_order,
     java_split,
     load_command_config,
-    tool_main,
 )
 from kafka.admin.admin_utils import AdminOperationException
 from kafka.clients.admin.config import Config
@@ -56,7 +55,7 @@ from kafka.common.topic_partition import TopicPartition
 from kafka.common.topic_partition_info import TopicPartitionInfo
 from kafka.common.utils.utils import IllegalArgumentException, java_message, java_to_string, parse_int
 from kafka.log.log_config import LogConfig
-from kafka.tools.tools_utils import print_exception
+from kafka.tools.tools_utils import print_exception, tool_main
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
     Integer,

@@ -9,14 +9,12 @@ Index files are checked against their log file; mismatches are reported on stder
 # PORT: the decoder options of Kafka's tool (`--key-decoder-class`, `--value-decoder-class`,
 `--offsets-decoder`, `--transaction-log-decoder`, `--cluster-metadata-decoder`) are not offered:
 keys and values print as UTF-8 text, which is what Kafka's default StringDecoder does. An error
-(a missing file, a corrupt index under `--index-sanity-check`) prints one line on stderr and exits
-with 1, where Kafka lets the exception end the JVM with a stack trace and the same status.
+(a missing file, a corrupt index under `--index-sanity-check`) prints the exception's lines of the stack trace
+the JVM prints (without frames) and exits with 1, as Kafka does.
 """
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,7 +27,6 @@ from kafka.common.record.file_log_input_stream import FileChannelRecordBatch
 from kafka.common.record.file_records import FileRecords
 from kafka.common.record.record import Record
 from kafka.common.record.record_batch import MAGIC_VALUE_V2, NO_TIMESTAMP
-from kafka.common.utils.app_info_parser import get_version
 from kafka.log.log_file_utils import (
     INDEX_FILE_SUFFIX,
     LOG_FILE_SUFFIX,
@@ -41,6 +38,16 @@ from kafka.log.log_file_utils import (
 from kafka.log.offset_index import OffsetIndex
 from kafka.log.time_index import TimeIndex
 from kafka.log.transaction_index import TransactionIndex
+from kafka.tools.tools_utils import print_exception, run_reporting_errors, tool_main
+from kafka.utils.command_line_utils import (
+    CommandDefaultOptions,
+    Integer,
+    check_required_args,
+    is_print_help_needed,
+    print_usage_and_die,
+    print_version_if_needed,
+)
+from kafka.utils.core_utils import scala_option
 
 # Printed before each record line.
 RECORD_INDENT = "|"
@@ -58,10 +65,6 @@ _Mismatches = dict[str, list[tuple[int, int]]]
 def _bool(value: bool) -> str:
     """Scala prints booleans in lower case."""
     return "true" if value else "false"
-
-
-def _scala_option(value: int | None) -> str:
-    return "None" if value is None else f"Some({value})"
 
 
 class TimeIndexDumpErrors:
@@ -126,7 +129,7 @@ def dump_producer_id_snapshot(file: Path, out: TextIO, err: TextIO) -> None:
             line = (
                 f"producerId: {entry.producer_id} producerEpoch: {entry.producer_epoch} "
                 f"coordinatorEpoch: {entry.coordinator_epoch} "
-                f"currentTxnFirstOffset: {_scala_option(entry.current_txn_first_offset)} "
+                f"currentTxnFirstOffset: {scala_option(entry.current_txn_first_offset)} "
             )
             if entry.batch_metadata:
                 metadata = entry.batch_metadata[0]
@@ -343,89 +346,86 @@ def _control_record_text(record: Record) -> str:
     return f" controlType: {control_type}({control_type_id})"
 
 
-class _UsageError(Exception):
-    """Bad command line: print the message and the help, exit 1."""
+class DumpLogSegmentsOptions(CommandDefaultOptions):
+    """The tool's command line (DumpLogSegmentsOptions)."""
 
+    def __init__(self, args: Sequence[str]) -> None:
+        super().__init__(args)
+        parser = self.parser
+        self.print_opt = parser.accepts(
+            "print-data-log",
+            "if set, printing the messages content when dumping data logs. Automatically set if any decoder option "
+            "is specified.",
+        )
+        self.verify_opt = parser.accepts(
+            "verify-index-only", "if set, just verify the index log without printing its content."
+        )
+        self.index_sanity_opt = parser.accepts(
+            "index-sanity-check",
+            "if set, just checks the index sanity without printing its content. This is the same check that is "
+            "executed on broker startup to determine if an index needs rebuilding or not.",
+        )
+        self.files_opt = (
+            parser.accepts("files", "REQUIRED: The comma separated list of data and index log files to be dumped.")
+            .with_required_arg()
+            .described_as("file1, file2, ...")
+            .of_type(str)
+        )
+        self.max_message_size_opt = (
+            parser.accepts("max-message-size", "Size of largest message.")
+            .with_required_arg()
+            .described_as("size")
+            .of_type(Integer)
+            .defaults_to(_DEFAULT_MAX_MESSAGE_SIZE)
+        )
+        self.deep_iterate_opt = parser.accepts(
+            "deep-iteration",
+            "if set, uses deep instead of shallow iteration. Automatically set if print-data-log is enabled.",
+        )
+        self.skip_record_metadata_opt = parser.accepts(
+            "skip-record-metadata", "whether to skip printing metadata for each record."
+        )
+        self.options = parser.parse(args)
 
-class _ArgumentParser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise _UsageError(message)
+    @property
+    def should_print_data_log(self) -> bool:
+        return self.options.has(self.print_opt)
 
+    @property
+    def is_deep_iteration(self) -> bool:
+        return self.options.has(self.deep_iterate_opt) or self.should_print_data_log
 
-def _parser() -> _ArgumentParser:
-    parser = _ArgumentParser(prog="kafka-dump-log.sh", description=_DESCRIPTION, add_help=False)
-    parser.add_argument(
-        "--print-data-log",
-        action="store_true",
-        help="if set, printing the messages content when dumping data logs. Automatically set if any decoder "
-        "option is specified.",
-    )
-    parser.add_argument(
-        "--verify-index-only",
-        action="store_true",
-        help="if set, just verify the index log without printing its content.",
-    )
-    parser.add_argument(
-        "--index-sanity-check",
-        action="store_true",
-        help="if set, just checks the index sanity without printing its content. This is the same check that is "
-        "executed on broker startup to determine if an index needs rebuilding or not.",
-    )
-    parser.add_argument(
-        "--files",
-        metavar="file1, file2, ...",
-        help="REQUIRED: The comma separated list of data and index log files to be dumped.",
-    )
-    parser.add_argument(
-        "--max-message-size",
-        type=int,
-        default=_DEFAULT_MAX_MESSAGE_SIZE,
-        metavar="size",
-        help=f"Size of largest message. (default: {_DEFAULT_MAX_MESSAGE_SIZE})",
-    )
-    parser.add_argument(
-        "--deep-iteration",
-        action="store_true",
-        help="if set, uses deep instead of shallow iteration. Automatically set if print-data-log is enabled.",
-    )
-    parser.add_argument(
-        "--skip-record-metadata", action="store_true", help="whether to skip printing metadata for each record."
-    )
-    parser.add_argument("--help", action="store_true", help="Print usage information.")
-    parser.add_argument("--version", action="store_true", help="Display Kafka version.")
-    return parser
+    def check_args(self) -> None:
+        check_required_args(self.parser, self.options, self.files_opt)
 
 
 def run(args: Sequence[str], out: TextIO, err: TextIO) -> int:
     """Run the tool with `args`, printing to `out` and `err`; returns the exit status."""
-    parser = _parser()
+    parse_failure_help = DumpLogSegmentsOptions([]).parser
+    return run_reporting_errors(lambda: _run(args, out, err), err, lambda: parse_failure_help)
 
-    def usage(message: str) -> int:
-        print(message, file=err)
-        parser.print_help(err)
-        return 1
 
-    try:
-        opts = parser.parse_args(list(args))
-    except _UsageError as e:
-        return usage(str(e))
-    if not args or opts.help:
-        return usage(_DESCRIPTION)
-    if opts.version:
-        print(get_version(), file=out)
+def _run(args: Sequence[str], out: TextIO, err: TextIO) -> int:
+    opts = DumpLogSegmentsOptions(args)
+    if is_print_help_needed(opts):
+        print_usage_and_die(opts.parser, _DESCRIPTION)
+    if print_version_if_needed(opts, out):
         return 0
-    if opts.files is None:
-        return usage('Missing required argument "[files]"')
+    opts.check_args()
+    options = opts.options
 
-    should_print_data_log = opts.print_data_log
-    is_deep_iteration = opts.deep_iteration or should_print_data_log
+    should_print_data_log = opts.should_print_data_log
+    is_deep_iteration = opts.is_deep_iteration
+    index_sanity_check = options.has(opts.index_sanity_opt)
+    verify_only = options.has(opts.verify_opt)
+    max_message_size = int(options.value_of(opts.max_message_size_opt))
     mis_matches_for_index_files_map: _Mismatches = {}
     time_index_dump_errors = TimeIndexDumpErrors()
     non_consecutive_pairs_for_log_files_map: _Mismatches = {}
 
     status = 0
     try:
-        for arg in opts.files.split(","):
+        for arg in str(options.value_of(opts.files_opt)).split(","):
             file = Path(arg)
             print(f"Dumping {arg}", file=out)
             filename = file.name
@@ -436,25 +436,25 @@ def run(args: Sequence[str], out: TextIO, err: TextIO) -> int:
                     should_print_data_log,
                     non_consecutive_pairs_for_log_files_map,
                     is_deep_iteration,
-                    opts.skip_record_metadata,
+                    options.has(opts.skip_record_metadata_opt),
                     out,
                 )
             elif suffix == INDEX_FILE_SUFFIX:
                 dump_index(
                     file,
-                    opts.index_sanity_check,
-                    opts.verify_index_only,
+                    index_sanity_check,
+                    verify_only,
                     mis_matches_for_index_files_map,
-                    opts.max_message_size,
+                    max_message_size,
                     out,
                 )
             elif suffix == TIME_INDEX_FILE_SUFFIX:
                 dump_time_index(
                     file,
-                    opts.index_sanity_check,
-                    opts.verify_index_only,
+                    index_sanity_check,
+                    verify_only,
                     time_index_dump_errors,
-                    opts.max_message_size,
+                    max_message_size,
                     out,
                 )
             elif suffix == PRODUCER_SNAPSHOT_FILE_SUFFIX:
@@ -464,8 +464,9 @@ def run(args: Sequence[str], out: TextIO, err: TextIO) -> int:
             else:
                 print(f"Ignoring unknown file {arg}", file=err)
     except Exception as e:
-        # A command-line tool reports any failure on one line and exits 1.
-        print(f'Exception in thread "main" {type(e).__name__}: {e}', file=err)
+        # The failure ends the tool as an uncaught exception ends the JVM; the index problems found so far
+        # are still reported.
+        print_exception(e, err, 'Exception in thread "main" ')
         status = 1
     finally:
         out.flush()
@@ -484,14 +485,7 @@ def run(args: Sequence[str], out: TextIO, err: TextIO) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `kafka-dump-log.sh` (via kafka-run-class.sh); returns the exit status."""
-    args = sys.argv[1:] if argv is None else argv
-    try:
-        return run(args, sys.stdout, sys.stderr)
-    except BrokenPipeError:
-        # Output piped into `head` and closed early: not an error of the tool.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
+    return tool_main(run, argv)
 
 
 if __name__ == "__main__":

@@ -18,11 +18,11 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from kafka.common.utils.utils import java_to_string
-from kafka.utils.command_line_utils import OptionParser, print_usage_and_die
+from kafka.utils.command_line_utils import OptionException, OptionParser, UsageException, print_usage_and_die
 from kafka.utils.logging import DATE_FORMAT, LOG_FORMAT
 
 __all__ = [
@@ -35,7 +35,9 @@ __all__ = [
     "java_divide",
     "print_exception",
     "print_metrics",
+    "run_reporting_errors",
     "silence_stdout",
+    "tool_main",
     "validate_port_or_die",
 ]
 
@@ -172,3 +174,36 @@ def finish_stdout() -> None:
         sys.stdout.flush()
     except (OSError, ValueError):
         silence_stdout()
+
+
+def tool_main(run_command: Callable[[Sequence[str], TextIO, TextIO], int], argv: Sequence[str] | None = None) -> int:
+    """Runs a tool's command line with Kafka's tool logging (config/tools-log4j.properties: WARN and above, on
+    stderr); returns the exit status. A closed stdout (`| head`) ends the tool quietly."""
+    configure_tool_logging()
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        return run_command(args, sys.stdout, sys.stderr)
+    except BrokenPipeError:
+        silence_stdout()
+        return 0
+
+
+def run_reporting_errors(body: Callable[[], int], err: TextIO, parser_for_option_errors: Callable[[], Any]) -> int:
+    """Runs a tool's `body` and turns what escapes it into Kafka's output and an exit status: a command line
+    jopt-simple refuses prints its message and the help (of `parser_for_option_errors()`), a usage error its
+    message and the help, anything else the lines a JVM prints for an uncaught exception; all give status 1."""
+    try:
+        return body()
+    except OptionException as e:
+        print(str(e), file=err)
+        parser_for_option_errors().print_help_on(err)
+        return 1
+    except UsageException as e:
+        print(e.message, file=err)
+        e.parser.print_help_on(err)
+        return 1
+    except BrokenPipeError:
+        raise
+    except Exception as e:
+        print_exception(e, err, 'Exception in thread "main" ')
+        return 1

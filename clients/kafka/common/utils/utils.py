@@ -306,8 +306,9 @@ def java_class_name(exc: BaseException) -> str:
     - a class that says it (a `JAVA_CLASS_NAME` attribute, inherited) has that name;
     - a NotImplementedError is java.lang.UnsupportedOperationException;
     - this port's client exceptions are under org.apache (`org.apache.kafka.common.errors.TimeoutException`);
+    - the core's classes are named as Scala's, by their package (`kafka.log.CorruptIndexException`);
     - Python's built-in errors are their Java counterparts (ValueError is IllegalArgumentException);
-    - other classes of this port are under org.apache by their package, anything else keeps its Python name."""
+    - anything else keeps its Python name."""
     cls = type(exc)
     declared = getattr(cls, "JAVA_CLASS_NAME", None)
     if isinstance(declared, str):
@@ -321,11 +322,11 @@ def java_class_name(exc: BaseException) -> str:
         return f"org.apache.kafka.common.errors.{cls.__name__}"
     if module.startswith(("kafka.common.", "kafka.clients.")):
         return f"org.apache.{module.rsplit('.', 1)[0]}.{cls.__name__}"
+    if module.startswith("kafka."):  # the core's Scala classes: kafka.log.CorruptIndexException
+        return f"{module.rsplit('.', 1)[0]}.{cls.__name__}"
     for klass in cls.__mro__:
         if klass in _JAVA_BUILTINS:
             return _JAVA_BUILTINS[klass]
-    if module.startswith("kafka."):
-        return f"org.apache.{module.rsplit('.', 1)[0]}.{cls.__name__}"
     return cls.__name__
 
 
