@@ -5,7 +5,7 @@ become ready when asked, requests queue up in `requests`, and responses are give
 (prepare_response: the next matching request is answered when sent) or afterwards (respond). Metadata
 updates are prepared with prepare_metadata_update and applied on poll when the metadata asks for one.
 
-PORT: Java's ConcurrentLinkedDeques are collections.deque guarded by one RLock, so that a test thread may
+# PORT: Java's ConcurrentLinkedDeques are collections.deque guarded by one RLock, so that a test thread may
 inspect or answer requests while another thread polls. Node ids are id strings, as in Java.
 """
 
@@ -221,7 +221,7 @@ class MockClient(KafkaClient):
     ALWAYS_TRUE: RequestMatcher = staticmethod(_always_true)
 
     def __init__(self, time: Time, metadata: Metadata | MockMetadataUpdater | Sequence[Node] | None = None) -> None:
-        """PORT: Java's four constructors in one: no metadata, a Metadata, a MockMetadataUpdater, or a static
+        """# PORT: Java's four constructors in one: no metadata, a Metadata, a MockMetadataUpdater, or a static
         list of nodes."""
         self._time = time
         if metadata is None:

@@ -1,7 +1,7 @@
 """Port of clients/src/test/java/org/apache/kafka/common/requests/RequestTestUtils.java (Kafka 3.7), the metadata
 part: MetadataResponses for client unit tests (MockClient.prepare_metadata_update, Metadata.update).
 
-PORT: Java's many metadataUpdateWith overloads are one function with keyword arguments.
+# PORT: Java's many metadataUpdateWith overloads are one function with keyword arguments.
 """
 
 from __future__ import annotations
