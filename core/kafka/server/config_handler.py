@@ -578,6 +578,13 @@ class DynamicBrokerConfig(Logging):
         if props:
             self.update_broker_config(self._kafka_config.broker_id, props)
 
+    def clear(self) -> None:
+        """Forgets the dynamic values and the registered reconfigurables (KafkaServer's shutdown does this)."""
+        with self._lock.write_lock:
+            self._dynamic_broker_configs.clear()
+            self._dynamic_default_configs.clear()
+            self._broker_reconfigurables.clear()
+
     def add_broker_reconfigurable(self, reconfigurable: BrokerReconfigurable) -> None:
         with self._lock.write_lock:
             self._verify_reconfigurable_configs(reconfigurable.reconfigurable_configs)

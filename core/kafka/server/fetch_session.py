@@ -53,7 +53,8 @@ def partitions_to_log_string(partitions: Collection[TopicIdPartition], trace_ena
 
 
 def _tip_str(p: TopicIdPartition) -> str:
-    return f"{p[0]}:{p[1]}-{p[2]}"
+    topic_id, topic, partition = p
+    return f"{topic_id}:{topic}-{partition}"
 
 
 def _response(error: Errors, throttle_time_ms: int, session_id: int, updates: RESP_MAP) -> FetchResponse:

@@ -3,11 +3,15 @@
 `KafkaApis.handle` runs on a request handler thread: it dispatches on the API key to one handler per API,
 each of which answers through the request channel, at once or later from a purgatory.
 
-What this broker serves is exactly the keys in `KafkaApis.HANDLED_APIS`, and ApiVersions advertises
-those and nothing else. A request for a key the broker knows but does not serve yet (transactions,
-SASL, quotas: later work) is answered with UNSUPPORTED_VERSION in that API's own error
-response. PORT: Kafka's SocketServer closes the connection for an API that is not enabled; answering
-with the error tells the client why, which is what a client of this broker needs while APIs arrive.
+What this broker serves is exactly the keys of the handler table (`KafkaApis._HANDLERS`, at the end of the
+class), and ApiVersions advertises those (`HANDLED_APIS`) and nothing else. A request for a key the broker
+knows but does not serve yet (transactions, SASL, quotas: later work) is answered with UNSUPPORTED_VERSION in
+that API's own error response.
+# PORT: Kafka's SocketServer closes the connection for an API that is not enabled; answering with the error
+# tells the client why, which is what a client of this broker needs while APIs arrive.
+# PORT: the handlers keep Kafka's names, but the class groups them by subject (ApiVersions, Metadata, Produce,
+# Fetch, ListOffsets, the group APIs, inter-broker, admin, InitProducerId) rather than in Kafka's file order; the
+# handler table lists them in the order of Kafka's `handle`.
 
 The group APIs (FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch,
 DescribeGroups, ListGroups, DeleteGroups, OffsetDelete) go to the GroupCoordinator as 2.8's KafkaApis hands
@@ -22,8 +26,8 @@ allowed, as on a Kafka broker without an authorizer.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
 
 from kafka.common.config.config_resource import ConfigResource
 from kafka.common.election_type import ElectionType
@@ -108,6 +112,7 @@ from kafka.coordinator.group.offset_and_metadata import OffsetAndMetadata
 from kafka.log.log_validator import Client
 from kafka.network.request_channel import NoOpResponse, Request, RequestChannel, SendResponse
 from kafka.server.delayed_operation_key import TopicPartitionOperationKey
+from kafka.server.fetch_session import TopicIdPartition
 from kafka.server.kafka_config import KAFKA_2_3_IV0
 from kafka.server.metadata_cache import NO_LEADER_ID
 from kafka.server.request_handler_helper import on_leadership_change
@@ -176,82 +181,6 @@ class KafkaApis(Logging):
         self.producer_id_manager = producer_id_manager
         self.broker_epoch_supplier = broker_epoch_supplier
         self.log_ident = f"[KafkaApi-{broker_id}] "
-        self._handlers: dict[ApiKeys, Callable[[Request], None]] = {
-            ApiKeys.PRODUCE: self.handle_produce_request,
-            ApiKeys.FETCH: self.handle_fetch_request,
-            ApiKeys.LIST_OFFSETS: self.handle_list_offset_request,
-            ApiKeys.METADATA: self.handle_topic_metadata_request,
-            ApiKeys.LEADER_AND_ISR: self.handle_leader_and_isr_request,
-            ApiKeys.STOP_REPLICA: self.handle_stop_replica_request,
-            ApiKeys.UPDATE_METADATA: self.handle_update_metadata_request,
-            ApiKeys.CONTROLLED_SHUTDOWN: self.handle_controlled_shutdown_request,
-            ApiKeys.API_VERSIONS: self.handle_api_versions_request,
-            ApiKeys.CREATE_TOPICS: self.handle_create_topics_request,
-            ApiKeys.DELETE_TOPICS: self.handle_delete_topics_request,
-            ApiKeys.DELETE_RECORDS: self.handle_delete_records_request,
-            ApiKeys.INIT_PRODUCER_ID: self.handle_init_producer_id_request,
-            ApiKeys.OFFSET_FOR_LEADER_EPOCH: self.handle_offset_for_leader_epoch_request,
-            ApiKeys.DESCRIBE_CONFIGS: self.handle_describe_configs_request,
-            ApiKeys.ALTER_CONFIGS: self.handle_alter_configs_request,
-            ApiKeys.DESCRIBE_LOG_DIRS: self.handle_describe_log_dirs_request,
-            ApiKeys.CREATE_PARTITIONS: self.handle_create_partitions_request,
-            ApiKeys.ELECT_LEADERS: self.handle_elect_replica_leader,
-            ApiKeys.INCREMENTAL_ALTER_CONFIGS: self.handle_incremental_alter_configs_request,
-            ApiKeys.DESCRIBE_CLUSTER: self.handle_describe_cluster,
-            ApiKeys.OFFSET_COMMIT: self.handle_offset_commit_request,
-            ApiKeys.OFFSET_FETCH: self.handle_offset_fetch_request,
-            ApiKeys.FIND_COORDINATOR: self.handle_find_coordinator_request,
-            ApiKeys.JOIN_GROUP: self.handle_join_group_request,
-            ApiKeys.HEARTBEAT: self.handle_heartbeat_request,
-            ApiKeys.LEAVE_GROUP: self.handle_leave_group_request,
-            ApiKeys.SYNC_GROUP: self.handle_sync_group_request,
-            ApiKeys.DESCRIBE_GROUPS: self.handle_describe_groups_request,
-            ApiKeys.LIST_GROUPS: self.handle_list_groups_request,
-            ApiKeys.DELETE_GROUPS: self.handle_delete_groups_request,
-            ApiKeys.OFFSET_DELETE: self.handle_offset_delete_request,
-            ApiKeys.DESCRIBE_CLIENT_QUOTAS: self.handle_describe_client_quotas_request,
-            ApiKeys.ALTER_CLIENT_QUOTAS: self.handle_alter_client_quotas_request,
-        }
-
-    # The keys this broker serves; KafkaServer builds the ApiVersionManager from it.
-    HANDLED_APIS: frozenset[ApiKeys] = frozenset(
-        {
-            ApiKeys.PRODUCE,
-            ApiKeys.FETCH,
-            ApiKeys.LIST_OFFSETS,
-            ApiKeys.METADATA,
-            ApiKeys.LEADER_AND_ISR,
-            ApiKeys.STOP_REPLICA,
-            ApiKeys.UPDATE_METADATA,
-            ApiKeys.CONTROLLED_SHUTDOWN,
-            ApiKeys.API_VERSIONS,
-            ApiKeys.CREATE_TOPICS,
-            ApiKeys.DELETE_TOPICS,
-            ApiKeys.DELETE_RECORDS,
-            ApiKeys.INIT_PRODUCER_ID,
-            ApiKeys.OFFSET_FOR_LEADER_EPOCH,
-            ApiKeys.DESCRIBE_CONFIGS,
-            ApiKeys.ALTER_CONFIGS,
-            ApiKeys.DESCRIBE_LOG_DIRS,
-            ApiKeys.CREATE_PARTITIONS,
-            ApiKeys.ELECT_LEADERS,
-            ApiKeys.INCREMENTAL_ALTER_CONFIGS,
-            ApiKeys.DESCRIBE_CLUSTER,
-            ApiKeys.OFFSET_COMMIT,
-            ApiKeys.OFFSET_FETCH,
-            ApiKeys.FIND_COORDINATOR,
-            ApiKeys.JOIN_GROUP,
-            ApiKeys.HEARTBEAT,
-            ApiKeys.LEAVE_GROUP,
-            ApiKeys.SYNC_GROUP,
-            ApiKeys.DESCRIBE_GROUPS,
-            ApiKeys.LIST_GROUPS,
-            ApiKeys.DELETE_GROUPS,
-            ApiKeys.OFFSET_DELETE,
-            ApiKeys.DESCRIBE_CLIENT_QUOTAS,
-            ApiKeys.ALTER_CLIENT_QUOTAS,
-        }
-    )
 
     def close(self) -> None:
         self.info("Shutdown complete.")
@@ -267,7 +196,7 @@ class KafkaApis(Logging):
                     f"securityProtocol:{request.context.security_protocol},principal:{request.context.principal}"
                 )
             api_key = request.header.api_key
-            handler = self._handlers.get(api_key)
+            handler = KafkaApis._HANDLERS.get(api_key)
             if handler is None or not self.api_version_manager.is_version_enabled(api_key, request.header.api_version):
                 self.handle_error(
                     request,
@@ -277,7 +206,7 @@ class KafkaApis(Logging):
                     ),
                 )
                 return
-            handler(request)
+            handler(self, request)
         except Exception as e:
             self.handle_error(request, e)
         finally:
@@ -482,29 +411,36 @@ class KafkaApis(Logging):
             version, fetch_request.metadata(), fetch_request.is_from_follower(), fetch_data, forgotten, topic_names
         )
 
-        erroneous: list[tuple[Any, Any]] = []
-        interesting: list[tuple[Any, Any]] = []
+        # Partitions are keyed as the requests layer keys them: (topic id, topic name or None, partition).
+        erroneous: list[tuple[TopicIdPartition, Any]] = []
+        # Each with its TopicPartition, which the replica manager speaks.
+        interesting: list[tuple[TopicIdPartition, TopicPartition, Any]] = []
 
-        def classify(tip: Any, data: Any) -> None:
+        def classify(tip: TopicIdPartition, data: Any) -> None:
             _, topic, partition = tip
             if topic is None:
                 erroneous.append((tip, FetchResponse.partition_response(partition, Errors.UNKNOWN_TOPIC_ID)))
-            elif not self.metadata_cache.contains(TopicPartition(topic, partition)):
+                return
+            tp = TopicPartition(topic, partition)
+            if not self.metadata_cache.contains(tp):
                 erroneous.append((tip, FetchResponse.partition_response(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION)))
             else:
-                interesting.append((tip, data))
+                interesting.append((tip, tp, data))
 
         context.foreach_partition(classify)
 
         def maybe_down_convert_storage_error(error: Errors) -> Errors:
             return Errors.NOT_LEADER_OR_FOLLOWER if error is Errors.KAFKA_STORAGE_ERROR and version <= 5 else error
 
-        def maybe_convert(tip: Any, partition_data: Any) -> Any:
+        def maybe_convert(tip: TopicIdPartition, partition_data: Any) -> Any:
             """Down-converts records for fetch versions that cannot read the log's format (v0-v3)."""
-            tp = TopicPartition(tip[1], tip[2])
+            _, topic, partition = tip
+            if topic is None:
+                return partition_data  # an unknown topic id: only an error to report, no records
+            tp = TopicPartition(topic, partition)
             log_config = self.replica_manager.get_log_config(tp)
             if log_config is not None and str(log_config.compression_type) == "zstd" and version < 10:
-                return FetchResponse.partition_response(tip[2], Errors.UNSUPPORTED_COMPRESSION_TYPE)
+                return FetchResponse.partition_response(partition, Errors.UNSUPPORTED_COMPRESSION_TYPE)
             target_magic = 0 if version <= 1 else 1 if version <= 3 else None
             if target_magic is None or partition_data.records is None:
                 return partition_data
@@ -512,21 +448,22 @@ class KafkaApis(Logging):
             if not any(b.magic() > target_magic for b in records.batches()):
                 return partition_data
             if log_config is not None and not log_config.message_down_conversion_enable:
-                return FetchResponse.partition_response(tip[2], Errors.UNSUPPORTED_VERSION)
+                return FetchResponse.partition_response(partition, Errors.UNSUPPORTED_VERSION)
             fetch_offset = context.get_fetch_offset(tip) or 0
             try:
                 converted = records.down_convert(target_magic, fetch_offset, self.time)
             except ApiException as e:
                 self.trace(f"Received {e} during down-conversion of {tp}")
-                return FetchResponse.partition_response(tip[2], Errors.for_exception(e))
+                return FetchResponse.partition_response(partition, Errors.for_exception(e))
             partition_data.records = converted.records()
             return partition_data
 
-        def process_response_callback(response_partition_data: list[tuple[Any, Any]]) -> None:
-            partitions: dict[Any, Any] = {}
+        def process_response_callback(response_partition_data: list[tuple[TopicIdPartition, Any]]) -> None:
+            partitions: dict[TopicIdPartition, Any] = {}
             for tip, data in response_partition_data:
+                _, _, partition = tip
                 pd = FetchResponseData.PartitionData(
-                    partition_index=tip[2],
+                    partition_index=partition,
                     error_code=maybe_down_convert_storage_error(data.error).code,
                     high_watermark=data.high_watermark,
                     last_stable_offset=data.last_stable_offset if data.last_stable_offset is not None else -1,
@@ -548,21 +485,19 @@ class KafkaApis(Logging):
                 # rather than building the whole response a second time as Kafka does.
                 self.send_response(request, unconverted)
                 return
-            converted: dict[Any, Any] = {}
+            converted: dict[Any, Any] = {}  # the requests layer types names as str; None for an unknown id
             for topic_response in unconverted.data.responses:
+                topic_id = topic_response.topic_id
+                topic_name = topic_response.topic or topic_names.get(topic_id)
                 for p in topic_response.partitions:
-                    tip = (
-                        topic_response.topic_id,
-                        topic_response.topic or topic_names.get(topic_response.topic_id),
-                        p.partition_index,
-                    )
                     error = Errors.for_code(p.error_code)
                     if error is not Errors.NONE:
                         self.debug(
                             f"Fetch request with correlation id {request.header.correlation_id} from client "
-                            f"{request.header.client_id} on partition {tip[1]}-{tip[2]} failed due to "
+                            f"{request.header.client_id} on partition {topic_name}-{p.partition_index} failed due to "
                             f"{error.exception_name()}"
                         )
+                    tip = (topic_id, topic_name, p.partition_index)
                     converted[tip] = maybe_convert(tip, p)
             response = FetchResponse.of(unconverted.error(), 0, unconverted.session_id(), converted)
             self.send_response(request, response)
@@ -573,14 +508,14 @@ class KafkaApis(Logging):
         fetch_max_bytes = min(fetch_request.max_bytes(), self.config.fetch_max_bytes)
         fetch_min_bytes = min(fetch_request.min_bytes(), fetch_max_bytes)
         # The replica manager speaks TopicPartition; the response is keyed as the request was (with ids).
-        keys = {TopicPartition(tip[1], tip[2]): tip for tip, _ in interesting}
+        keys = {tp: tip for tip, tp, _ in interesting}
         self.replica_manager.fetch_messages(
             fetch_request.max_wait(),
             fetch_request.replica_id(),
             fetch_min_bytes,
             fetch_max_bytes,
             version <= 2,
-            [(tp, data) for tp, (_, data) in zip(keys, interesting)],
+            [(tp, data) for _, tp, data in interesting],
             None,
             lambda results: process_response_callback([(keys[tp], data) for tp, data in results]),
             fetch_request.isolation_level(),
@@ -845,7 +780,7 @@ class KafkaApis(Logging):
 
     # ---- Group coordination: administration ----------------------------------------------------------
 
-    def handle_describe_groups_request(self, request: Request) -> None:
+    def handle_describe_group_request(self, request: Request) -> None:
         data: Any = request.body.data
         version = request.header.api_version
         response_data = DescribeGroupsResponseData(throttle_time_ms=0)
@@ -1556,6 +1491,49 @@ class KafkaApis(Logging):
             throttle_time_ms=0, error_code=Errors.NONE.code, producer_id=producer_id, producer_epoch=0
         )
         self.send_response(request, InitProducerIdResponse(response_data))
+
+    # ---- the handler table ----------------------------------------------------------------------------
+
+    # The handler of each API this broker serves, in the order of Kafka 2.8's `handle`. The dispatch and the
+    # advertised API table (HANDLED_APIS, from which KafkaServer builds the ApiVersionManager) both come from it.
+    _HANDLERS: ClassVar[Mapping[ApiKeys, Callable[[KafkaApis, Request], None]]] = {
+        ApiKeys.PRODUCE: handle_produce_request,
+        ApiKeys.FETCH: handle_fetch_request,
+        ApiKeys.LIST_OFFSETS: handle_list_offset_request,
+        ApiKeys.METADATA: handle_topic_metadata_request,
+        ApiKeys.LEADER_AND_ISR: handle_leader_and_isr_request,
+        ApiKeys.STOP_REPLICA: handle_stop_replica_request,
+        ApiKeys.UPDATE_METADATA: handle_update_metadata_request,
+        ApiKeys.CONTROLLED_SHUTDOWN: handle_controlled_shutdown_request,
+        ApiKeys.OFFSET_COMMIT: handle_offset_commit_request,
+        ApiKeys.OFFSET_FETCH: handle_offset_fetch_request,
+        ApiKeys.FIND_COORDINATOR: handle_find_coordinator_request,
+        ApiKeys.JOIN_GROUP: handle_join_group_request,
+        ApiKeys.HEARTBEAT: handle_heartbeat_request,
+        ApiKeys.LEAVE_GROUP: handle_leave_group_request,
+        ApiKeys.SYNC_GROUP: handle_sync_group_request,
+        ApiKeys.DESCRIBE_GROUPS: handle_describe_group_request,
+        ApiKeys.LIST_GROUPS: handle_list_groups_request,
+        ApiKeys.API_VERSIONS: handle_api_versions_request,
+        ApiKeys.CREATE_TOPICS: handle_create_topics_request,
+        ApiKeys.DELETE_TOPICS: handle_delete_topics_request,
+        ApiKeys.DELETE_RECORDS: handle_delete_records_request,
+        ApiKeys.INIT_PRODUCER_ID: handle_init_producer_id_request,
+        ApiKeys.OFFSET_FOR_LEADER_EPOCH: handle_offset_for_leader_epoch_request,
+        ApiKeys.ALTER_CONFIGS: handle_alter_configs_request,
+        ApiKeys.DESCRIBE_CONFIGS: handle_describe_configs_request,
+        ApiKeys.DESCRIBE_LOG_DIRS: handle_describe_log_dirs_request,
+        ApiKeys.CREATE_PARTITIONS: handle_create_partitions_request,
+        ApiKeys.DELETE_GROUPS: handle_delete_groups_request,
+        ApiKeys.ELECT_LEADERS: handle_elect_replica_leader,
+        ApiKeys.INCREMENTAL_ALTER_CONFIGS: handle_incremental_alter_configs_request,
+        ApiKeys.OFFSET_DELETE: handle_offset_delete_request,
+        ApiKeys.DESCRIBE_CLIENT_QUOTAS: handle_describe_client_quotas_request,
+        ApiKeys.ALTER_CLIENT_QUOTAS: handle_alter_client_quotas_request,
+        ApiKeys.DESCRIBE_CLUSTER: handle_describe_cluster,
+    }
+    # The keys this broker serves: ApiVersions advertises exactly these.
+    HANDLED_APIS: ClassVar[frozenset[ApiKeys]] = frozenset(_HANDLERS)
 
 
 class _PartitionErrorsBuilder:

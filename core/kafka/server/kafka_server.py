@@ -1,25 +1,34 @@
 """Port of core/src/main/scala/kafka/server/KafkaServer.scala (Kafka 2.8).
 
 The lifecycle of a ZooKeeper-mode broker: `startup()` brings up every component in order, `shutdown()`
-takes them down in reverse, each step guarded so that one failure does not skip the rest, and
-`await_shutdown()` blocks until shutdown has completed.
+takes them down in Kafka 2.8's shutdown order, each step guarded so that one failure does not skip the rest,
+and `await_shutdown()` blocks until shutdown has completed.
 
 Start-up order (DESIGN.md, with two changes): broker state Starting; KafkaScheduler; ZooKeeper (chroot,
 persistent paths); the finalized feature change listener; cluster id; LogManager (state Recovery while logs
 load); broker id (config, meta.properties or /brokers/seqid); SocketServer (bound, not yet processing);
 ReplicaManager; KafkaHealthcheck registers /brokers/ids/{id}; KafkaController; coordinators; authorizer; KafkaApis and
 the request handler pool, processing starts, state RunningAsBroker; dynamic config; `started`.
-PORT: DESIGN.md lists the broker registration last; Kafka 2.8 registers before starting the controller,
-because the controller is built with this broker's epoch (the registration znode's czxid, KIP-380) and
-checks controller requests against it. We follow Kafka 2.8 there.
-PORT: DESIGN.md has no feature listener; Kafka 2.8 starts it right after the ZooKeeper client (and, with
-inter.broker.protocol.version >= 2.7, waits up to zookeeper.connection.timeout.ms until it has read /feature
-once), so that ApiVersions reports the cluster's finalized features and the controller can wait for its own
-writes of /feature to reach the cache. We follow Kafka 2.8 there too.
+# PORT: DESIGN.md lists the broker registration last; Kafka 2.8 registers before starting the controller,
+# because the controller is built with this broker's epoch (the registration znode's czxid, KIP-380) and
+# checks controller requests against it. We follow Kafka 2.8 there.
+# PORT: DESIGN.md has no feature listener; Kafka 2.8 starts it right after the ZooKeeper client (and, with
+# inter.broker.protocol.version >= 2.7, waits up to zookeeper.connection.timeout.ms until it has read /feature
+# once), so that ApiVersions reports the cluster's finalized features and the controller can wait for its own
+# writes of /feature to reach the cache. We follow Kafka 2.8 there too.
+
+Shutdown order (Kafka 2.8's): controlled shutdown; state ShuttingDown; DynamicConfigManager; the socket server
+stops processing; request handler pool; KafkaScheduler; KafkaApis; admin manager; the producer id manager (in
+the transaction coordinator's place); GroupCoordinator; ReplicaManager; AlterIsrManager; AutoTopicCreationManager;
+LogManager; KafkaController; feature change listener; ZooKeeper client; SocketServer; the dynamic config's
+reconfigurables and dynamic values cleared; state NotRunning; `shut down completed`.
+# PORT: the parts of Kafka's sequence whose components this broker does not have (the control-plane listener,
+# authorizer, transaction coordinator, delegation tokens, forwarding manager, quota managers, metrics) are
+# skipped.
 
 The group coordinator starts at step "coordinators" (with the producer id manager that idempotent producers
-need); the transaction coordinator and the authorizer arrive with later work: neither is started, and the
-APIs they serve are not advertised.
+need); the transaction coordinator and the authorizer are not ported: neither is started, and the APIs they
+serve are not advertised.
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from __future__ import annotations
 import os
 import threading
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING
 
 from kafka.common.errors import (
     GenerateBrokerIdException,
@@ -43,9 +52,32 @@ from kafka.server.broker_metadata_checkpoint import BrokerMetadataCheckpoint, Zk
 from kafka.server.broker_states import BrokerState
 from kafka.server.finalized_feature_cache import FinalizedFeatureCache
 from kafka.server.kafka_config import KafkaConfig
+from kafka.utils.atomic import AtomicBoolean
 from kafka.utils.core_utils import swallow
 from kafka.utils.count_down_latch import CountDownLatch
 from kafka.utils.logging import Logging
+
+if TYPE_CHECKING:
+    from kafka.cluster.partition import ZkIsrManager
+    from kafka.common.network.listener_name import ListenerName
+    from kafka.controller.kafka_controller import KafkaController
+    from kafka.coordinator.group.group_coordinator import GroupCoordinator
+    from kafka.coordinator.transaction.producer_id_manager import ProducerIdManager
+    from kafka.log.log_dir_failure_channel import LogDirFailureChannel
+    from kafka.log.log_manager import LogManager
+    from kafka.network.socket_server import SocketServer
+    from kafka.server.auto_topic_creation_manager import DefaultAutoTopicCreationManager
+    from kafka.server.dynamic_config_manager import DynamicConfigManager
+    from kafka.server.fetch_session import FetchManager
+    from kafka.server.finalized_feature_change_listener import FinalizedFeatureChangeListener
+    from kafka.server.kafka_apis import KafkaApis
+    from kafka.server.kafka_healthcheck import KafkaHealthcheck
+    from kafka.server.kafka_request_handler import KafkaRequestHandlerPool
+    from kafka.server.metadata_cache import ZkMetadataCache
+    from kafka.server.replica_manager import ReplicaManager
+    from kafka.server.zk_admin_manager import ZkAdminManager
+    from kafka.utils.kafka_scheduler import KafkaScheduler
+    from kafka.zk.kafka_zk_client import KafkaZkClient
 
 
 class KafkaServer(Logging):
@@ -68,25 +100,30 @@ class KafkaServer(Logging):
         self.broker_features = BrokerFeatures.create_default()
         self.feature_cache = FinalizedFeatureCache(self.broker_features, time)
         # The components, in start-up order (None until started).
-        self.kafka_scheduler: Any = None
-        self.zk_client: Any = None
-        self.feature_change_listener: Any = None
-        self.log_dir_failure_channel: Any = None
-        self.log_manager: Any = None
-        self.socket_server: Any = None
-        self.metadata_cache: Any = None
-        self.alter_isr_manager: Any = None
-        self.replica_manager: Any = None
-        self.kafka_healthcheck: Any = None
-        self.kafka_controller: Any = None
-        self.admin_manager: Any = None
-        self.group_coordinator: Any = None
-        self.producer_id_manager: Any = None
-        self.fetch_manager: Any = None
-        self.data_plane_request_processor: Any = None
-        self.data_plane_request_handler_pool: Any = None
-        self.dynamic_config_manager: Any = None
-        self.auto_topic_creation_manager: Any = None
+        self.kafka_scheduler: KafkaScheduler | None = None
+        self.zk_client: KafkaZkClient | None = None
+        self.feature_change_listener: FinalizedFeatureChangeListener | None = None
+        self.log_dir_failure_channel: LogDirFailureChannel | None = None
+        self.log_manager: LogManager | None = None
+        self.socket_server: SocketServer | None = None
+        self.metadata_cache: ZkMetadataCache | None = None
+        self.alter_isr_manager: ZkIsrManager | None = None
+        self.replica_manager: ReplicaManager | None = None
+        self.kafka_healthcheck: KafkaHealthcheck | None = None
+        self.kafka_controller: KafkaController | None = None
+        self.admin_manager: ZkAdminManager | None = None
+        self.group_coordinator: GroupCoordinator | None = None
+        self.producer_id_manager: ProducerIdManager | None = None
+        self.fetch_manager: FetchManager | None = None
+        self.data_plane_request_processor: KafkaApis | None = None
+        self.data_plane_request_handler_pool: KafkaRequestHandlerPool | None = None
+        self.dynamic_config_manager: DynamicConfigManager | None = None
+        self.auto_topic_creation_manager: DefaultAutoTopicCreationManager | None = None
+        # The ReplicaManager's `isShuttingDown`.
+        # PORT: Kafka hands ReplicaManager the server's own isShuttingDown flag, which is set as soon as shutdown
+        # begins; this one is set just before the ReplicaManager stops (as this broker always did), so partitions
+        # that become followers during a controlled shutdown still start fetching.
+        self._replica_manager_shutting_down = AtomicBoolean(False)
         # Names of the steps as they complete, for the start-up order test and for shutdown.
         self.started_steps: list[str] = []
 
@@ -121,24 +158,24 @@ class KafkaServer(Logging):
         self.broker_state = BrokerState.STARTING
         self._step("broker-state-starting")
 
-        self.kafka_scheduler = KafkaScheduler(config.background_threads)
-        self.kafka_scheduler.startup()
+        self.kafka_scheduler = scheduler = KafkaScheduler(config.background_threads)
+        scheduler.startup()
         self._step("kafka-scheduler")
 
-        self._init_zk_client()
+        self.zk_client = zk_client = self._init_zk_client()
         self._step("zookeeper")
 
         from kafka.server.finalized_feature_change_listener import FinalizedFeatureChangeListener
 
-        self.feature_change_listener = FinalizedFeatureChangeListener(self.feature_cache, self.zk_client)
+        self.feature_change_listener = FinalizedFeatureChangeListener(self.feature_cache, zk_client)
         if config.is_feature_versioning_supported:
             self.feature_change_listener.init_or_throw(config.zk_connection_timeout_ms)
         self._step("feature-change-listener")
 
         from kafka.server.config_handler import dynamic_config_of
 
-        dynamic_config_of(self.config).initialize(self.zk_client)
-        self.cluster_id = self._get_or_generate_cluster_id()
+        dynamic_config_of(self.config).initialize(zk_client)
+        self.cluster_id = self._get_or_generate_cluster_id(zk_client)
         self.info(f"Cluster ID = {self.cluster_id}")
         self._step("cluster-id")
 
@@ -152,45 +189,52 @@ class KafkaServer(Logging):
                 f"may be wrong."
             )
 
-        self._start_log_manager(initial_offline_dirs)
+        from kafka.log.log_dir_failure_channel import LogDirFailureChannel
+
+        self.log_dir_failure_channel = log_dir_failure_channel = LogDirFailureChannel(len(config.log_dirs))
+        self.log_manager = log_manager = self._start_log_manager(
+            initial_offline_dirs, zk_client, scheduler, log_dir_failure_channel
+        )
         self._step("log-manager")
 
-        broker_id = self._get_or_generate_broker_id(meta.broker_id)
+        broker_id = self._get_or_generate_broker_id(meta.broker_id, zk_client)
         config.broker_id = broker_id
         self.log_ident = f"[KafkaServer id={broker_id}] "
         self._step("broker-id")
 
         from kafka.network.socket_server import SocketServer
 
-        self.socket_server = SocketServer(config, self.time)
-        self.socket_server.startup(start_processing_requests=False)
+        self.socket_server = socket_server = SocketServer(config, self.time)
+        socket_server.startup(start_processing_requests=False)
         self._step("socket-server")
 
-        self._start_replica_manager()
+        self.replica_manager = replica_manager = self._start_replica_manager(
+            zk_client, scheduler, log_manager, log_dir_failure_channel
+        )
         self._step("replica-manager")
 
         from kafka.server.kafka_healthcheck import KafkaHealthcheck
 
-        self.kafka_healthcheck = KafkaHealthcheck(
-            broker_id, config.advertised_listeners, config.rack, self.zk_client, self.socket_server.bound_port
+        self.kafka_healthcheck = healthcheck = KafkaHealthcheck(
+            broker_id, config.advertised_listeners, config.rack, zk_client, socket_server.bound_port
         )
-        self.broker_epoch = self.kafka_healthcheck.startup()
-        self._checkpoint_broker_metadata(ZkMetaProperties(self.cluster_id, broker_id))
+        self.broker_epoch = healthcheck.startup()
+        self._checkpoint_broker_metadata(ZkMetaProperties(self.cluster_id, broker_id), log_manager)
         self._step("kafka-healthcheck")
 
         from kafka.controller.kafka_controller import KafkaController
 
-        self.kafka_controller = KafkaController(
+        self.kafka_controller = controller = KafkaController(
             config,
-            self.zk_client,
+            zk_client,
             self.time,
-            self.kafka_healthcheck.broker_info,
+            healthcheck.broker_info,
             self.broker_epoch,
             self.thread_name_prefix,
             self.broker_features,
             self.feature_cache,
         )
-        self.kafka_controller.startup()
+        controller.startup()
         self._step("kafka-controller")
 
         from kafka.common.internals.topic import Topic
@@ -198,18 +242,19 @@ class KafkaServer(Logging):
         from kafka.coordinator.transaction.producer_id_manager import ProducerIdManager
         from kafka.server.zk_admin_manager import ZkAdminManager
 
-        self.admin_manager = ZkAdminManager(config, None, self.metadata_cache, self.zk_client)
+        self.admin_manager = admin_manager = ZkAdminManager(config, None, replica_manager.metadata_cache, zk_client)
         # The offsets topic's partition count is what ZooKeeper says once the topic exists, else the config's.
-        zk_client = self.zk_client
-        self.group_coordinator = GroupCoordinator.apply(config, zk_client, self.replica_manager, self.time)
-        self.group_coordinator.startup(
+        self.group_coordinator = group_coordinator = GroupCoordinator.apply(
+            config, zk_client, replica_manager, self.time
+        )
+        group_coordinator.startup(
             lambda: (
                 zk_client.get_topic_partition_count(Topic.GROUP_METADATA_TOPIC_NAME) or config.offsets_topic_partitions
             ),
             True,
         )
         # The transaction coordinator owns the producer id manager in Kafka; idempotent producers need it now.
-        self.producer_id_manager = ProducerIdManager(broker_id, self.zk_client)
+        self.producer_id_manager = producer_id_manager = ProducerIdManager(broker_id, zk_client)
         self._step("coordinators")
 
         if config.authorizer_class_name:
@@ -218,15 +263,24 @@ class KafkaServer(Logging):
             )
         self._step("authorizer")
 
-        self._start_request_processing(broker_id)
+        self._start_request_processing(
+            broker_id,
+            zk_client,
+            socket_server,
+            replica_manager,
+            controller,
+            admin_manager,
+            group_coordinator,
+            producer_id_manager,
+        )
         self._step("kafka-apis")
 
-        self._start_dynamic_config()
+        self._start_dynamic_config(zk_client, log_manager, controller)
         self._step("dynamic-config")
         # Keys nobody knows (a typo, a config of a newer Kafka) are reported, as Kafka's AbstractConfig does.
         config.log_unused()
 
-    def _init_zk_client(self) -> None:
+    def _init_zk_client(self) -> KafkaZkClient:
         from kafka.zk.kafka_zk_client import KafkaZkClient
 
         config = self.config
@@ -245,7 +299,7 @@ class KafkaServer(Logging):
                 config.zk_max_in_flight_requests,
                 self.time,
             )
-        self.zk_client = KafkaZkClient.apply(
+        zk_client = KafkaZkClient.apply(
             zk_connect,
             False,
             config.zk_session_timeout_ms,
@@ -254,16 +308,19 @@ class KafkaServer(Logging):
             self.time,
             name="Kafka server",
         )
-        self.zk_client.create_top_level_paths()
+        # Set before the paths are created, so that a failure there still closes the client.
+        self.zk_client = zk_client
+        zk_client.create_top_level_paths()
+        return zk_client
 
-    def _get_or_generate_cluster_id(self) -> str:
-        existing = self.zk_client.get_cluster_id()
+    def _get_or_generate_cluster_id(self, zk_client: KafkaZkClient) -> str:
+        existing = zk_client.get_cluster_id()
         if existing is not None:
             return str(existing)
         proposed = _generate_cluster_id()
-        return str(self.zk_client.create_or_get_cluster_id(proposed))
+        return str(zk_client.create_or_get_cluster_id(proposed))
 
-    def _get_or_generate_broker_id(self, meta_broker_id: int | None) -> int:
+    def _get_or_generate_broker_id(self, meta_broker_id: int | None, zk_client: KafkaZkClient) -> int:
         """broker.id from the config, else from meta.properties, else generated from /brokers/seqid."""
         config = self.config
         configured = config.broker_id
@@ -278,68 +335,86 @@ class KafkaServer(Logging):
             return meta_broker_id
         if configured < 0 and config.broker_id_generation_enable:
             try:
-                return int(self.zk_client.generate_broker_sequence_id()) + config.max_reserved_broker_id
+                return int(zk_client.generate_broker_sequence_id()) + config.max_reserved_broker_id
             except Exception as e:
                 raise GenerateBrokerIdException(f"Failed to generate broker.id due to {e}") from e
         return configured
 
-    def _checkpoint_broker_metadata(self, meta: ZkMetaProperties) -> None:
-        live = {str(d) for d in self.log_manager.live_log_dirs}
+    def _checkpoint_broker_metadata(self, meta: ZkMetaProperties, log_manager: LogManager) -> None:
+        live = {str(d) for d in log_manager.live_log_dirs}
         for log_dir in self.config.log_dirs:
             if str(os.path.abspath(log_dir)) not in live:
                 continue
             checkpoint = BrokerMetadataCheckpoint(os.path.join(log_dir, "meta.properties"))
             checkpoint.write(meta.to_properties())
 
-    def _start_log_manager(self, initial_offline_dirs: list[str]) -> None:
-        from kafka.log.log_dir_failure_channel import LogDirFailureChannel
+    def _start_log_manager(
+        self,
+        initial_offline_dirs: list[str],
+        zk_client: KafkaZkClient,
+        scheduler: KafkaScheduler,
+        log_dir_failure_channel: LogDirFailureChannel,
+    ) -> LogManager:
         from kafka.log.log_manager import LogManager
-
-        config = self.config
-        self.log_dir_failure_channel = LogDirFailureChannel(len(config.log_dirs))
         from kafka.server.config_helper import ZkConfigRepository
         from kafka.zk.admin_zk_client import AdminZkClient
 
-        self.log_manager = LogManager.apply(
-            config,
+        self.log_manager = log_manager = LogManager.apply(
+            self.config,
             initial_offline_dirs,
-            ZkConfigRepository(AdminZkClient(self.zk_client)),
-            self.kafka_scheduler,
+            ZkConfigRepository(AdminZkClient(zk_client)),
+            scheduler,
             self.time,
-            self.log_dir_failure_channel,
+            log_dir_failure_channel,
         )
         self.broker_state = BrokerState.RECOVERY
-        self.log_manager.startup(self.zk_client.get_all_topics_in_cluster())
+        log_manager.startup(zk_client.get_all_topics_in_cluster())
+        return log_manager
 
-    def _start_replica_manager(self) -> None:
+    def _start_replica_manager(
+        self,
+        zk_client: KafkaZkClient,
+        scheduler: KafkaScheduler,
+        log_manager: LogManager,
+        log_dir_failure_channel: LogDirFailureChannel,
+    ) -> ReplicaManager:
         from kafka.cluster.partition import ZkIsrManager
         from kafka.server.metadata_cache import ZkMetadataCache
         from kafka.server.replica_manager import ReplicaManager
-        from kafka.utils.atomic import AtomicBoolean
 
         config = self.config
-        self.metadata_cache = ZkMetadataCache(config.broker_id, self.cluster_id)
-        self.alter_isr_manager = ZkIsrManager(self.kafka_scheduler, self.time, self.zk_client)
-        self.alter_isr_manager.start()
-        self._shutting_down_flag = AtomicBoolean(False)
-        self.replica_manager = ReplicaManager(
+        self.metadata_cache = metadata_cache = ZkMetadataCache(config.broker_id, self.cluster_id)
+        self.alter_isr_manager = alter_isr_manager = ZkIsrManager(scheduler, self.time, zk_client)
+        alter_isr_manager.start()
+        self.replica_manager = replica_manager = ReplicaManager(
             config,
             None,
             self.time,
-            self.zk_client,
-            self.kafka_scheduler,
-            self.log_manager,
-            self._shutting_down_flag,
+            zk_client,
+            scheduler,
+            log_manager,
+            self._replica_manager_shutting_down,
             None,
             None,
-            self.metadata_cache,
-            self.log_dir_failure_channel,
-            self.alter_isr_manager,
+            metadata_cache,
+            log_dir_failure_channel,
+            alter_isr_manager,
             thread_name_prefix=self.thread_name_prefix,
         )
-        self.replica_manager.startup()
+        replica_manager.startup()
+        return replica_manager
 
-    def _start_request_processing(self, broker_id: int) -> None:
+    def _start_request_processing(
+        self,
+        broker_id: int,
+        zk_client: KafkaZkClient,
+        socket_server: SocketServer,
+        replica_manager: ReplicaManager,
+        controller: KafkaController,
+        admin_manager: ZkAdminManager,
+        group_coordinator: GroupCoordinator,
+        producer_id_manager: ProducerIdManager,
+    ) -> None:
         from kafka.server.api_version_manager import ApiVersionManager
         from kafka.server.auto_topic_creation_manager import DefaultAutoTopicCreationManager
         from kafka.server.fetch_session import FetchManager, FetchSessionCache
@@ -351,7 +426,7 @@ class KafkaServer(Logging):
             self.time, FetchSessionCache(config.max_incremental_fetch_session_cache_slots, 120_000)
         )
         self.auto_topic_creation_manager = DefaultAutoTopicCreationManager(
-            config, self.admin_manager, self.group_coordinator, None
+            config, admin_manager, group_coordinator, None
         )
         api_version_manager = ApiVersionManager(
             ListenerType.ZK_BROKER,
@@ -361,12 +436,12 @@ class KafkaServer(Logging):
             self.feature_cache,
         )
         self.data_plane_request_processor = KafkaApis(
-            self.socket_server.data_plane_request_channel,
-            self.replica_manager,
-            self.group_coordinator,
-            self.admin_manager,
-            self.kafka_controller,
-            self.zk_client,
+            socket_server.data_plane_request_channel,
+            replica_manager,
+            group_coordinator,
+            admin_manager,
+            controller,
+            zk_client,
             broker_id,
             config,
             self.metadata_cache,
@@ -376,21 +451,23 @@ class KafkaServer(Logging):
             self.time,
             api_version_manager,
             self.auto_topic_creation_manager,
-            self.admin_manager.config_helper,
-            self.producer_id_manager,
-            lambda: self.kafka_controller.broker_epoch,
+            admin_manager.config_helper,
+            producer_id_manager,
+            lambda: controller.broker_epoch,
         )
         self.data_plane_request_handler_pool = KafkaRequestHandlerPool(
             broker_id,
-            self.socket_server.data_plane_request_channel,
+            socket_server.data_plane_request_channel,
             self.data_plane_request_processor,
             self.time,
             config.num_io_threads,
         )
-        self.socket_server.start_processing_requests()
+        socket_server.start_processing_requests()
         self.broker_state = BrokerState.RUNNING
 
-    def _start_dynamic_config(self) -> None:
+    def _start_dynamic_config(
+        self, zk_client: KafkaZkClient, log_manager: LogManager, controller: KafkaController
+    ) -> None:
         from kafka.server.config_handler import (
             BrokerConfigHandler,
             DynamicLogConfig,
@@ -400,14 +477,12 @@ class KafkaServer(Logging):
         from kafka.server.dynamic_config_manager import DynamicConfigManager
         from kafka.zk.zk_data import ConfigType
 
-        dynamic_config_of(self.config).add_broker_reconfigurable(
-            DynamicLogConfig(self.log_manager, self.kafka_controller)
-        )
+        dynamic_config_of(self.config).add_broker_reconfigurable(DynamicLogConfig(log_manager, controller))
         handlers = {
-            ConfigType.TOPIC: TopicConfigHandler(self.log_manager, self.config, None, self.kafka_controller),
+            ConfigType.TOPIC: TopicConfigHandler(log_manager, self.config, None, controller),
             ConfigType.BROKER: BrokerConfigHandler(self.config),
         }
-        self.dynamic_config_manager = DynamicConfigManager(self.zk_client, handlers)
+        self.dynamic_config_manager = DynamicConfigManager(zk_client, handlers)
         self.dynamic_config_manager.startup()
 
     # ---- shutdown ---------------------------------------------------------------------------------------
@@ -429,12 +504,12 @@ class KafkaServer(Logging):
                     self._shutdown_latch.count_down()
                     self.info("shut down completed")
 
-    def _controlled_shutdown(self) -> None:
+    def _controlled_shutdown(self, zk_client: KafkaZkClient, controller: KafkaController) -> None:
         """Asks the controller to move this broker's leaderships away before stopping (KafkaServer's
         controlledShutdown): up to `controlled.shutdown.max.retries` attempts, `controlled.shutdown.retry.backoff.ms`
         apart. Failing that, the shutdown goes on uncontrolled, as in Kafka.
 
-        PORT: Kafka sends the request through a NetworkClient; here through the controller's blocking channel."""
+        # PORT: Kafka sends the request through a NetworkClient; here through the controller's blocking channel."""
         from kafka.common.message import ControlledShutdownRequestData
         from kafka.common.requests.abstract_request import DataBuilder
         from kafka.common.requests.controlled_shutdown_request import ControlledShutdownRequest
@@ -449,8 +524,8 @@ class KafkaServer(Logging):
         remaining_retries = config.controlled_shutdown_max_retries
         while not succeeded and remaining_retries > 0:
             remaining_retries -= 1
-            controller_id = self.zk_client.get_controller_id()
-            broker = self.zk_client.get_broker(controller_id) if controller_id is not None else None
+            controller_id = zk_client.get_controller_id()
+            broker = zk_client.get_broker(controller_id) if controller_id is not None else None
             if controller_id is None:
                 self.info("No controller registered in ZooKeeper")
             elif broker is None:
@@ -466,7 +541,7 @@ class KafkaServer(Logging):
                 try:
                     channel.connect(config.controller_socket_timeout_ms)
                     data = ControlledShutdownRequestData(
-                        broker_id=config.broker_id, broker_epoch=self.kafka_controller.broker_epoch
+                        broker_id=config.broker_id, broker_epoch=controller.broker_epoch
                     )
                     _, response = channel.send_and_receive(DataBuilder(ControlledShutdownRequest, data, 3))
                     error = Errors.for_code(response.data.error_code)
@@ -491,11 +566,14 @@ class KafkaServer(Logging):
 
     def _shutdown(self) -> None:
         log = self
-        if self.kafka_controller is not None and self.zk_client is not None:
-            swallow(self._controlled_shutdown, log)
+        zk_client, controller = self.zk_client, self.kafka_controller
+        if controller is not None and zk_client is not None:
+            swallow(lambda: self._controlled_shutdown(zk_client, controller), log)
         self.broker_state = BrokerState.SHUTTING_DOWN
         if self.dynamic_config_manager is not None:
             swallow(self.dynamic_config_manager.shutdown, log)
+        # Stop taking requests; the socket server itself stops last, after the controller, whose shutdown may
+        # still answer requests.
         if self.socket_server is not None:
             swallow(self.socket_server.stop_processing_requests, log)
         if self.data_plane_request_handler_pool is not None:
@@ -504,31 +582,34 @@ class KafkaServer(Logging):
             swallow(self.kafka_scheduler.shutdown, log)
         if self.data_plane_request_processor is not None:
             swallow(self.data_plane_request_processor.close, log)
-        if self.auto_topic_creation_manager is not None:
-            swallow(self.auto_topic_creation_manager.shutdown, log)
+        if self.admin_manager is not None:
+            swallow(self.admin_manager.shutdown, log)
+        # The transaction coordinator's place in Kafka's order: it shuts down its producer id manager.
         if self.producer_id_manager is not None:
             swallow(self.producer_id_manager.shutdown, log)
-        # As Kafka's: the coordinators stop before the replica manager they write through.
+        # The coordinators stop before the replica manager they write through.
         if self.group_coordinator is not None:
             swallow(self.group_coordinator.shutdown, log)
         if self.replica_manager is not None:
-            if getattr(self, "_shutting_down_flag", None) is not None:
-                self._shutting_down_flag.set(True)
+            self._replica_manager_shutting_down.set(True)
             swallow(self.replica_manager.shutdown, log)
         if self.alter_isr_manager is not None:
             swallow(self.alter_isr_manager.shutdown, log)
-        if self.admin_manager is not None:
-            swallow(self.admin_manager.shutdown, log)
-        if self.kafka_controller is not None:
-            swallow(self.kafka_controller.shutdown, log)
+        if self.auto_topic_creation_manager is not None:
+            swallow(self.auto_topic_creation_manager.shutdown, log)
         if self.log_manager is not None:
             swallow(self.log_manager.shutdown, log)
+        if controller is not None:
+            swallow(controller.shutdown, log)
         if self.feature_change_listener is not None:
             swallow(self.feature_change_listener.close, log)
-        if self.zk_client is not None:
-            swallow(self.zk_client.close, log)
+        if zk_client is not None:
+            swallow(zk_client.close, log)
         if self.socket_server is not None:
             swallow(self.socket_server.shutdown, log)
+        dynamic_config = self.config.dynamic_config
+        if dynamic_config is not None:
+            dynamic_config.clear()
 
     def await_shutdown(self, timeout_s: float | None = None) -> bool:
         """Blocks until shutdown has completed (or `timeout_s` passes); wakes in short slices so that signal
@@ -547,7 +628,9 @@ class KafkaServer(Logging):
     def startup_complete(self) -> bool:
         return self._startup_complete.is_set()
 
-    def bound_port(self, listener_name: Any) -> int:
+    def bound_port(self, listener_name: ListenerName | str) -> int:
+        if self.socket_server is None:
+            raise RuntimeError("Kafka server is not started")
         return int(self.socket_server.bound_port(listener_name))
 
 
