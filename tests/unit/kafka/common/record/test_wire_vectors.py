@@ -26,7 +26,7 @@ from kafka.common.record.timestamp_type import TimestampType
 
 from .helpers import encode_legacy_entries, encode_legacy_message, encode_v2_batch, encode_v2_records, reencode_v2
 
-SPEC = Path("/work/shared/kafka-protocol-spec")
+SPEC = Path(__file__).resolve().parents[6] / "shared" / "kafka-protocol-spec"
 SARAMA = SPEC / "vectors" / "sarama_vectors.json"
 PCAPS = SPEC / "pcaps" / "pcap_vectors.json"
 
