@@ -11,23 +11,22 @@ MB/s, average and maximum latency of the window) and at the end the totals with 
 (on one line). The figures and their format are Kafka's, so scripts that parse Kafka's tool parse this one.
 
 # PORT: this is a Java tool of Kafka's tools module; it lives here with the Scala tools. Kafka parses its
-command line with argparse4j, a port of Python's argparse: here it is argparse, with argparse4j's program
-name, help texts, defaults and messages. The random payload is regenerated for each record as in 3.7 (2.8 made
-one), from Python's random generator seeded with 0 (Java's SplittableRandom sequence is not reproduced):
-uppercase letters A-Z. The clients have no metrics yet: `--print-metrics` says so on stderr after the totals.
-Transactions (`--transaction-duration-ms` > 0) need a transactional producer, which the Python producer
+command line with argparse4j, a port of Python's argparse: here it is kafka.utils.argparse4j's stand-in, with
+argparse4j's program name, help texts, defaults and messages. The random payload is regenerated for each record
+as in 3.7 (2.8 made one), from Python's random generator seeded with 0 (Java's SplittableRandom sequence is not
+reproduced): uppercase letters A-Z. The clients have no metrics yet: `--print-metrics` says so on stderr after
+the totals. Transactions (`--transaction-duration-ms` > 0) need a transactional producer, which the Python producer
 refuses for now, so the tool fails as Kafka's does when the producer cannot be built.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
 from kafka.clients.producer.callback import Callback
 from kafka.clients.producer.producer_record import ProducerRecord
@@ -43,6 +42,14 @@ from kafka.tools.tools_utils import (
     print_exception,
     print_metrics,
     silence_stdout,
+)
+from kafka.utils.argparse4j import (
+    ArgumentParser,
+    ArgumentParserException,
+    ArgumentParserExit,
+    HelpFormatter,
+    java_integer,
+    java_long,
 )
 
 __all__ = ["PerfCallback", "ProducerPerformance", "Stats", "main", "read_payload_file", "read_props"]
@@ -217,80 +224,13 @@ def read_payload_file(payload_file_path: str | None, payload_delimiter: str, out
 # -- the command line, as argparse4j reads it ----------------------------------------------------------------
 
 
-class ArgumentParserException(Exception):
-    """argparse4j's exception: a command line the parser refuses, or a check of the tool."""
-
-
-class _Exit(Exception):
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
-
-
-_JAVA_INTEGER = re.compile(r"[+-]?[0-9]+")
-
-
-def _java_number(kind: str, low: int, high: int) -> Callable[[str], int]:
-    def convert(text: str) -> int:
-        value = int(text) if _JAVA_INTEGER.fullmatch(text) else None
-        if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"could not convert '{text}' to {kind} (For input string: \"{text}\")")
-        return value
-
-    convert.__name__ = kind
-    return convert
-
-
-_LONG = _java_number("Long", -(2**63), 2**63 - 1)
-_INTEGER = _java_number("Integer", -(2**31), 2**31 - 1)
-
-
-class _HelpFormatter(argparse.HelpFormatter):
-    """argparse4j's help with defaultHelp(true): defaults shown as `(default: ...)`, booleans in lower case."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        help_text = action.help or ""
-        if action.default is not argparse.SUPPRESS and action.default is not None and action.option_strings:
-            if not isinstance(action, argparse._HelpAction):
-                default = action.default
-                shown = str(default).lower() if isinstance(default, bool) else str(default)
-                help_text += f" (default: {shown.replace('%', '%%')})"
-        return help_text
-
-
-class _ArgumentParser(argparse.ArgumentParser):
-    def __init__(self, out: TextIO, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._out = out
-
-    def print_help(self, file: Any = None) -> None:
-        super().print_help(file or self._out)
-
-    def error(self, message: str) -> NoReturn:
-        # argparse4j names the first missing option; argparse lists them all.
-        prefix = "the following arguments are required: "
-        if message.startswith(prefix):
-            message = f"argument {message[len(prefix) :].split(', ')[0]} is required"
-        raise ArgumentParserException(message)
-
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        if message:
-            self._out.write(message)
-        raise _Exit(status)
-
-    def handle_error(self, e: ArgumentParserException, err: TextIO) -> None:
-        """argparse4j's handleError: the usage line, then `prog: error: message`, on stderr."""
-        self.print_usage(err)
-        err.write(f"{self.prog}: error: {e}\n")
-
-
-def arg_parser(out: TextIO | None = None) -> _ArgumentParser:
+def arg_parser(out: TextIO | None = None) -> ArgumentParser:
     """The command-line parser, with argparse4j's names, metavars, destinations and help."""
-    parser = _ArgumentParser(
+    parser = ArgumentParser(
         out or sys.stdout,
         prog=PROG,
         description=DESCRIPTION,
-        formatter_class=_HelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser._optionals.title = "optional arguments"
     parser.add_argument(
@@ -299,7 +239,7 @@ def arg_parser(out: TextIO | None = None) -> _ArgumentParser:
     parser.add_argument(
         "--num-records",
         required=True,
-        type=_LONG,
+        type=java_long,
         metavar="NUM-RECORDS",
         dest="numRecords",
         help="number of messages to produce",
@@ -316,7 +256,7 @@ def arg_parser(out: TextIO | None = None) -> _ArgumentParser:
     parser.add_argument(
         "--throughput",
         required=True,
-        type=_INTEGER,
+        type=java_integer,
         metavar="THROUGHPUT",
         dest="throughput",
         help="throttle maximum message throughput to *approximately* THROUGHPUT messages/sec. Set this to -1 to "
@@ -371,7 +311,7 @@ def arg_parser(out: TextIO | None = None) -> _ArgumentParser:
     )
     parser.add_argument(
         "--transaction-duration-ms",
-        type=_LONG,
+        type=java_long,
         metavar="TRANSACTION-DURATION",
         dest="transactionDurationMs",
         default=0,
@@ -385,7 +325,7 @@ def arg_parser(out: TextIO | None = None) -> _ArgumentParser:
     payload_options = payload_group.add_mutually_exclusive_group(required=True)
     payload_options.add_argument(
         "--record-size",
-        type=_INTEGER,
+        type=java_integer,
         metavar="RECORD-SIZE",
         dest="recordSize",
         help="message size in bytes. Note that you must provide exactly one of --record-size or --payload-file.",
@@ -434,7 +374,7 @@ class ProducerPerformance:
         try:
             try:
                 res = parser.parse_args(list(args))
-            except _Exit as e:
+            except ArgumentParserExit as e:
                 return e.status
             topic_name: str = res.topic
             num_records: int = res.numRecords
