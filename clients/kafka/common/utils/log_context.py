@@ -4,7 +4,7 @@ Client classes log through a LogContext so that every line carries the client's 
 `[Producer clientId=producer-1] `. Logger names are Java's fully qualified class names
 (`org.apache.kafka.clients.NetworkClient`), so log configuration written for Java clients applies.
 
-PORT: Java's loggers format `{}` placeholders; callers here pass finished strings and guard expensive
+# PORT: Java's loggers format `{}` placeholders; callers here pass finished strings and guard expensive
 trace/debug lines with is_trace_enabled()/is_debug_enabled().
 """
 

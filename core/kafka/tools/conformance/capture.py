@@ -185,16 +185,24 @@ class Exchange:
     response: FrameEvent | None
 
     @property
+    def _frame(self) -> FrameEvent:
+        """The request, or the response when the capture began after the request: an exchange has one of them."""
+        frame = self.request or self.response
+        if frame is None:
+            raise ValueError(f"exchange {self.index} has neither a request nor a response")
+        return frame
+
+    @property
     def api_key(self) -> int | None:
-        return (self.request or self.response).api_key  # type: ignore[union-attr]
+        return self._frame.api_key
 
     @property
     def api_version(self) -> int | None:
-        return (self.request or self.response).api_version  # type: ignore[union-attr]
+        return self._frame.api_version
 
     @property
     def correlation_id(self) -> int | None:
-        return (self.request or self.response).correlation_id  # type: ignore[union-attr]
+        return self._frame.correlation_id
 
     @property
     def expect_response(self) -> bool:

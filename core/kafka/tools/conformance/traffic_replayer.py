@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from kafka.common.utils.time import Time
-from kafka.tools.conformance.capture import Capture, CaptureFormatError, Exchange, read_capture
+from kafka.tools.conformance.capture import Capture, CaptureFormatError, Exchange, FrameEvent, read_capture
 from kafka.tools.conformance.comparer import Difference, compare
 from kafka.tools.conformance.decoder import DecodedResponse, DecodeError, decode_response
 from kafka.tools.conformance.frames import SIZE_PREFIX, FrameError, parse_request
@@ -79,6 +79,14 @@ class ReplayedExchange:
     differences: list[Difference] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def request(self) -> FrameEvent:
+        """The recorded request: every exchange of the send plan has one."""
+        request = self.recorded.request
+        if request is None:
+            raise ValueError(f"exchange {self.recorded.index} has no recorded request to send")
+        return request
 
     @property
     def expects_response(self) -> bool:
@@ -188,7 +196,7 @@ class _Connection:
                         self.sock.settimeout(_SEND_TIMEOUT_S)
                         self._connected.set()
                         self.reader.start()
-                    frame, changes = r.rewriter.rewrite(item.recorded.request.data)  # type: ignore[union-attr]
+                    frame, changes = r.rewriter.rewrite(item.request.data)
                     item.changes = changes
                     item.sent = frame
                     try:
@@ -331,8 +339,7 @@ class SessionReplayer(Logging):
                 t = item.recorded.response.t if item.recorded.response is not None else float("inf")
                 answered_times.setdefault(item.recorded.conn, []).append(t)
         for item in self.plan:
-            assert item.recorded.request is not None
-            t = item.recorded.request.t
+            t = item.request.t
             needs: dict[int, int] = {}
             for conn, times in answered_times.items():
                 n = 0
@@ -399,8 +406,7 @@ class SessionReplayer(Logging):
                 break  # sent long enough ago, as is everything before it
             if earlier.recorded.conn == item.recorded.conn or not earlier.expects_response or earlier.response:
                 continue
-            assert earlier.recorded.request is not None
-            recorded_gap = item.recorded.request.t - earlier.recorded.request.t
+            recorded_gap = item.request.t - earlier.request.t
             wait = max(wait, min(recorded_gap, max_gap) - (now - earlier.sent_t))
         return int(wait * 1000)
 
