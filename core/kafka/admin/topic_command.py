@@ -55,13 +55,11 @@ from kafka.common.topic_partition import TopicPartition
 from kafka.common.topic_partition_info import TopicPartitionInfo
 from kafka.common.utils.utils import IllegalArgumentException, java_message, java_to_string, parse_int
 from kafka.log.log_config import LogConfig
-from kafka.tools.tools_utils import print_exception, tool_main
+from kafka.tools.tools_utils import run_reporting_errors, tool_main
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
     Integer,
-    OptionException,
     OptionSpec,
-    UsageException,
     check_invalid_args,
     check_invalid_args_set,
     check_required_args,
@@ -824,31 +822,21 @@ def run_command(
     """Parses, checks and runs a command line; returns the exit status."""
     out = out or sys.stdout
     err = err or sys.stderr
-    try:
+    opts: TopicCommandOptions | None = None
+    topic_service: AdminClientTopicService | None = None
+
+    def set_up() -> int:
+        nonlocal opts, topic_service
         opts = TopicCommandOptions(args, out)
-    except OptionException as e:
-        print(str(e), file=err)
-        TopicCommandOptions([]).parser.print_help_on(err)
-        return 1
-    try:
         opts.check_args()
         if print_version_if_needed(opts, out):
             return 0
         topic_service = AdminClientTopicService.create(opts.command_config(), opts.bootstrap_server, out, admin_factory)
-    except OptionException as e:
-        print(str(e), file=err)
-        opts.parser.print_help_on(err)
-        return 1
-    except UsageException as e:
-        print(e.message, file=err)
-        e.parser.print_help_on(err)
-        return 1
-    except BrokenPipeError:
-        raise
-    except Exception as e:
-        # What escapes Kafka's main ends the JVM with these lines.
-        print_exception(e, err, 'Exception in thread "main" ')
-        return 1
+        return 0
+
+    status = run_reporting_errors(set_up, err, lambda: (opts or TopicCommandOptions([])).parser)
+    if opts is None or topic_service is None:
+        return status
 
     exit_code = 0
     try:
