@@ -140,7 +140,7 @@ from kafka.server.fetch_data_info import (
     FetchTxnCommitted,
 )
 from kafka.server.log_offset_metadata import LogOffsetMetadata
-from kafka.utils.core_utils import delete_recursive, replace_suffix
+from kafka.utils.core_utils import delete_recursive, parse_int, replace_suffix
 from kafka.utils.logging import Logging
 
 if TYPE_CHECKING:
@@ -2358,20 +2358,10 @@ class Log(Logging):
         if not topic or not partition_string:
             raise exception()
         try:
-            partition = _parse_java_int(partition_string)
+            partition = parse_int(partition_string)
         except ValueError:
             raise exception() from None
         return TopicPartition(topic, partition)
-
-
-def _parse_java_int(s: str) -> int:
-    """Integer.parseInt: an optional sign and ASCII digits, within 32 bits."""
-    if not re.fullmatch(r"[+-]?[0-9]+", s):
-        raise ValueError(s)
-    value = int(s)
-    if not -(2**31) <= value < 2**31:
-        raise ValueError(s)
-    return value
 
 
 def create_new_cleaned_segment(log: Log, base_offset: int) -> LogSegment:

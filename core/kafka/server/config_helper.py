@@ -27,7 +27,6 @@ configs never are.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
@@ -44,6 +43,7 @@ from kafka.common.requests.describe_configs_response import ConfigType as Respon
 from kafka.log.log_config import LogConfig
 from kafka.server.config_handler import DynamicBrokerConfig, dynamic_config_of
 from kafka.server.kafka_config import KafkaConfig
+from kafka.utils.core_utils import parse_int
 from kafka.utils.logging import TRACE, Logging
 from kafka.zk.zk_data import ConfigType
 
@@ -349,14 +349,10 @@ def mark_defaults_for_v0(results: Sequence[_DescribeConfigsResult]) -> None:
 
 def resource_name_to_broker_id(resource_name: str) -> int:
     """The broker id a resource names; InvalidRequestException unless it is a Java int (Integer.parseInt)."""
-    if _JAVA_INT.fullmatch(resource_name) is not None:
-        broker_id = int(resource_name)
-        if -(2**31) <= broker_id < 2**31:
-            return broker_id
-    raise InvalidRequestException(f"Broker id must be an integer, but it is: {resource_name}")
-
-
-_JAVA_INT: Final = re.compile(r"[+-]?[0-9]+")
+    try:
+        return parse_int(resource_name)
+    except ValueError:
+        raise InvalidRequestException(f"Broker id must be an integer, but it is: {resource_name}") from None
 
 
 # ---- Log4jController (kafka/utils/Log4jController.scala) over Python's logging ------------------------------

@@ -59,6 +59,7 @@ from kafka.common.record.compression_type import CompressionType
 from kafka.common.record.record_version import RecordVersion
 from kafka.common.record.timestamp_type import TimestampType
 from kafka.common.security.auth.security_protocol import SecurityProtocol
+from kafka.utils.core_utils import parse_int
 
 if TYPE_CHECKING:
     from kafka.server.config_handler import DynamicBrokerConfig
@@ -959,7 +960,7 @@ class KafkaConfig(AbstractConfig):
         self.max_connections_per_ip_overrides: dict[str, int] = {}
         for host, count in overrides.items():
             try:
-                self.max_connections_per_ip_overrides[host] = _java_int(count)
+                self.max_connections_per_ip_overrides[host] = parse_int(count)
             except ValueError:
                 raise ConfigException(
                     KafkaConfig.MAX_CONNECTIONS_PER_IP_OVERRIDES_PROP,
@@ -1734,16 +1735,6 @@ class KafkaConfig(AbstractConfig):
                 f"always be less than {KafkaConfig.CONNECTIONS_MAX_IDLE_MS_PROP}={self.connections_max_idle_ms} "
                 "to prevent failed authentication responses from timing out",
             )
-
-
-def _java_int(s: str) -> int:
-    """Integer.parseInt: an optional sign and digits within int range, else ValueError."""
-    if not re.fullmatch(r"[+-]?[0-9]+", s):
-        raise ValueError(s)
-    n = int(s)
-    if not -(2**31) <= n <= _INT_MAX:
-        raise ValueError(s)
-    return n
 
 
 def _build_config_def() -> ConfigDef:

@@ -25,13 +25,13 @@ from typing import Generic, Protocol, TypeVar
 
 from kafka.common.errors import KafkaStorageException
 from kafka.common.utils.utils import atomic_move_with_fallback
+from kafka.utils.core_utils import parse_int
 from kafka.utils.logging import Logging
 
 T = TypeVar("T")
 
 # Java's \s: space, tab, newline, vertical tab, form feed, carriage return.
 WHITE_SPACES_PATTERN = re.compile(r"[ \t\n\x0b\f\r]+")
-_JAVA_INTEGER = re.compile(r"[+-]?[0-9]+")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -44,20 +44,6 @@ def split_white_spaces(line: str) -> list[str]:
     while fields and fields[-1] == "":
         fields.pop()
     return fields
-
-
-def parse_int(s: str, bits: int = 32) -> int:
-    """Parse a decimal integer as Java's Integer.parseInt (bits=32) or Long.parseLong (bits=64).
-
-    Raises ValueError (Java: NumberFormatException) for anything else: spaces, underscores, or a
-    value out of range.
-    """
-    if not _JAVA_INTEGER.fullmatch(s):
-        raise ValueError(f'For input string: "{s}"')
-    value = int(s)
-    if not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
-        raise ValueError(f'For input string: "{s}"')
-    return value
 
 
 class CheckpointFileFormatter(ABC, Generic[T]):

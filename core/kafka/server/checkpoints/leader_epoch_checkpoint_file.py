@@ -20,10 +20,10 @@ from kafka.server.checkpoints.checkpoint_file import (
     CheckpointFile,
     CheckpointFileFormatter,
     LogDirFailureChannelLike,
-    parse_int,
     split_white_spaces,
 )
 from kafka.server.epoch.leader_epoch_file_cache import EpochEntry
+from kafka.utils.core_utils import parse_int
 
 LEADER_EPOCH_CHECKPOINT_FILENAME: Final = "leader-epoch-checkpoint"
 CURRENT_VERSION: Final = 0

@@ -24,9 +24,9 @@ from kafka.server.checkpoints.checkpoint_file import (
     CheckpointFile,
     CheckpointFileFormatter,
     LogDirFailureChannelLike,
-    parse_int,
     split_white_spaces,
 )
+from kafka.utils.core_utils import parse_int
 
 CURRENT_VERSION: Final = 0
 

@@ -9,7 +9,7 @@ import pytest
 
 from kafka.common.errors import KafkaStorageException
 from kafka.common.topic_partition import TopicPartition
-from kafka.server.checkpoints.checkpoint_file import CheckpointFile, CheckpointReadBuffer, parse_int
+from kafka.server.checkpoints.checkpoint_file import CheckpointFile, CheckpointReadBuffer
 from kafka.server.checkpoints.offset_checkpoint_file import (
     FORMATTER,
     LazyOffsetCheckpoints,
@@ -112,16 +112,6 @@ def test_checkpoint_read_buffer_stops_at_end() -> None:
     """A file with only a version line yields no entries."""
     buffer = CheckpointReadBuffer("loc", iter(["0"]), 0, FORMATTER)
     assert buffer.read() == []
-
-
-def test_parse_int_follows_java() -> None:
-    """Integers parse as Java's parseInt/parseLong: signs allowed; spaces, underscores and overflow refused."""
-    assert parse_int("+5") == 5
-    assert parse_int("-7", 64) == -7
-    for bad in (" 1", "1_0", "", "2147483648", "0x10"):
-        with pytest.raises(ValueError):
-            parse_int(bad)
-    assert parse_int("2147483648", 64) == 2147483648
 
 
 def test_lazy_offset_checkpoints(tmp_path: Path) -> None:
