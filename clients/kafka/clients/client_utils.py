@@ -3,8 +3,8 @@
 Helpers shared by the producer, consumer and admin client: parsing and checking bootstrap.servers, resolving
 broker host names, building the NetworkClient from a client config, and collecting ClusterResourceListeners.
 
-PORT: addresses are (host, port) pairs where Java uses unresolved-or-resolved InetSocketAddresses (their host
-string is what the bootstrap Cluster shows). create_network_client takes no metrics (not ported).
+# PORT: addresses are (host, port) pairs where Java uses unresolved-or-resolved InetSocketAddresses (their host
+# string is what the bootstrap Cluster shows). create_network_client takes no metrics (not ported).
 """
 
 from __future__ import annotations
@@ -131,8 +131,9 @@ def parse_and_validate_addresses(
 
 
 def create_channel_builder(config: AbstractConfig, time: Time, log_context: LogContext) -> ChannelBuilder:
-    """The channel builder of the config's security.protocol. PORT: PLAINTEXT only; any other protocol is a
-    ConfigException (never a silent plaintext connection)."""
+    """The channel builder of the config's security.protocol.
+
+    # PORT: PLAINTEXT only; any other protocol is a ConfigException (never a silent plaintext connection)."""
     del time, log_context
     common_client_configs.validate_security_protocol(config.get_string(common_client_configs.SECURITY_PROTOCOL_CONFIG))
     return PlaintextChannelBuilder()

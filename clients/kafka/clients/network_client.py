@@ -9,9 +9,10 @@ DefaultMetadataUpdater, which sends metadata requests when the Metadata says an 
 Responses are matched to requests by order per connection and checked by correlation id. A lost connection
 completes every request in flight on it with a disconnected ClientResponse.
 
-PORT: no metrics (throttle-time sensor) and no client telemetry (KIP-714); SASL's reserved correlation ids are
-still skipped, as Java does. Like Java's, the client is not thread-safe: one thread polls; wakeup() and
-initiate_close() may be called from others.
+# PORT: no metrics (throttle-time sensor) and no client telemetry (KIP-714); SASL's reserved correlation ids are
+# still skipped, as Java does.
+Like Java's, the client is not thread-safe: one thread polls; wakeup() and initiate_close() may be called from
+others.
 """
 
 from __future__ import annotations
@@ -220,8 +221,11 @@ class NetworkClient(KafkaClient):
         log_context: LogContext,
         host_resolver: HostResolver | None = None,
     ) -> None:
-        """PORT: Java's constructors take a Metadata or a MetadataUpdater in different positions; here the second
-        argument is either (a Metadata gets the DefaultMetadataUpdater). No throttle-time sensor or telemetry."""
+        """The client over `selector`; the second argument is a Metadata (which gets a DefaultMetadataUpdater) or
+        a MetadataUpdater.
+
+        # PORT: Java's constructors take a Metadata or a MetadataUpdater in different positions. No throttle-time
+        # sensor or telemetry."""
         if metadata is None:
             raise ValueError("`metadata` must not be null")
         self._log = log_context.logger("org.apache.kafka.clients.NetworkClient")
@@ -803,7 +807,7 @@ class NetworkClient(KafkaClient):
 class DefaultMetadataUpdater(MetadataUpdater):
     """Keeps a Metadata current by sending metadata requests on the client's own connections.
 
-    PORT: an inner class in Java; here a class that holds its NetworkClient."""
+    # PORT: an inner class in Java; here a class that holds its NetworkClient."""
 
     def __init__(self, client: NetworkClient, metadata: Metadata) -> None:
         self._client = client

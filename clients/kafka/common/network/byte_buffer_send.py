@@ -18,8 +18,10 @@ _SIZE = struct.Struct(">i")
 
 
 class ByteBufferSend(Send):
-    """PORT: Java advances the ByteBuffers' positions; here the unwritten buffers are kept as a list whose first
-    entry is trimmed by what was written."""
+    """In-memory buffers written with gathering writes.
+
+    # PORT: Java advances the ByteBuffers' positions; here the unwritten buffers are kept as a list whose first
+    # entry is trimmed by what was written."""
 
     __slots__ = ("_size", "_buffers", "_remaining", "_pending")
 

@@ -1,8 +1,8 @@
 """Stands in for java.net.InetAddress and InetSocketAddress in the ported network layer.
 
-PORT: Java resolves a host name to InetAddress objects that remember the name they were looked up by, and
-prints them as `name/address`; Kafka's log lines show that form ("Connection to node 0
-(localhost/127.0.0.1:9092) could not be established"). These two small values keep it.
+# PORT: Java resolves a host name to InetAddress objects that remember the name they were looked up by, and
+# prints them as `name/address`; Kafka's log lines show that form ("Connection to node 0
+# (localhost/127.0.0.1:9092) could not be established"). These two small values keep it.
 """
 
 from __future__ import annotations

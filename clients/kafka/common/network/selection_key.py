@@ -1,9 +1,9 @@
 """Stands in for java.nio.channels.SelectionKey in the ported network layer.
 
-PORT: Java registers a SocketChannel with a java.nio Selector and gets a SelectionKey holding the interest set,
-the ready set of the last select and an attachment. Python's `selectors` module keeps a registration per file
-object and refuses an empty event mask, so this class keeps the interest set itself and registers, modifies or
-unregisters the socket as it changes. OP_CONNECT is waited for as writability, as the OS reports it.
+# PORT: Java registers a SocketChannel with a java.nio Selector and gets a SelectionKey holding the interest set,
+# the ready set of the last select and an attachment. Python's `selectors` module keeps a registration per file
+# object and refuses an empty event mask, so this class keeps the interest set itself and registers, modifies or
+# unregisters the socket as it changes. OP_CONNECT is waited for as writability, as the OS reports it.
 """
 
 from __future__ import annotations
