@@ -13,8 +13,8 @@ Completing delayed operations (`_try_complete_delayed_requests`) takes purgatory
 only ever called with no Partition lock held. `_future_log_lock` (Kafka's futureLogLock) is taken before (1).
 
 # PORT: ISR changes go through an injected AlterIsrManager. Kafka declares that interface, AlterIsrItem and the
-# ZooKeeper-writing ZkIsrManager in server/AlterIsrManager.scala and server/ZkIsrManager.scala, and LeaderAndIsr in
-# api/LeaderAndIsr.scala; none of those modules exists yet, so they live at the end of this module until they do.
+# ZooKeeper-writing ZkIsrManager in server/AlterIsrManager.scala and server/ZkIsrManager.scala; here they live at
+# the end of this module, beside their one user.
 # Metrics (the UnderReplicated, InSyncReplicasCount, ... gauges) are not ported until the metrics layer exists; the
 # values they report are the `is_under_replicated`, `is_under_min_isr`, `is_at_min_isr` properties. Moving a
 # replica between log directories (future logs, ReplicaAlterLogDirsThread) is not ported: `future_log` stays None.

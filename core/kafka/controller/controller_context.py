@@ -9,8 +9,9 @@ counts that the controller's gauges report.
 
 # PORT: PartitionAndReplica, ControllerStats and the initial controller epoch constants are defined in
 KafkaController.scala; they live here so that the state machines need not import the controller module.
-ReplicaAssignment, defined in this Scala file, is for now defined in kafka.zk.zk_data (which decodes it from the
-topic znodes) and re-exported here, so that there is a single class.
+ReplicaAssignment, defined in this Scala file, is defined in kafka.zk.zk_data (which decodes it from the topic
+znodes, and which the controller's modules import, so it cannot import this one) and re-exported here, so that
+there is a single class.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ LogConfig object every Log reads (`segment_size`, `retention_ms`, `compact`, ...
 `LogConfig.extract_log_config_map(kafka_config)` turns a broker config into the topic-level
 defaults (`KafkaServer.copyKafkaConfigToLog` in older Kafka).
 
-# PORT: Kafka's `ThrottledReplicaListValidator` lives in ConfigHandler.scala; it is defined here,
-next to its only use, until kafka/server/config_handler.py exists.
+# PORT: Kafka's `ThrottledReplicaListValidator` lives in ConfigHandler.scala; it is defined here, next to its
+use in the topic ConfigDef, because kafka/server/config_handler.py imports this module (config_handler imports it
+from here).
 # PORT: `message_format_version` is the resolved ApiVersion (kafka.server.kafka_config.ApiVersion);
 `message_format_version.record_version` gives the magic to write.
 """

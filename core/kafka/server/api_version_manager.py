@@ -1,16 +1,17 @@
 """Port of core/src/main/scala/kafka/server/ApiVersionManager.scala (Kafka 2.8).
 
 What the broker advertises in ApiVersions. The enabled APIs are exactly the keys KafkaApis has a handler
-for, each at every version of the 3.7 protocol (a last version marked unstable only when
-`unstable.api.versions.enable` is set), so that nothing is advertised that is not served. From v3 the
+for (`KafkaApis.HANDLED_APIS`, taken from its handler table), each at every version of the 3.7 protocol (a
+last version marked unstable only when `unstable.api.versions.enable` is set), so that nothing is advertised
+that is not served. From v3 the
 response also carries, as DefaultApiVersionManager's does, the broker's supported features and the
 cluster's finalized features with their epoch, read from the FinalizedFeatureCache at every request: the
 epoch is the /feature znode's version, and -1 (no finalized features) while the cache is empty.
 
-PORT: one class stands for Kafka's trait and its two implementations: built without `broker_features` and
-`feature_cache` it answers as SimpleApiVersionManager (no features, epoch -1), with them as
-DefaultApiVersionManager. A ZooKeeper-mode broker does not forward requests here, so there is no
-controller's version table to intersect with.
+# PORT: one class stands for Kafka's trait and its two implementations: built without `broker_features` and
+# `feature_cache` it answers as SimpleApiVersionManager (no features, epoch -1), with them as
+# DefaultApiVersionManager. A ZooKeeper-mode broker does not forward requests here, so there is no
+# controller's version table to intersect with.
 """
 
 from __future__ import annotations

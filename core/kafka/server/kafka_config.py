@@ -490,8 +490,8 @@ _LISTENER_MECHANISM_CONFIGS: Final = (
     "sasl.server.callback.handler.class",
     "connections.max.reauth.ms",
 )
-# PORT: the keys of DynamicConfig.Broker (broker-only dynamic configs outside KafkaConfig's ConfigDef)
-# with their types, until kafka/server/dynamic_config.py exists.
+# PORT: the keys of DynamicConfig.Broker (broker-only dynamic configs outside KafkaConfig's ConfigDef) with their
+# types. DynamicConfig lives in kafka/server/config_handler.py, which imports this module, so they are named here.
 _DYNAMIC_BROKER_CONFIG_TYPES: Final = {
     "leader.replication.throttled.rate": Type.LONG,
     "follower.replication.throttled.rate": Type.LONG,

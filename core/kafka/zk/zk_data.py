@@ -4,12 +4,13 @@ Every znode path Kafka uses, and the codecs of the data stored in them. Encoders
 key order included (see kafka.zk.jvm_json), and check the JSON against the schemas in kafka/zk/schemas; decoders
 read what Kafka reads, as leniently.
 
-# PORT: companions of classes that live elsewhere in Kafka and are not ported yet sit here, each marked:
-# ReplicaAssignment (kafka.controller, ControllerContext.scala), ConfigType and ConfigEntityName
-# (kafka.server, DynamicConfigManager.scala), the ProducerIdBlock JSON (kafka.coordinator.transaction,
-# ProducerIdManager.scala). Not ported: the ACL stores and their change events (need the authorizer's resource
-# classes; their paths are kept) and the delegation token codecs (need DelegationToken). Broker features
-# (KIP-584) are a dict of feature name to (min, max) version instead of Java's Features class.
+# PORT: some things Kafka keeps elsewhere sit here, beside the znodes they are read from, each marked:
+# ReplicaAssignment (kafka.controller, ControllerContext.scala; kafka.controller.controller_context re-exports it,
+# since the controller modules import this one), ConfigType and ConfigEntityName (kafka.server,
+# DynamicConfigManager.scala), the ProducerIdBlock JSON (kafka.coordinator.transaction, ProducerIdManager.scala).
+# Not ported: the ACL stores and their change events (need the authorizer's resource classes; their paths are kept)
+# and the delegation token codecs (need DelegationToken). Broker features (KIP-584) are a dict of feature name to
+# (min, max) version instead of Java's Features class.
 """
 
 from __future__ import annotations

@@ -63,7 +63,9 @@ DEFAULT_TIMESTAMP = -1  # OffsetCommitRequest.DEFAULT_TIMESTAMP
 
 
 class IllegalStateException(RuntimeError):
-    """PORT: Java's IllegalStateException, raised (as Kafka does) for an unknown record version."""
+    """Java's IllegalStateException, raised (as Kafka does) for an unknown record version or an impossible state.
+
+    # PORT: Java's is a JDK class; the group coordinator's code shares this one."""
 
 
 # ---- keys -------------------------------------------------------------------------------------------
