@@ -27,7 +27,7 @@ allowed, as on a Kafka broker without an authorizer.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kafka.common.config.config_resource import ConfigResource
 from kafka.common.election_type import ElectionType
@@ -118,6 +118,19 @@ from kafka.server.metadata_cache import NO_LEADER_ID
 from kafka.server.request_handler_helper import on_leadership_change
 from kafka.utils.logging import Logging
 
+if TYPE_CHECKING:
+    from kafka.controller.kafka_controller import KafkaController
+    from kafka.coordinator.transaction.producer_id_manager import ProducerIdManager
+    from kafka.server.api_version_manager import ApiVersionManager
+    from kafka.server.auto_topic_creation_manager import AutoTopicCreationManager
+    from kafka.server.config_helper import ConfigHelper
+    from kafka.server.fetch_session import FetchManager
+    from kafka.server.kafka_config import KafkaConfig
+    from kafka.server.metadata_cache import MetadataCache
+    from kafka.server.replica_manager import ReplicaManager
+    from kafka.server.zk_admin_manager import ZkAdminManager
+    from kafka.zk.kafka_zk_client import KafkaZkClient
+
 # ListOffsets special timestamps and the replica id of an ordinary consumer.
 LATEST_TIMESTAMP = -1
 EARLIEST_TIMESTAMP = -2
@@ -144,22 +157,23 @@ class KafkaApis(Logging):
     def __init__(
         self,
         request_channel: RequestChannel,
-        replica_manager: Any,
+        replica_manager: ReplicaManager,
+        # Any: a request header's client id may be None (Kafka prints it as null), the coordinator's are str.
         group_coordinator: Any,
-        admin_manager: Any,
-        controller: Any,
-        zk_client: Any,
+        admin_manager: ZkAdminManager,
+        controller: KafkaController,
+        zk_client: KafkaZkClient,
         broker_id: int,
-        config: Any,
-        metadata_cache: Any,
-        fetch_manager: Any,
-        broker_topic_stats: Any,
+        config: KafkaConfig,
+        metadata_cache: MetadataCache,
+        fetch_manager: FetchManager,
+        broker_topic_stats: None,
         cluster_id: str,
         time: Time,
-        api_version_manager: Any,
-        auto_topic_creation_manager: Any,
-        config_helper: Any,
-        producer_id_manager: Any,
+        api_version_manager: ApiVersionManager,
+        auto_topic_creation_manager: AutoTopicCreationManager,
+        config_helper: ConfigHelper,
+        producer_id_manager: ProducerIdManager,
         broker_epoch_supplier: Callable[[], int],
     ) -> None:
         self.request_channel = request_channel
@@ -294,7 +308,7 @@ class KafkaApis(Logging):
                 unknown_metadata = list(self.auto_topic_creation_manager.create_topics(set(unknown), None))
             else:
                 error = Errors.UNKNOWN_TOPIC_OR_PARTITION
-                unknown_metadata = [_metadata_topic(t, error, self._is_internal(t)) for t in unknown]
+                unknown_metadata = [_metadata_topic(t, error, Topic.is_internal(t)) for t in unknown]
 
         response_data = MetadataResponseData(
             throttle_time_ms=0,
@@ -324,9 +338,6 @@ class KafkaApis(Logging):
             f"{request.header.client_id}"
         )
         self.send_response(request, MetadataResponse(response_data, version))
-
-    def _is_internal(self, topic: str) -> bool:
-        return topic in ("__consumer_offsets", "__transaction_state")
 
     # ---- Produce --------------------------------------------------------------------------------------
 

@@ -444,7 +444,7 @@ class KafkaServer(Logging):
             zk_client,
             broker_id,
             config,
-            self.metadata_cache,
+            replica_manager.metadata_cache,
             self.fetch_manager,
             None,
             self.cluster_id,
