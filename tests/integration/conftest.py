@@ -1,4 +1,5 @@
-"""Fixtures for integration tests: one real ZooKeeper per test session, and a fresh chroot per test."""
+"""Fixtures for integration tests: one real ZooKeeper per test session, a fresh chroot per test, and Tansu (a
+peer broker) per module."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from pathlib import Path
 import pytest
 from kazoo.client import KazooClient
 
+from tests.bench.broker_bench import Tansu, tansu_binary
+from tests.integration.broker import ROOT
 from tests.integration.zookeeper import ZooKeeperServer
 
 
@@ -37,3 +40,14 @@ def zk_chroot(zookeeper: ZooKeeperServer) -> Iterator[str]:
     finally:
         client.stop()
         client.close()
+
+
+@pytest.fixture(scope="module")
+def tansu() -> Iterator[Tansu]:
+    """Tansu, another Kafka-protocol broker, keeping its data in memory (`make test` caches its binary first;
+    without the cache it is downloaded here, and a test that needs it fails if it cannot be had)."""
+    peer = Tansu(tansu_binary(ROOT / ".bench-cache"))
+    try:
+        yield peer
+    finally:
+        peer.stop()

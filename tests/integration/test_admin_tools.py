@@ -14,15 +14,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import confluent_kafka as ck
 import pytest
+from confluent_kafka import TopicCollection
+from confluent_kafka.admin import AdminClient, ConfigResource, ConfigSource, NewTopic, ResourceType
 
 from kafka.common.protocol.api_keys import ApiKeys
 from tests.integration.broker import BrokerProcess
 from tests.utils import wait_until_true
-
-ck = pytest.importorskip("confluent_kafka")
-from confluent_kafka import TopicCollection  # noqa: E402
-from confluent_kafka.admin import AdminClient, ConfigResource, ConfigSource, NewTopic, ResourceType  # noqa: E402
 
 pytestmark = pytest.mark.integration
 
@@ -515,18 +514,6 @@ def test_broker_api_versions(cluster: Cluster) -> None:
 
 
 # ---- against Tansu --------------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def tansu() -> Iterator[Any]:
-    from tests.bench.broker_bench import Tansu, tansu_binary
-
-    try:
-        peer = Tansu(tansu_binary(ROOT / ".bench-cache"))
-    except Exception as e:  # no cached wheel and no registry, or it does not start
-        pytest.skip(f"Tansu is not available: {e}")
-    yield peer
-    peer.stop()
 
 
 def test_topics_on_tansu(tansu: Any) -> None:

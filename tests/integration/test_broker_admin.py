@@ -8,13 +8,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import confluent_kafka as ck
 import pytest
-
-from tests.integration.broker import ROOT, BrokerProcess
-from tests.utils import wait_until_true
-
-ck = pytest.importorskip("confluent_kafka")
-from confluent_kafka.admin import (  # noqa: E402
+from confluent_kafka.admin import (
     AdminClient,
     AlterConfigOpType,
     ConfigEntry,
@@ -22,6 +18,9 @@ from confluent_kafka.admin import (  # noqa: E402
     NewPartitions,
     NewTopic,
 )
+
+from tests.integration.broker import ROOT, BrokerProcess
+from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
 

@@ -12,13 +12,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import confluent_kafka as ck
 import pytest
+from confluent_kafka.admin import AdminClient, NewTopic
 
 from kafka.common.message import MetadataRequestData, RequestHeaderData
 from tests.integration.broker import BrokerProcess
-
-ck = pytest.importorskip("confluent_kafka")
-from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
 
 pytestmark = pytest.mark.integration
 

@@ -11,13 +11,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import confluent_kafka as ck
 import pytest
+from confluent_kafka.admin import AdminClient, NewTopic
 
 from tests.integration.broker import BrokerProcess
 from tests.utils import wait_until_true
-
-ck = pytest.importorskip("confluent_kafka")
-from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
 
 pytestmark = pytest.mark.integration
 

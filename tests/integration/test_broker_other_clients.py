@@ -30,7 +30,7 @@ def broker(zookeeper, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Brok
 
 def test_aiokafka_produces_and_fetches(broker: BrokerProcess) -> None:
     """aiokafka's producer and an assigned aiokafka consumer round-trip 500 keyed records."""
-    aiokafka = pytest.importorskip("aiokafka")
+    import aiokafka
     from aiokafka.structs import TopicPartition
 
     async def run() -> list[tuple[bytes, bytes, int]]:

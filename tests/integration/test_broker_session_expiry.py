@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import confluent_kafka as ck
 import pytest
+from confluent_kafka.admin import AdminClient, NewTopic
 from kazoo.client import KazooClient
 from kazoo.protocol.connection import ConnectionHandler
 
@@ -20,9 +22,6 @@ from kafka.server.kafka_server import KafkaServer
 from kafka.zookeeper.zoo_keeper_client import ZooKeeperClient
 from tests.integration.zookeeper import ZooKeeperServer
 from tests.utils import wait_until_true
-
-ck = pytest.importorskip("confluent_kafka")
-from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
 
 pytestmark = pytest.mark.integration
 

@@ -16,12 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import confluent_kafka as ck
 import pytest
+from confluent_kafka.admin import AdminClient, NewTopic
 
 from tests.integration.broker import BrokerProcess
-
-ck = pytest.importorskip("confluent_kafka")
-from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
 
 pytestmark = pytest.mark.integration
 

@@ -15,15 +15,12 @@ from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
+import confluent_kafka as ck
 import pytest
+from confluent_kafka.admin import AdminClient
 
 from tests.integration.broker import BrokerProcess
-from tests.utils import wait_until_true
-
-ck = pytest.importorskip("confluent_kafka")
-from confluent_kafka.admin import AdminClient  # noqa: E402
-
-from tests.integration.group_clients import (  # noqa: E402
+from tests.integration.group_clients import (
     Delivery,
     GroupMember,
     MemberThread,
@@ -34,6 +31,7 @@ from tests.integration.group_clients import (  # noqa: E402
     produce,
     stop_all,
 )
+from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
 

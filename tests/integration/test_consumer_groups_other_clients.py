@@ -48,7 +48,7 @@ def _assert_split(assignments: list[list[int]]) -> None:
 def test_aiokafka_members_split_commit_and_a_new_member_resumes(broker: BrokerProcess) -> None:
     """Two aiokafka members split a 4-partition topic 2/2, read and commit every record of their own partitions,
     and a member started after they stop reads exactly the records produced since."""
-    aiokafka = pytest.importorskip("aiokafka")
+    import aiokafka
     from aiokafka.structs import TopicPartition  # type: ignore[import-untyped]
 
     topic = group = "aio-group"
@@ -131,7 +131,7 @@ def test_aiokafka_members_split_commit_and_a_new_member_resumes(broker: BrokerPr
 
 def test_aiokafka_empty_group_id_is_refused(broker: BrokerProcess) -> None:
     """An aiokafka member with an empty group id gets Kafka's INVALID_GROUP_ID when it tries to join."""
-    aiokafka = pytest.importorskip("aiokafka")
+    import aiokafka
     from aiokafka.errors import InvalidGroupIdError  # type: ignore[import-untyped]
 
     topic = "aio-empty-group"

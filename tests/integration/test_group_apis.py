@@ -11,7 +11,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import confluent_kafka as ck
 import pytest
+from confluent_kafka.admin import AdminClient, NewTopic
 from kazoo.client import KazooClient
 
 from kafka.common.message import (
@@ -35,9 +37,6 @@ from kafka.common.requests.request_header import RequestHeader
 from tests.integration.broker import BrokerProcess
 from tests.unit.kafka.network.socket_server_support import Client
 from tests.utils import wait_until_true
-
-ck = pytest.importorskip("confluent_kafka")
-from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
 
 pytestmark = pytest.mark.integration
 

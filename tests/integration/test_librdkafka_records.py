@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
+import confluent_kafka
 import pytest
 
 from kafka.common.record.compression_type import CompressionType
@@ -14,8 +15,6 @@ from kafka.common.record.record_header import RecordHeader
 from kafka.common.record.simple_record import SimpleRecord
 from kafka.common.record.timestamp_type import TimestampType
 from tests.integration.record_peer import RecordPeer
-
-confluent_kafka = pytest.importorskip("confluent_kafka")
 
 pytestmark = pytest.mark.integration
 

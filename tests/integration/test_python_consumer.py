@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import confluent_kafka as ck
 import pytest
 
 from kafka.clients.consumer.consumer_rebalance_listener import ConsumerRebalanceListener
@@ -23,9 +24,7 @@ from kafka.common.errors import WakeupException
 from kafka.common.serialization.byte_array_deserializer import ByteArrayDeserializer
 from kafka.common.topic_partition import TopicPartition
 from tests.integration.broker import BrokerProcess
-
-ck = pytest.importorskip("confluent_kafka")
-from tests.integration.group_clients import create_topic, produce  # noqa: E402
+from tests.integration.group_clients import create_topic, produce
 
 pytestmark = pytest.mark.integration
 

