@@ -108,7 +108,7 @@ class Session:
 
 
 class _Releasable(Protocol):
-    """The memory pool a request's bytes were accounted against (see socket_server.SimpleMemoryPool)."""
+    """The memory pool a request's bytes were accounted against (kafka.common.memory.MemoryPool)."""
 
     def release(self, size_bytes: int) -> None: ...
 

@@ -15,43 +15,55 @@ state is touched only by its own thread, except its new-connection and response 
 producer side and one consumer) and its selector's wakeup; the condition an Acceptor waits on for room in
 a Processor's new-connection queue is taken with no other lock held.
 
-# PORT: Kafka's Processor drives the clients' `Selector`, `KafkaChannel`, `NetworkReceive` and `NetworkSend`
-# (clients/.../common/network). This port serves PLAINTEXT only, and the server side of those classes lives
-# at the end of this module (`_Selector`, `_KafkaChannel`, `_NetworkReceive`, `_NetworkSend`, with
-# `SimpleMemoryPool` from clients/.../common/memory) until the clients' network package is ported. Left out
-# until this port has them: SSL and SASL listeners (rejected at startup), the control-plane listener,
-# metrics (gauges, sensors) and with them connection-creation-rate quotas, and re-authentication.
+A Processor drives the clients' network layer (kafka.common.network: Selector, KafkaChannel, NetworkReceive,
+NetworkSend) over the connections it was given, as Kafka's does; received frames are counted against the
+`queued.max.request.bytes` pool (kafka.common.memory.SimpleMemoryPool).
+
+# PORT: this port serves PLAINTEXT only. Left out until this port has them: SSL and SASL listeners (rejected at
+# startup), the control-plane listener, metrics (gauges, sensors) and with them connection-creation-rate quotas,
+# and re-authentication.
 # Kafka 2.8 prefixes its thread names with `data-plane-`; this port uses the names without the prefix, as
 # Kafka did before the control plane existed (the project's thread-name rule).
 """
 
 from __future__ import annotations
 
-import enum
 import errno
 import ipaddress
 import logging
+import re
 import select
 import selectors
 import socket
-import struct
 import threading
 from abc import ABC, abstractmethod
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
-from typing import Any, Final, Protocol
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final, Protocol
 
 from kafka.cluster.end_point import EndPoint
 from kafka.common.errors import KafkaException
+from kafka.common.memory.memory_pool import MemoryPool
+from kafka.common.memory.simple_memory_pool import SimpleMemoryPool
+from kafka.common.network.channel_builder import ChannelBuilder
+from kafka.common.network.kafka_channel import KafkaChannel
 from kafka.common.network.listener_name import ListenerName
+from kafka.common.network.multi_records_send import MultiRecordsSend
+from kafka.common.network.network_send import NetworkSend
+from kafka.common.network.plaintext_channel_builder import PlaintextChannelBuilder
+from kafka.common.network.selectable import Selectable
+from kafka.common.network.selector import Selector as KSelector
+from kafka.common.network.socket_channel import SocketChannel
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.message import ByteBufferAccessor
 from kafka.common.requests.api_versions_request import ApiVersionsRequest
-from kafka.common.requests.request_context import ClientInformation, KafkaPrincipal, RequestContext
+from kafka.common.requests.request_context import ClientInformation, RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.security.auth.security_protocol import SecurityProtocol
 from kafka.common.utils.kafka_thread import KafkaThread
+from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
 from kafka.network.request_channel import (
     CloseConnectionResponse,
@@ -62,7 +74,6 @@ from kafka.network.request_channel import (
     Response,
     SendResponse,
     StartThrottlingResponse,
-    send_size,
 )
 from kafka.utils.atomic import AtomicBoolean
 from kafka.utils.core_utils import swallow
@@ -72,12 +83,9 @@ from kafka.utils.logging import TRACE, Logging
 __all__ = [
     "AbstractServerThread",
     "Acceptor",
+    "ConnectionId",
     "ConnectionQuotas",
-    "InvalidReceiveException",
-    "MemoryPool",
     "Processor",
-    "SimpleMemoryPool",
-    "SocketChannel",
     "SocketServer",
     "SocketServerConfig",
     "TooManyConnectionsException",
@@ -99,14 +107,12 @@ RECONFIGURABLE_CONFIGS: Final = frozenset(
 )
 LISTENER_RECONFIGURABLE_CONFIGS: Final = frozenset({MAX_CONNECTIONS_PROP})
 
-USE_DEFAULT_BUFFER_SIZE: Final = -1
-"""Selectable.USE_DEFAULT_BUFFER_SIZE: leave the OS's socket buffer size."""
-
 _INT_MAX: Final = 2**31 - 1
+
+ChannelMuteEvent = KafkaChannel.ChannelMuteEvent
 
 # For level checks on the per-request path (cheaper than the Logging mixin's, which looks the logger up each time).
 _processor_logger = logging.getLogger("kafka.network.Processor")
-_selector_logger = logging.getLogger("org.apache.kafka.common.network.Selector")
 
 
 class SocketServerConfig(Protocol):
@@ -591,7 +597,7 @@ class Acceptor(AbstractServerThread):
             if family == socket.AF_INET6 and address[0] == "::":
                 server.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
             server.setblocking(False)
-            if self.recv_buffer_size != USE_DEFAULT_BUFFER_SIZE:
+            if self.recv_buffer_size != Selectable.USE_DEFAULT_BUFFER_SIZE:
                 server.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, self.recv_buffer_size)
             server.bind(address)
             # PORT: Java binds with a backlog of 50; a deeper queue lets bursts of thousands of clients connect
@@ -660,7 +666,7 @@ class Acceptor(AbstractServerThread):
             sock.setblocking(False)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-            if self.send_buffer_size != USE_DEFAULT_BUFFER_SIZE:
+            if self.send_buffer_size != Selectable.USE_DEFAULT_BUFFER_SIZE:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.send_buffer_size)
         except OSError:
             self.close(self.end_point.listener_name, channel)
@@ -739,10 +745,28 @@ class Processor(AbstractServerThread):
         self._inflight_responses: dict[str, Response] = {}
         self._response_queue: deque[Response] = deque()
         self.expired_connections_killed_count = 0
-        self._selector = _Selector(max_request_size, connections_max_idle_ms, time, memory_pool, log_prefix)
+        self._max_request_size = max_request_size
+        self._connections_max_idle_ms = connections_max_idle_ms
+        # PORT: Kafka asks ChannelBuilders.serverChannelBuilder for the listener's security protocol; only PLAINTEXT
+        # listeners exist so far (SocketServer rejects the others at startup).
+        self._selector = self.create_selector(PlaintextChannelBuilder())
         # Connection ids are `localAddr:localPort-remoteAddr:remotePort-index`; the index keeps an id from
         # being reused while requests of a closed connection with the same ports may still be in flight.
         self._next_connection_index = 0
+
+    def create_selector(self, channel_builder: ChannelBuilder) -> KSelector:
+        """The Selector over this processor's connections. It writes a response as soon as it is handed over
+        (`write_on_send`; see kafka.common.network.selector)."""
+        return KSelector(
+            self._connections_max_idle_ms,
+            self._time,
+            LogContext(self.log_ident),
+            max_receive_size=self._max_request_size,
+            channel_builder=channel_builder,
+            record_time_per_connection=True,
+            memory_pool=self._memory_pool,
+            write_on_send=True,
+        )
 
     def run(self) -> None:
         self.startup_complete()
@@ -753,15 +777,15 @@ class Processor(AbstractServerThread):
                     if self._new_connections:
                         self._configure_new_connections()
                     # PORT: Kafka takes new responses before the poll and writes them in it. Responses are written
-                    # as soon as they are taken here (see _Selector), so they are taken right after the poll that
-                    # the handler's wakeup ended, and their completion is handled in the same round.
+                    # as soon as they are taken here (the Selector's write_on_send), so they are taken right after
+                    # the poll that the handler's wakeup ended, and their completion is handled in the same round.
                     self._poll()
                     self._process_new_responses()
-                    if selector.completed_receives:
+                    if selector.completed_receives():
                         self._process_completed_receives()
-                    if selector.completed_sends:
+                    if selector.completed_sends():
                         self._process_completed_sends()
-                    if selector.disconnected:
+                    if selector.disconnected():
                         self._process_disconnected()
                     self._close_excess_connections()
                 except Exception as e:
@@ -827,7 +851,7 @@ class Processor(AbstractServerThread):
             )
             response.request.update_request_metrics(0, response)
         if self.open_or_closing_channel(connection_id) is not None:
-            self._selector.send(_NetworkSend(connection_id, response_send))
+            self._selector.send(NetworkSend(connection_id, MultiRecordsSend(response_send)))
             self._inflight_responses[connection_id] = response
 
     def _poll(self) -> None:
@@ -845,22 +869,24 @@ class Processor(AbstractServerThread):
 
     def _process_completed_receives(self) -> None:
         selector = self._selector
-        for receive in selector.completed_receives:
-            connection_id = receive.source
+        for receive in selector.completed_receives():
+            connection_id = receive.source()
             try:
                 channel = self.open_or_closing_channel(connection_id)
                 if channel is None:
                     raise RuntimeError(
                         f"Channel {connection_id} removed from selector before processing completed receive"
                     )
-                buffer = ByteBufferAccessor(receive.payload())
+                payload = receive.payload()
+                assert payload is not None  # a completed receive has its buffer
+                buffer = ByteBufferAccessor(memoryview(payload))
                 header = self.parse_request_header(buffer)
                 now_nanos = self._time.nanoseconds()
                 context = RequestContext(
                     header,
                     connection_id,
                     channel.socket_address,
-                    channel.principal,
+                    channel.principal(),
                     self._listener_name,
                     self._security_protocol.name,
                     channel.client_information,
@@ -894,21 +920,22 @@ class Processor(AbstractServerThread):
 
     def _process_completed_sends(self) -> None:
         selector = self._selector
-        for send in selector.completed_sends:
+        for send in selector.completed_sends():
+            destination_id = send.destination_id()
             try:
-                response = self._inflight_responses.pop(send.destination_id, None)
+                response = self._inflight_responses.pop(destination_id, None)
                 if response is None:
-                    raise RuntimeError(f"Send for {send.destination_id} completed, but not in `inflightResponses`")
+                    raise RuntimeError(f"Send for {destination_id} completed, but not in `inflightResponses`")
                 self._update_request_metrics(response)
                 on_complete = response.on_complete
-                if on_complete is not None:
-                    on_complete(send.parts)
+                if on_complete is not None and isinstance(response, SendResponse):
+                    on_complete(response.response_send)
                 # Unmuted at once unless the client is being throttled.
-                self._handle_channel_mute_event(send.destination_id, ChannelMuteEvent.RESPONSE_SENT)
-                self._try_unmute_channel(send.destination_id)
+                self._handle_channel_mute_event(destination_id, ChannelMuteEvent.RESPONSE_SENT)
+                self._try_unmute_channel(destination_id)
             except Exception as e:
                 self._process_channel_exception(
-                    send.destination_id, f"Exception while processing completed send to {send.destination_id}", e
+                    destination_id, f"Exception while processing completed send to {destination_id}", e
                 )
         selector.clear_completed_sends()
 
@@ -920,22 +947,24 @@ class Processor(AbstractServerThread):
 
     def _process_disconnected(self) -> None:
         selector = self._selector
-        for connection_id, channel in selector.disconnected.items():
+        for connection_id in selector.disconnected():
             try:
+                connection = ConnectionId.from_string(connection_id)
+                if connection is None:
+                    raise RuntimeError(f"connectionId has unexpected format: {connection_id}")
                 response = self._inflight_responses.pop(connection_id, None)
                 if response is not None:
                     self._update_request_metrics(response)
                 # The selector closed the channel; its connection count is given back here.
-                self.connection_quotas.dec(self._listener_name, channel.socket_address)
+                self.connection_quotas.dec(self._listener_name, connection.remote_host)
             except Exception as e:
                 self.process_exception(f"Exception while processing disconnection of {connection_id}", e)
-        selector.clear_disconnected()
 
     def _close_excess_connections(self) -> None:
         if self.connection_quotas.max_connections_exceeded(self._listener_name):
             channel = self._selector.lowest_priority_channel()
             if channel is not None:
-                self._close(channel.id)
+                self._close(channel.id())
 
     def _close(self, connection_id: str) -> None:
         """Closes a connection, gives back its count and drops its in-flight response; no disconnect notice follows.
@@ -944,7 +973,9 @@ class Processor(AbstractServerThread):
         channel = self.open_or_closing_channel(connection_id)
         if channel is not None:
             self.debug(f"Closing selector connection {connection_id}")
-            self.connection_quotas.dec(self._listener_name, channel.socket_address)
+            address = channel.socket_address
+            if address is not None:
+                self.connection_quotas.dec(self._listener_name, address)
             self._selector.close(connection_id)
             response = self._inflight_responses.pop(connection_id, None)
             if response is not None:
@@ -999,9 +1030,11 @@ class Processor(AbstractServerThread):
         while self._new_connections:
             # PORT: Kafka only closes the socket here; its connection count is given back too.
             self.close(self._listener_name, self._new_connections.popleft())
-        for connection_id in list(self._selector.channel_ids()):
-            self._close(connection_id)
-        self._selector.close_selector()
+        # PORT: Kafka closes only the open channels here; the closing ones (closed gracefully with a request of
+        # theirs still in flight) are closed too, so that their connection counts are given back.
+        for channel in self._selector.channels() + self._selector.closing_channels():
+            self._close(channel.id())
+        self._selector.close()
 
     def connection_id(self, channel: SocketChannel) -> str:
         local_host, local_port = channel.sock.getsockname()[:2]
@@ -1031,24 +1064,26 @@ class Processor(AbstractServerThread):
     def inflight_response_count(self) -> int:
         return len(self._inflight_responses)
 
-    def open_or_closing_channel(self, connection_id: str) -> _KafkaChannel | None:
-        return self._selector.channel(connection_id)
+    def open_or_closing_channel(self, connection_id: str) -> KafkaChannel | None:
+        channel = self._selector.channel(connection_id)
+        return channel if channel is not None else self._selector.closing_channel(connection_id)
 
-    def _handle_channel_mute_event(self, connection_id: str, event: ChannelMuteEvent) -> None:
+    def _handle_channel_mute_event(self, connection_id: str, event: KafkaChannel.ChannelMuteEvent) -> None:
         channel = self.open_or_closing_channel(connection_id)
         if channel is not None:
             channel.handle_channel_mute_event(event)
 
     def _try_unmute_channel(self, connection_id: str) -> None:
-        if self.open_or_closing_channel(connection_id) is not None:
-            self._selector.unmute(connection_id)
+        channel = self.open_or_closing_channel(connection_id)
+        if channel is not None:
+            self._selector.unmute(channel.id())
 
-    def channel(self, connection_id: str) -> _KafkaChannel | None:
+    def channel(self, connection_id: str) -> KafkaChannel | None:
         return self._selector.channel(connection_id)
 
     def channel_ids(self) -> list[str]:
         """The ids of the open connections (for tests; read from another thread, so a copy)."""
-        return list(self._selector.channel_ids())
+        return [channel.id() for channel in self._selector.channels()]
 
     def wakeup(self) -> None:
         self._selector.wakeup()
@@ -1056,7 +1091,32 @@ class Processor(AbstractServerThread):
     def await_shutdown(self) -> None:
         super().await_shutdown()
         if not self.is_started():
-            self._selector.close_selector()
+            self._selector.close()
+
+
+@dataclass(frozen=True, slots=True)
+class ConnectionId:
+    """The parts of a Processor's connection id, `localHost:localPort-remoteHost:remotePort-index`."""
+
+    local_host: str
+    local_port: int
+    remote_host: str
+    remote_port: int
+    index: int
+
+    _PATTERN: ClassVar[re.Pattern[str]] = re.compile(r"(.+?):(\d+)-(.+):(\d+)-(\d+)")
+
+    @staticmethod
+    def from_string(s: str) -> ConnectionId | None:
+        """The parts of connection id `s`; None if it is not one."""
+        match = ConnectionId._PATTERN.fullmatch(s)
+        if match is None:
+            return None
+        local_host, local_port, remote_host, remote_port, index = match.groups()
+        return ConnectionId(local_host, int(local_port), remote_host, int(remote_port), int(index))
+
+    def __str__(self) -> str:
+        return f"{self.local_host}:{self.local_port}-{self.remote_host}:{self.remote_port}-{self.index}"
 
 
 class ConnectionQuotas(Logging):
@@ -1271,640 +1331,3 @@ def _drain(sock: socket.socket) -> None:
         sock.recv(4096)
     except OSError:
         pass
-
-
-# ---- The server side of the clients' network classes ----------------------------------------------------------
-#
-# PORT: these stand in for clients/.../common/network/{Selector,KafkaChannel,NetworkReceive,NetworkSend} and
-# .../common/memory/{MemoryPool,SimpleMemoryPool}, PLAINTEXT only, until the clients' network package is ported.
-
-
-class SocketChannel:
-    """An accepted socket with the peer's address taken at accept time (Java's SocketChannel remembers it; a
-    Python socket cannot tell its peer once the peer has reset the connection)."""
-
-    __slots__ = ("remote_host", "remote_port", "sock")
-
-    def __init__(self, sock: socket.socket, remote_host: str, remote_port: int) -> None:
-        self.sock = sock
-        self.remote_host = remote_host
-        self.remote_port = remote_port
-
-
-class MemoryPool:
-    """The pool that received request bytes are counted against; this base class, `MemoryPool.NONE`, counts
-    nothing (used when `queued.max.request.bytes` is not set)."""
-
-    NONE: MemoryPool
-
-    def try_allocate(self, size_bytes: int) -> bool:
-        return True
-
-    def release(self, size_bytes: int) -> None:
-        return None
-
-    def is_out_of_memory(self) -> bool:
-        return False
-
-    def available_memory(self) -> int:
-        return 2**63 - 1
-
-
-MemoryPool.NONE = MemoryPool()
-
-
-class SimpleMemoryPool(MemoryPool):
-    """A byte budget: `try_allocate` takes from it, `release` gives back. Not strict: an allocation succeeds while
-    any budget is left, even if it goes below zero. A Processor stops reading connections while it is exhausted.
-
-    # PORT: Python allocates the bytearray itself; the pool only keeps the count (Java's pool hands out buffers)."""
-
-    def __init__(self, size_bytes: int, max_single_allocation_size: int, strict: bool) -> None:
-        if size_bytes <= 0 or max_single_allocation_size <= 0 or max_single_allocation_size > size_bytes:
-            raise ValueError(
-                f"must provide a positive size and max single allocation size smaller than size. provided "
-                f"{size_bytes} and {max_single_allocation_size} respectively"
-            )
-        self._size_bytes = size_bytes
-        self._max_single_allocation_size = max_single_allocation_size
-        self._strict = strict
-        self._available = size_bytes
-        self._lock = threading.Lock()
-
-    def try_allocate(self, size_bytes: int) -> bool:
-        if size_bytes < 1:
-            raise ValueError(f"requested size {size_bytes}<=0")
-        if size_bytes > self._max_single_allocation_size:
-            raise ValueError(
-                f"requested size {size_bytes} is larger than maxSingleAllocationSize {self._max_single_allocation_size}"
-            )
-        with self._lock:
-            threshold = size_bytes if self._strict else 1
-            if self._available < threshold:
-                return False
-            self._available -= size_bytes
-            return True
-
-    def release(self, size_bytes: int) -> None:
-        with self._lock:
-            self._available += size_bytes
-
-    def is_out_of_memory(self) -> bool:
-        return self._available <= 0
-
-    def available_memory(self) -> int:
-        return self._available
-
-
-class InvalidReceiveException(KafkaException):
-    """A frame whose size is negative or over `socket.request.max.bytes`: the connection is closed."""
-
-
-class ChannelMuteState(enum.Enum):
-    NOT_MUTED = 0
-    MUTED = 1
-    MUTED_AND_RESPONSE_PENDING = 2
-    MUTED_AND_THROTTLED = 3
-    MUTED_AND_THROTTLED_AND_RESPONSE_PENDING = 4
-
-
-class ChannelMuteEvent(enum.Enum):
-    REQUEST_RECEIVED = 0
-    RESPONSE_SENT = 1
-    THROTTLE_STARTED = 2
-    THROTTLE_ENDED = 3
-
-
-_SIZE = struct.Struct(">i")
-_IOV_MAX = 1024  # Linux's limit on buffers per sendmsg
-
-
-class _NetworkReceive:
-    """One frame: the 4-byte size, then a bytearray of exactly that size filled with recv_into (never more than
-    `max_size`, and only once the memory pool grants it)."""
-
-    __slots__ = (
-        "source",
-        "_max_size",
-        "_memory_pool",
-        "_size_buf",
-        "_size_read",
-        "requested_buffer_size",
-        "_buffer",
-        "_view",
-        "_pos",
-    )
-
-    def __init__(self, source: str, max_size: int, memory_pool: MemoryPool) -> None:
-        self.source = source
-        self._max_size = max_size
-        self._memory_pool = memory_pool
-        self._size_buf = bytearray(4)
-        self._size_read = 0
-        self.requested_buffer_size = -1
-        self._buffer: bytearray | None = None
-        self._view: memoryview | None = None
-        self._pos = 0
-
-    def read_from(self, sock: socket.socket) -> int:
-        """Reads what the socket has for this frame; the byte count (0 if nothing was there). EOFError when the peer
-        has closed the connection, InvalidReceiveException for a bad size."""
-        read = 0
-        if self._size_read < 4:
-            try:
-                if self._size_read == 0:
-                    n = sock.recv_into(self._size_buf, 4)
-                else:
-                    n = sock.recv_into(memoryview(self._size_buf)[self._size_read :])
-            except BlockingIOError:
-                return 0
-            if n == 0:
-                raise EOFError("EOF reading the size of a request")
-            read += n
-            self._size_read += n
-            if self._size_read < 4:
-                return read
-            size = _SIZE.unpack(self._size_buf)[0]
-            if size < 0:
-                raise InvalidReceiveException(f"Invalid receive (size = {size})")
-            if size > self._max_size:
-                raise InvalidReceiveException(f"Invalid receive (size = {size} larger than {self._max_size})")
-            self.requested_buffer_size = size
-            if size == 0:
-                self._buffer = bytearray()
-                self._view = memoryview(self._buffer)
-                return read
-        if self._buffer is None:
-            if not self._memory_pool.try_allocate(self.requested_buffer_size):
-                return read  # the pool is exhausted: the channel mutes itself until memory is released
-            self._buffer = bytearray(self.requested_buffer_size)
-            self._view = memoryview(self._buffer)
-        view = self._view
-        assert view is not None
-        pos = self._pos
-        if pos < len(view):
-            try:
-                n = sock.recv_into(view[pos:] if pos else view)
-            except BlockingIOError:
-                return read
-            if n == 0:
-                raise EOFError("EOF reading a request")
-            self._pos = pos + n
-            read += n
-        return read
-
-    def complete(self) -> bool:
-        return self._view is not None and self._pos == len(self._view)
-
-    def required_memory_amount_known(self) -> bool:
-        return self.requested_buffer_size != -1
-
-    def memory_allocated(self) -> bool:
-        return self._buffer is not None
-
-    def payload(self) -> memoryview:
-        """The frame's bytes (a view of its bytearray, which the log layer may patch in place)."""
-        assert self._view is not None
-        return self._view
-
-
-class _NetworkSend:
-    """A response going out: its parts are written in order, runs of bytes with one scatter/gather sendmsg,
-    FileRecords (anything with `write_to(fd, offset, length)`) with sendfile; a partial write resumes where it
-    stopped when the socket is writable again."""
-
-    __slots__ = ("destination_id", "parts", "size", "_index", "_offset", "_remaining")
-
-    def __init__(self, destination_id: str, parts: list[Any]) -> None:
-        self.destination_id = destination_id
-        self.parts = parts
-        self.size = send_size(parts)
-        self._index = 0
-        self._offset = 0
-        self._remaining = self.size
-
-    def completed(self) -> bool:
-        return self._remaining <= 0
-
-    def write_to(self, sock: socket.socket) -> int:
-        parts = self.parts
-        count = len(parts)
-        i = self._index
-        offset = self._offset
-        written = 0
-        while i < count and written < self._remaining:
-            part = parts[i]
-            if isinstance(part, (bytes, bytearray, memoryview)):
-                buffers: list[Any] = [memoryview(part)[offset:] if offset else part]
-                j = i + 1
-                while j < count and len(buffers) < _IOV_MAX and isinstance(parts[j], (bytes, bytearray, memoryview)):
-                    buffers.append(parts[j])
-                    j += 1
-                try:
-                    n = sock.sendmsg(buffers)
-                except BlockingIOError:
-                    break
-                written += n
-                while n > 0:
-                    left = _part_size(parts[i]) - offset
-                    if n >= left:
-                        n -= left
-                        i += 1
-                        offset = 0
-                    else:
-                        offset += n
-                        n = 0
-                if i < j and written < self._remaining:
-                    break  # the socket took less than offered: wait until it is writable
-            else:
-                length = part.size_in_bytes() - offset
-                if length <= 0:
-                    i += 1
-                    offset = 0
-                    continue
-                try:
-                    n = part.write_to(sock.fileno(), offset, length)
-                except BlockingIOError:
-                    break
-                written += n
-                offset += n
-                if n < length:
-                    break
-                i += 1
-                offset = 0
-        self._index = i
-        self._offset = offset
-        self._remaining -= written
-        return written
-
-
-def _part_size(part: Any) -> int:
-    return part.nbytes if isinstance(part, memoryview) else len(part)
-
-
-class _KafkaChannel:
-    """One connection of a Processor: its socket, the frame being read, the response being written, its mute state
-    and what the client told about itself. `interest` is the selector events it is registered for (0: none)."""
-
-    __slots__ = (
-        "id",
-        "socket_channel",
-        "sock",
-        "socket_address",
-        "receive",
-        "send",
-        "mute_state",
-        "interest",
-        "principal",
-        "client_information",
-        "network_thread_time_nanos",
-    )
-
-    def __init__(self, id: str, socket_channel: SocketChannel) -> None:
-        self.id = id
-        self.socket_channel = socket_channel
-        self.sock = socket_channel.sock
-        self.socket_address = socket_channel.remote_host
-        self.receive: _NetworkReceive | None = None
-        self.send: _NetworkSend | None = None
-        self.mute_state = ChannelMuteState.NOT_MUTED
-        self.interest = 0
-        self.principal = KafkaPrincipal.ANONYMOUS
-        self.client_information = ClientInformation.EMPTY
-        self.network_thread_time_nanos = 0
-
-    def mute(self) -> None:
-        if self.mute_state is ChannelMuteState.NOT_MUTED:
-            self.mute_state = ChannelMuteState.MUTED
-
-    def maybe_unmute(self) -> bool:
-        """Unmutes a MUTED channel (the other muted states wait for their event); whether it is unmuted now."""
-        if self.mute_state is ChannelMuteState.MUTED:
-            self.mute_state = ChannelMuteState.NOT_MUTED
-        return self.mute_state is ChannelMuteState.NOT_MUTED
-
-    def handle_channel_mute_event(self, event: ChannelMuteEvent) -> None:
-        """Moves the mute state on an event. REQUEST_RECEIVED: MUTED to MUTED_AND_RESPONSE_PENDING; RESPONSE_SENT:
-        drops RESPONSE_PENDING; THROTTLE_STARTED: adds THROTTLED to MUTED_AND_RESPONSE_PENDING; THROTTLE_ENDED:
-        drops THROTTLED. Any other move is an error."""
-        state = self.mute_state
-        new_state = None
-        if event is ChannelMuteEvent.REQUEST_RECEIVED:
-            if state is ChannelMuteState.MUTED:
-                new_state = ChannelMuteState.MUTED_AND_RESPONSE_PENDING
-        elif event is ChannelMuteEvent.RESPONSE_SENT:
-            if state is ChannelMuteState.MUTED_AND_RESPONSE_PENDING:
-                new_state = ChannelMuteState.MUTED
-            elif state is ChannelMuteState.MUTED_AND_THROTTLED_AND_RESPONSE_PENDING:
-                new_state = ChannelMuteState.MUTED_AND_THROTTLED
-        elif event is ChannelMuteEvent.THROTTLE_STARTED:
-            if state is ChannelMuteState.MUTED_AND_RESPONSE_PENDING:
-                new_state = ChannelMuteState.MUTED_AND_THROTTLED_AND_RESPONSE_PENDING
-        elif state is ChannelMuteState.MUTED_AND_THROTTLED:
-            new_state = ChannelMuteState.MUTED
-        elif state is ChannelMuteState.MUTED_AND_THROTTLED_AND_RESPONSE_PENDING:
-            new_state = ChannelMuteState.MUTED_AND_RESPONSE_PENDING
-        if new_state is None:
-            raise RuntimeError(f"Cannot transition from {state.name} for {event.name}")
-        self.mute_state = new_state
-
-    def is_muted(self) -> bool:
-        return self.mute_state is not ChannelMuteState.NOT_MUTED
-
-    def is_in_mutable_state(self) -> bool:
-        """Whether the channel waits for memory to read a frame whose size it knows (and so could be unmuted)."""
-        receive = self.receive
-        return receive is not None and not receive.memory_allocated()
-
-    def get_and_reset_network_thread_time_nanos(self) -> int:
-        current = self.network_thread_time_nanos
-        self.network_thread_time_nanos = 0
-        return current
-
-    def socket_description(self) -> str:
-        return f"/{self.socket_address}:{self.socket_channel.remote_port} (channelId={self.id})"
-
-
-class _IdleExpiryManager:
-    """Connections in order of last activity, to close the ones idle for longer than `connections.max.idle.ms`."""
-
-    __slots__ = ("_connections_max_idle_nanos", "lru_connections", "_next_idle_close_check_time")
-
-    def __init__(self, time: Time, connections_max_idle_ms: int) -> None:
-        self._connections_max_idle_nanos = connections_max_idle_ms * 1_000_000
-        self.lru_connections: OrderedDict[str, int] = OrderedDict()
-        self._next_idle_close_check_time = time.nanoseconds() + self._connections_max_idle_nanos
-
-    def update(self, connection_id: str, current_time_nanos: int) -> None:
-        self.lru_connections[connection_id] = current_time_nanos
-        self.lru_connections.move_to_end(connection_id)
-
-    def poll_expired_connection(self, current_time_nanos: int) -> tuple[str, int] | None:
-        """The least recently active connection if it has been idle too long (checked at most once per idle
-        period while no connection can have expired)."""
-        if current_time_nanos <= self._next_idle_close_check_time:
-            return None
-        if not self.lru_connections:
-            self._next_idle_close_check_time = current_time_nanos + self._connections_max_idle_nanos
-            return None
-        connection_id, last_active = next(iter(self.lru_connections.items()))
-        self._next_idle_close_check_time = last_active + self._connections_max_idle_nanos
-        if current_time_nanos > self._next_idle_close_check_time:
-            return connection_id, last_active
-        return None
-
-    def remove(self, connection_id: str) -> None:
-        self.lru_connections.pop(connection_id, None)
-
-
-class _Selector(Logging):
-    """A Processor's selector: the connections it serves and the reads and writes they are ready for.
-
-    After `poll()`, `completed_receives` holds the frames read in full (at most one per connection),
-    `completed_sends` the responses written in full and `disconnected` the connections closed because of an
-    error or the peer; the Processor handles and clears them. A muted connection is not read.
-
-    # PORT: two changes to how Kafka's Selector does the same thing, each saving system calls per request:
-    # a response is written as soon as it is handed over (Kafka registers for writability and writes in the
-    # next poll), and muting leaves the read registration until the connection actually becomes readable
-    # while muted (a client waiting for its answer sends nothing meanwhile), dropping it only then."""
-
-    logger_name = "org.apache.kafka.common.network.Selector"
-
-    def __init__(
-        self, max_receive_size: int, connections_max_idle_ms: int, time: Time, memory_pool: MemoryPool, log_prefix: str
-    ) -> None:
-        self.log_ident = log_prefix
-        self._max_receive_size = max_receive_size
-        self._time = time
-        self._memory_pool = memory_pool
-        self._nio_selector = selectors.DefaultSelector()
-        self._wakeup_read, self._wakeup_write = socket.socketpair()
-        self._wakeup_read.setblocking(False)
-        self._wakeup_write.setblocking(False)
-        self._nio_selector.register(self._wakeup_read, selectors.EVENT_READ, None)
-        # Set by wakeup() when it wrote a byte; cleared after the byte is read, so that a burst of responses
-        # costs one write and one read.
-        self._wakeup_pending = False
-        self._channels: dict[str, _KafkaChannel] = {}
-        self._explicitly_muted_channels: set[str] = set()
-        self._out_of_memory = False
-        self.completed_receives: list[_NetworkReceive] = []
-        self.completed_sends: list[_NetworkSend] = []
-        self.disconnected: dict[str, _KafkaChannel] = {}
-        self._idle_expiry_manager = (
-            _IdleExpiryManager(time, connections_max_idle_ms) if connections_max_idle_ms >= 0 else None
-        )
-        self._closed = False
-
-    def register(self, id: str, socket_channel: SocketChannel) -> None:
-        if id in self._channels:
-            raise RuntimeError(f"There is already a connection for id {id}")
-        channel = _KafkaChannel(id, socket_channel)
-        self._set_interest(channel, selectors.EVENT_READ)
-        self._channels[id] = channel
-        if self._idle_expiry_manager is not None:
-            self._idle_expiry_manager.update(id, self._time.nanoseconds())
-
-    def wakeup(self) -> None:
-        """Makes a blocked or the next poll() return at once; any thread may call it."""
-        if not self._wakeup_pending:
-            self._wakeup_pending = True
-            try:
-                self._wakeup_write.send(b"\x00")
-            except OSError:
-                pass  # full: a wakeup is pending anyway; closed: the processor has stopped
-
-    def send(self, send: _NetworkSend) -> None:
-        """Starts writing a response on its connection; completed at once if the socket takes all of it."""
-        channel = self._channels.get(send.destination_id)
-        if channel is None:
-            raise RuntimeError(
-                f"Attempt to retrieve channel for which there is no connection. Connection id {send.destination_id}"
-            )
-        if channel.send is not None:
-            raise RuntimeError(
-                "Attempt to begin a send operation with prior send operation still in progress, connection id is "
-                f"{channel.id}"
-            )
-        channel.send = send
-        start = self._time.nanoseconds()
-        try:
-            self._write(channel)
-        except Exception as e:
-            self._handle_channel_error(channel, e)
-            return
-        if channel.send is not None:
-            self._set_interest(channel, channel.interest | selectors.EVENT_WRITE)
-        channel.network_thread_time_nanos += self._time.nanoseconds() - start
-
-    def poll(self, timeout_ms: int) -> None:
-        """Waits up to `timeout_ms` for I/O (not at all while results are waiting to be handled) and does it."""
-        if self.completed_receives or self.completed_sends or self.disconnected:
-            timeout_ms = 0
-        if self._out_of_memory and not self._memory_pool.is_out_of_memory():
-            # Memory was released: channels that muted themselves for want of it read again.
-            for channel in self._channels.values():
-                if channel.is_in_mutable_state() and channel.id not in self._explicitly_muted_channels:
-                    if channel.maybe_unmute():
-                        self._set_interest(channel, channel.interest | selectors.EVENT_READ)
-            self._out_of_memory = False
-        ready = self._nio_selector.select(timeout_ms / 1000 if timeout_ms > 0 else 0)
-        current_time_nanos = channel_start_nanos = self._time.nanoseconds()
-        idle_expiry_manager = self._idle_expiry_manager
-        for key, events in ready:
-            channel = key.data
-            if channel is None:
-                _drain(self._wakeup_read)
-                self._wakeup_pending = False
-                continue
-            if idle_expiry_manager is not None:
-                idle_expiry_manager.update(channel.id, current_time_nanos)
-            try:
-                if events & selectors.EVENT_READ:
-                    if channel.mute_state is not ChannelMuteState.NOT_MUTED:
-                        # Muted, and data (or the peer's close) is waiting: stop watching reads until unmuted.
-                        self._set_interest(channel, channel.interest & ~selectors.EVENT_READ)
-                    else:
-                        self._attempt_read(channel)
-                if events & selectors.EVENT_WRITE and channel.send is not None:
-                    self._write(channel)
-            except Exception as e:
-                self._handle_channel_error(channel, e)
-            # Each connection's share of network thread time (for request quotas): from the end of the previous one.
-            channel_end_nanos = self._time.nanoseconds()
-            channel.network_thread_time_nanos += channel_end_nanos - channel_start_nanos
-            channel_start_nanos = channel_end_nanos
-        if idle_expiry_manager is not None:
-            self._maybe_close_oldest_connection(current_time_nanos)
-
-    def _attempt_read(self, channel: _KafkaChannel) -> None:
-        receive = channel.receive
-        if receive is None:
-            receive = channel.receive = _NetworkReceive(channel.id, self._max_receive_size, self._memory_pool)
-        receive.read_from(channel.sock)
-        if receive.complete():
-            channel.receive = None
-            self.completed_receives.append(receive)
-        elif receive.required_memory_amount_known() and not receive.memory_allocated():
-            # The pool is exhausted: this channel stops reading until memory is released.
-            channel.mute()
-            self._set_interest(channel, channel.interest & ~selectors.EVENT_READ)
-            self._out_of_memory = True
-
-    def _write(self, channel: _KafkaChannel) -> None:
-        send = channel.send
-        assert send is not None
-        send.write_to(channel.sock)
-        if send.completed():
-            channel.send = None
-            self._set_interest(channel, channel.interest & ~selectors.EVENT_WRITE)
-            self.completed_sends.append(send)
-
-    def _handle_channel_error(self, channel: _KafkaChannel, e: Exception) -> None:
-        desc = channel.socket_description()
-        if isinstance(e, (OSError, EOFError)):
-            self.debug(f"Connection with {desc} disconnected", e)
-        else:
-            self.warn(f"Unexpected error from {desc}; closing connection", e)
-        self._do_close(channel, True)
-
-    def _set_interest(self, channel: _KafkaChannel, events: int) -> None:
-        current = channel.interest
-        if events == current:
-            return
-        if current == 0:
-            self._nio_selector.register(channel.sock, events, channel)
-        elif events == 0:
-            self._nio_selector.unregister(channel.sock)
-        else:
-            self._nio_selector.modify(channel.sock, events, channel)
-        channel.interest = events
-
-    def mute(self, id: str) -> None:
-        channel = self._channel_or_fail(id)
-        self._explicitly_muted_channels.add(id)
-        channel.mute()
-
-    def unmute(self, id: str) -> None:
-        channel = self._channel_or_fail(id)
-        if channel.maybe_unmute():
-            self._explicitly_muted_channels.discard(id)
-            self._set_interest(channel, channel.interest | selectors.EVENT_READ)
-
-    def _channel_or_fail(self, id: str) -> _KafkaChannel:
-        channel = self._channels.get(id)
-        if channel is None:
-            raise RuntimeError(f"Attempt to retrieve channel for which there is no connection. Connection id {id}")
-        return channel
-
-    def _maybe_close_oldest_connection(self, current_time_nanos: int) -> None:
-        if self._idle_expiry_manager is None:
-            return
-        expired = self._idle_expiry_manager.poll_expired_connection(current_time_nanos)
-        if expired is not None:
-            connection_id, last_active = expired
-            channel = self._channels.get(connection_id)
-            if channel is not None:
-                if _selector_logger.isEnabledFor(TRACE):
-                    self.trace(
-                        f"About to close the idle connection from {connection_id} due to being idle for "
-                        f"{(current_time_nanos - last_active) // 1_000_000} millis"
-                    )
-                self._do_close(channel, True)
-
-    def clear_completed_receives(self) -> None:
-        self.completed_receives.clear()
-
-    def clear_completed_sends(self) -> None:
-        self.completed_sends.clear()
-
-    def clear_disconnected(self) -> None:
-        self.disconnected.clear()
-
-    def close(self, id: str) -> None:
-        """Closes a connection at the Processor's request: no disconnect notice follows."""
-        channel = self._channels.get(id)
-        if channel is not None:
-            self._do_close(channel, False)
-
-    def _do_close(self, channel: _KafkaChannel, notify_disconnect: bool) -> None:
-        del self._channels[channel.id]
-        self._explicitly_muted_channels.discard(channel.id)
-        if self._idle_expiry_manager is not None:
-            self._idle_expiry_manager.remove(channel.id)
-        if channel.interest:
-            try:
-                self._nio_selector.unregister(channel.sock)
-            except (KeyError, ValueError):
-                pass
-            channel.interest = 0
-        try:
-            channel.sock.close()
-        except OSError as e:
-            self.error(f"Exception closing connection {channel.id}", e)
-        if notify_disconnect:
-            self.disconnected[channel.id] = channel
-
-    def channel(self, id: str) -> _KafkaChannel | None:
-        return self._channels.get(id)
-
-    def channel_ids(self) -> Iterable[str]:
-        return self._channels.keys()
-
-    def lowest_priority_channel(self) -> _KafkaChannel | None:
-        """The least recently active connection (the one to close when there are too many)."""
-        if self._idle_expiry_manager is not None and self._idle_expiry_manager.lru_connections:
-            return self._channels.get(next(iter(self._idle_expiry_manager.lru_connections)))
-        return None
-
-    def close_selector(self) -> None:
-        """Closes every connection still open, the OS selector and the wakeup sockets."""
-        if self._closed:
-            return
-        self._closed = True
-        for channel in list(self._channels.values()):
-            self._do_close(channel, False)
-        swallow(self._nio_selector.close, self)
-        swallow(self._wakeup_read.close, self)
-        swallow(self._wakeup_write.close, self)

@@ -1,69 +1,122 @@
-"""Port of clients/src/main/java/org/apache/kafka/common/network/KafkaChannel.java (Kafka 3.7), client side.
+"""Port of clients/src/main/java/org/apache/kafka/common/network/KafkaChannel.java (Kafka 3.7).
 
-One connection of a Selector: its transport, the frame being read, the send being written, its mute state and
-its ChannelState.
+One connection of a Selector: its transport, its authenticator, the frame being read (its buffer granted by the
+Selector's MemoryPool), the send being written, its mute state and its ChannelState. A broker's channels also
+carry the peer's address taken at accept time, the client software the peer announced, and the network thread
+time spent on them (for request quotas).
 
-PORT: no Authenticator (PLAINTEXT only, where Java's is a no-op), so a connected channel is ready at once and
-re-authentication is absent; the broker-side mute events (response pending, throttled) are not needed here.
+The mute state: a channel is MUTED while it may not be read, by its Selector's user (a broker's Processor mutes a
+connection while a request of it is in flight, so that its responses keep the order of its requests) or by
+itself when the MemoryPool cannot give it a buffer. The Processor's events move a muted channel between
+MUTED_AND_RESPONSE_PENDING, MUTED_AND_THROTTLED(_AND_RESPONSE_PENDING) and MUTED; only a MUTED channel can be
+unmuted.
+
+# PORT: muting only records the state; the read interest is dropped by the Selector when the muted channel turns
+# out to be readable (see Selector), so that muting and unmuting a connection whose client waits quietly for its
+# answer costs no system call. Re-authentication (KIP-368) is not ported.
 """
 
 from __future__ import annotations
 
 import enum
 
+from kafka.common.memory.memory_pool import MemoryPool
+from kafka.common.network.authenticator import Authenticator
 from kafka.common.network.channel_state import ChannelState
 from kafka.common.network.network_receive import NetworkReceive
 from kafka.common.network.network_send import NetworkSend
 from kafka.common.network.selection_key import SelectionKey
 from kafka.common.network.transport_layer import TransportLayer
+from kafka.common.requests.request_context import ClientInformation
+from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 
 __all__ = ["KafkaChannel"]
 
 
 class KafkaChannel:
     class ChannelMuteState(enum.Enum):
+        """NOT_MUTED: read as usual. MUTED: not read, may be unmuted. MUTED_AND_RESPONSE_PENDING: a request is being
+        served. MUTED_AND_THROTTLED: the response went out but the client is throttled.
+        MUTED_AND_THROTTLED_AND_RESPONSE_PENDING: both."""
+
         NOT_MUTED = "NOT_MUTED"
         MUTED = "MUTED"
+        MUTED_AND_RESPONSE_PENDING = "MUTED_AND_RESPONSE_PENDING"
+        MUTED_AND_THROTTLED = "MUTED_AND_THROTTLED"
+        MUTED_AND_THROTTLED_AND_RESPONSE_PENDING = "MUTED_AND_THROTTLED_AND_RESPONSE_PENDING"
+
+    class ChannelMuteEvent(enum.Enum):
+        REQUEST_RECEIVED = "REQUEST_RECEIVED"
+        RESPONSE_SENT = "RESPONSE_SENT"
+        THROTTLE_STARTED = "THROTTLE_STARTED"
+        THROTTLE_ENDED = "THROTTLE_ENDED"
 
     __slots__ = (
         "_id",
         "_transport_layer",
+        "_authenticator",
         "_network_thread_time_nanos",
         "_max_receive_size",
+        "_memory_pool",
         "_receive",
         "_send",
         "_disconnected",
         "_mute_state",
         "_state",
         "_remote_address",
+        "_socket_address",
+        "_socket_port",
         "_successful_authentications",
+        "client_information",
     )
 
-    def __init__(self, id: str, transport_layer: TransportLayer, max_receive_size: int) -> None:
+    def __init__(
+        self,
+        id: str,
+        transport_layer: TransportLayer,
+        authenticator: Authenticator,
+        max_receive_size: int,
+        memory_pool: MemoryPool = MemoryPool.NONE,
+    ) -> None:
         self._id = id
         self._transport_layer = transport_layer
+        self._authenticator = authenticator
         self._network_thread_time_nanos = 0
         self._max_receive_size = max_receive_size
+        self._memory_pool = memory_pool
         self._receive: NetworkReceive | None = None
         self._send: NetworkSend | None = None
         self._disconnected = False
         self._mute_state = KafkaChannel.ChannelMuteState.NOT_MUTED
         self._state = ChannelState.NOT_CONNECTED
         self._remote_address: str | None = None
+        self._socket_address: str | None = None
+        self._socket_port = -1
         self._successful_authentications = 0
+        # PORT: Java keeps this in the channel's ChannelMetadataRegistry; the broker sets it from ApiVersions.
+        self.client_information = ClientInformation.EMPTY
 
     def close(self) -> None:
         self._disconnected = True
         try:
             self._transport_layer.close()
         finally:
-            if self._receive is not None:
-                self._receive.close()
+            try:
+                self._authenticator.close()
+            finally:
+                if self._receive is not None:
+                    self._receive.close()
+
+    def principal(self) -> KafkaPrincipal:
+        return self._authenticator.principal()
 
     def prepare(self) -> None:
-        """Completes the handshake (none for plaintext); the channel is then READY."""
+        """Takes the transport's handshake, then the authentication, as far as they go now; the channel is READY
+        once both are complete."""
         if not self._transport_layer.ready():
             self._transport_layer.handshake()
+        if self._transport_layer.ready() and not self._authenticator.complete():
+            self._authenticator.authenticate()
         if self.ready():
             self._successful_authentications += 1
             self._state = ChannelState.READY
@@ -75,7 +128,7 @@ class KafkaChannel:
         self._transport_layer.disconnect()
 
     def set_state(self, state: ChannelState) -> None:
-        """PORT: Java's state(ChannelState) setter."""
+        """Java's state(ChannelState) setter."""
         self._state = state
 
     def state(self) -> ChannelState:
@@ -84,6 +137,16 @@ class KafkaChannel:
     def set_remote_address(self, remote_address: str) -> None:
         """The address being connected to, as shown in disconnect reports (Java reads it from the socket)."""
         self._remote_address = remote_address
+
+    def set_socket_address(self, host: str, port: int) -> None:
+        """The peer of an accepted connection, as the Acceptor took it from accept() (see SocketChannel)."""
+        self._socket_address = host
+        self._socket_port = port
+
+    @property
+    def socket_address(self) -> str | None:
+        """The peer's IP address as text, for an accepted connection."""
+        return self._socket_address
 
     def finish_connect(self) -> bool:
         """Completes a pending connect; OSError if it failed."""
@@ -107,18 +170,44 @@ class KafkaChannel:
         return self._transport_layer.selection_key()
 
     def mute(self) -> None:
+        """Stops reading the channel (the Selector drops the read interest once the channel turns readable)."""
         if self._mute_state is KafkaChannel.ChannelMuteState.NOT_MUTED:
-            if not self._disconnected:
-                self._transport_layer.remove_interest_ops(SelectionKey.OP_READ)
             self._mute_state = KafkaChannel.ChannelMuteState.MUTED
 
     def maybe_unmute(self) -> bool:
-        """Unmutes a muted channel; returns whether it is now unmuted."""
+        """Unmutes a MUTED channel; returns whether it is now unmuted."""
         if self._mute_state is KafkaChannel.ChannelMuteState.MUTED:
             if not self._disconnected:
                 self._transport_layer.add_interest_ops(SelectionKey.OP_READ)
             self._mute_state = KafkaChannel.ChannelMuteState.NOT_MUTED
         return self._mute_state is KafkaChannel.ChannelMuteState.NOT_MUTED
+
+    def handle_channel_mute_event(self, event: KafkaChannel.ChannelMuteEvent) -> None:
+        """Moves the mute state on a Processor's event. REQUEST_RECEIVED: MUTED becomes MUTED_AND_RESPONSE_PENDING;
+        RESPONSE_SENT drops RESPONSE_PENDING; THROTTLE_STARTED adds THROTTLED to MUTED_AND_RESPONSE_PENDING;
+        THROTTLE_ENDED drops THROTTLED. Any other move is an error (RuntimeError)."""
+        state = self._mute_state
+        states = KafkaChannel.ChannelMuteState
+        events = KafkaChannel.ChannelMuteEvent
+        new_state = None
+        if event is events.REQUEST_RECEIVED:
+            if state is states.MUTED:
+                new_state = states.MUTED_AND_RESPONSE_PENDING
+        elif event is events.RESPONSE_SENT:
+            if state is states.MUTED_AND_RESPONSE_PENDING:
+                new_state = states.MUTED
+            elif state is states.MUTED_AND_THROTTLED_AND_RESPONSE_PENDING:
+                new_state = states.MUTED_AND_THROTTLED
+        elif event is events.THROTTLE_STARTED:
+            if state is states.MUTED_AND_RESPONSE_PENDING:
+                new_state = states.MUTED_AND_THROTTLED_AND_RESPONSE_PENDING
+        elif state is states.MUTED_AND_THROTTLED:
+            new_state = states.MUTED
+        elif state is states.MUTED_AND_THROTTLED_AND_RESPONSE_PENDING:
+            new_state = states.MUTED_AND_RESPONSE_PENDING
+        if new_state is None:
+            raise RuntimeError(f"Cannot transition from {state.name} for {event.name}")
+        self._mute_state = new_state
 
     def mute_state(self) -> KafkaChannel.ChannelMuteState:
         return self._mute_state
@@ -127,18 +216,21 @@ class KafkaChannel:
         return self._mute_state is not KafkaChannel.ChannelMuteState.NOT_MUTED
 
     def is_in_mutable_state(self) -> bool:
+        """Whether the channel waits for memory for a frame whose size it knows (and so could be muted for it)."""
         if self._receive is None or self._receive.memory_allocated():
             return False
         return self._transport_layer.ready()
 
     def ready(self) -> bool:
-        return self._transport_layer.ready()
+        return self._transport_layer.ready() and self._authenticator.complete()
 
     def has_send(self) -> bool:
         return self._send is not None
 
     def socket_description(self) -> str:
         """The peer address for log lines."""
+        if self._socket_address is not None:
+            return f"/{self._socket_address}:{self._socket_port}"
         if self._remote_address is not None:
             return self._remote_address
         try:
@@ -148,13 +240,30 @@ class KafkaChannel:
             return "unconnected"
 
     def set_send(self, send: NetworkSend) -> None:
+        """Starts `send` (written in the coming polls once the socket is writable)."""
+        self._set_send(send)
+        self._transport_layer.add_interest_ops(SelectionKey.OP_WRITE)
+
+    def _set_send(self, send: NetworkSend) -> None:
         if self._send is not None:
             raise RuntimeError(
                 "Attempt to begin a send operation with prior send operation still in progress, connection id is "
                 + self._id
             )
         self._send = send
+
+    def set_send_and_write(self, send: NetworkSend) -> NetworkSend | None:
+        """Starts `send` and writes what the socket takes now: the send if that was all of it, else None (the rest
+        goes out in the coming polls).
+
+        # PORT: Java only registers for writability here and writes in the next poll; see Selector.send."""
+        self._set_send(send)
+        send.write_to(self._transport_layer)
+        if send.completed():
+            self._send = None
+            return send
         self._transport_layer.add_interest_ops(SelectionKey.OP_WRITE)
+        return None
 
     def maybe_complete_send(self) -> NetworkSend | None:
         send = self._send
@@ -166,8 +275,15 @@ class KafkaChannel:
 
     def read(self) -> int:
         if self._receive is None:
-            self._receive = NetworkReceive(self._max_receive_size, self._id)
-        return self._receive.read_from(self._transport_layer)
+            self._receive = NetworkReceive(self._max_receive_size, self._id, memory_pool=self._memory_pool)
+        bytes_received = self._receive.read_from(self._transport_layer)
+        receive = self._receive
+        if receive.required_memory_amount_known() and not receive.memory_allocated() and self.is_in_mutable_state():
+            # The pool has no memory for this frame: stop reading until it has. The socket is known to be readable,
+            # so the read interest goes at once.
+            self.mute()
+            self._transport_layer.remove_interest_ops(SelectionKey.OP_READ)
+        return bytes_received
 
     def current_receive(self) -> NetworkReceive | None:
         return self._receive

@@ -1,16 +1,18 @@
 """Port of clients/src/main/java/org/apache/kafka/common/network/NetworkReceive.java (Kafka 3.7).
 
 One size-prefixed frame being read: first the 4-byte size, then that many bytes. A size above the maximum (or
-negative) fails the connection with InvalidReceiveException before anything is allocated.
-
-PORT: there is no MemoryPool on the client side (Java's clients use MemoryPool.NONE); the payload is a bytearray
-allocated once the size is known.
+negative) fails the connection with InvalidReceiveException before anything is allocated. The payload's bytearray
+is allocated once the size is known and the MemoryPool grants it (the clients use MemoryPool.NONE, a broker the
+pool of queued.max.request.bytes); until then the receive waits with its size known and no memory allocated.
+Closing a receive that is not complete gives its bytes back to the pool; the bytes of a complete receive belong
+to whoever took its payload (a broker's Request releases them when it is done).
 """
 
 from __future__ import annotations
 
 import struct
 
+from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.network.invalid_receive_exception import InvalidReceiveException
 from kafka.common.network.receive import Receive
 from kafka.common.network.transport_layer import TransportLayer
@@ -25,11 +27,19 @@ class NetworkReceive(Receive):
     UNLIMITED = -1
 
     __slots__ = ("_source", "_size", "_size_view", "_size_read", "_max_size", "_requested_buffer_size", "_buffer",
-                 "_buffer_view", "_buffer_read")  # fmt: skip
+                 "_buffer_view", "_buffer_read", "_memory_pool")  # fmt: skip
 
-    def __init__(self, max_size: int = UNLIMITED, source: str = UNKNOWN_SOURCE, payload: bytes | None = None) -> None:
-        """A receive of at most `max_size` bytes from `source`; with `payload`, one already complete."""
+    def __init__(
+        self,
+        max_size: int = UNLIMITED,
+        source: str = UNKNOWN_SOURCE,
+        payload: bytes | None = None,
+        memory_pool: MemoryPool = MemoryPool.NONE,
+    ) -> None:
+        """A receive of at most `max_size` bytes from `source`, its buffer granted by `memory_pool`; with `payload`,
+        one already complete."""
         self._source = source
+        self._memory_pool = memory_pool
         self._size = bytearray(4)
         self._size_view = memoryview(self._size)
         self._size_read = 0
@@ -69,8 +79,14 @@ class NetworkReceive(Receive):
                         f"Invalid receive (size = {receive_size} larger than {self._max_size})"
                     )
                 self._requested_buffer_size = receive_size
-                self._buffer = bytearray(receive_size)
-                self._buffer_view = memoryview(self._buffer)
+                if receive_size == 0:
+                    self._buffer = b""
+        if self._buffer is None and self._requested_buffer_size != -1:
+            # Taken from the pool only now, so that a connection waiting for memory holds none.
+            if not self._memory_pool.try_allocate(self._requested_buffer_size):
+                return read
+            self._buffer = bytearray(self._requested_buffer_size)
+            self._buffer_view = memoryview(self._buffer)
         view = self._buffer_view
         # PORT: Java reads once per call; reading on until the socket has nothing more (or the frame is whole)
         # takes a large frame in far fewer polls, which matters at Python's cost per poll.
@@ -91,10 +107,15 @@ class NetworkReceive(Receive):
         return self._buffer is not None
 
     def close(self) -> None:
+        """Gives the buffer of an unfinished frame back to the pool."""
+        if self._buffer_view is not None and not self.complete():
+            self._memory_pool.release(self._requested_buffer_size)
+            self._buffer = None
         self._buffer_view = None
 
     def payload(self) -> bytes | bytearray | None:
-        """The frame's bytes (without the size prefix), once allocated."""
+        """The frame's bytes (without the size prefix), once allocated; a broker's log layer may patch the bytearray
+        in place."""
         return self._buffer
 
     def bytes_read(self) -> int:

@@ -1,11 +1,13 @@
 """Port of clients/src/main/java/org/apache/kafka/common/network/PlaintextTransportLayer.java (Kafka 3.7).
 
-A non-blocking TCP socket with no handshake: reads and writes go straight to the socket.
+A non-blocking TCP socket with no handshake: reads and writes go straight to the socket, file transfers go from
+the file to the socket with sendfile (zero copy).
 """
 
 from __future__ import annotations
 
 import errno
+import os
 import socket
 from collections.abc import Sequence
 
@@ -85,6 +87,12 @@ class PlaintextTransportLayer(TransportLayer):
             if len(buffers) == 1:
                 return self._socket.send(buffers[0])
             return self._socket.sendmsg(buffers[:_IOV_MAX])
+        except (BlockingIOError, InterruptedError):
+            return 0
+
+    def transfer_from(self, file_descriptor: int, position: int, count: int) -> int:
+        try:
+            return os.sendfile(self._socket.fileno(), file_descriptor, position, count)
         except (BlockingIOError, InterruptedError):
             return 0
 

@@ -26,4 +26,4 @@ class Receive(abc.ABC):
 
     @abc.abstractmethod
     def close(self) -> None:
-        """Releases the buffer (nothing to do without a memory pool)."""
+        """Gives the buffer of an unfinished frame back to its memory pool."""

@@ -1,14 +1,25 @@
-"""Port of clients/src/main/java/org/apache/kafka/common/network/Selector.java (Kafka 3.7), as the clients use it.
+"""Port of clients/src/main/java/org/apache/kafka/common/network/Selector.java (Kafka 3.7).
 
-Non-blocking I/O over many connections from one thread: connects, size-prefixed sends and receives (frames
-larger than `max_receive_size` fail the connection), mute/unmute, and closing connections idle for longer
-than connections.max.idle.ms. Each poll() leaves behind what happened during it: the sends completed, the
-receives completed (at most one per connection per poll), the connections made and those lost with the state
-they were in.
+Non-blocking I/O over many connections from one thread: connects, or connections accepted elsewhere and
+registered here (a broker's Processor), size-prefixed sends and receives (frames larger than `max_receive_size`
+fail the connection), receive buffers granted by a MemoryPool (channels waiting for memory stop reading until the
+pool has some again), mute/unmute, and closing connections idle for longer than connections.max.idle.ms. Each
+poll() leaves behind what happened during it: the sends completed, the receives completed (at most one per
+connection per poll), the connections made and those lost with the state they were in.
 
-PORT: built on Python's `selectors` (epoll on Linux) with SelectionKey standing in for java.nio's. A socketpair
-wakes a blocked select, as java.nio's Selector.wakeup does. Not ported: metrics (SelectorMetrics; no metrics
-subsystem yet), the MemoryPool (clients use none), and delayed close after failed authentication (PLAINTEXT only).
+# PORT: built on Python's `selectors` (epoll on Linux) with SelectionKey standing in for java.nio's. A socketpair
+# wakes a blocked select, as java.nio's Selector.wakeup does. Not ported: metrics (SelectorMetrics; no metrics
+# subsystem yet) and delayed close after failed authentication (PLAINTEXT only).
+# PORT: three changes to how Java does the same thing, each saving system calls per request at Python's cost per
+# call (measured with tests/bench/test_socket_server_bench.py):
+# - muting only marks the channel; its read interest is dropped when it turns out to be readable while muted
+#   (a client waiting for its answer sends nothing meanwhile), so mute and unmute usually cost no epoll_ctl;
+# - a wakeup writes its byte only if none is pending since the last select, so a burst of wakeups (a broker's
+#   responses handed to its Processor) costs one write and one read (and the read needs no second call to find
+#   the socketpair empty);
+# - with `write_on_send` (a broker's Processor asks for it), send() writes at once what the socket takes instead
+#   of registering for writability and writing in the next poll; a send completed so is in completed_sends()
+#   right away, so the caller must handle completed_sends() before its next poll (the Processor does).
 Like Java's, a Selector is used by one thread; only wakeup() may be called from others.
 """
 
@@ -21,6 +32,7 @@ import socket
 from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.network.channel_builder import ChannelBuilder
 from kafka.common.network.channel_state import ChannelState
 from kafka.common.network.inet_address import InetSocketAddress
@@ -30,6 +42,7 @@ from kafka.common.network.network_send import NetworkSend
 from kafka.common.network.plaintext_channel_builder import PlaintextChannelBuilder
 from kafka.common.network.selectable import Selectable
 from kafka.common.network.selection_key import SelectionKey
+from kafka.common.network.socket_channel import SocketChannel
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
 
@@ -49,40 +62,39 @@ class _CloseMode(enum.Enum):
         return self is not _CloseMode.DISCARD_NO_NOTIFY
 
 
-class _IdleExpiryManager:
-    """Connections in least-recently-active order, to close the oldest once it has been idle too long."""
-
-    __slots__ = ("lru_connections", "_connections_max_idle_nanos", "_next_idle_close_check_time")
-
-    def __init__(self, time: Time, connections_max_idle_ms: int) -> None:
-        self._connections_max_idle_nanos = connections_max_idle_ms * 1000 * 1000
-        self.lru_connections: OrderedDict[str, int] = OrderedDict()
-        self._next_idle_close_check_time = time.nanoseconds() + self._connections_max_idle_nanos
-
-    def update(self, connection_id: str, current_time_nanos: int) -> None:
-        self.lru_connections[connection_id] = current_time_nanos
-        self.lru_connections.move_to_end(connection_id)
-
-    def poll_expired_connection(self, current_time_nanos: int) -> tuple[str, int] | None:
-        """The oldest connection if it has been idle longer than allowed (checked no more often than needed)."""
-        if current_time_nanos <= self._next_idle_close_check_time:
-            return None
-        if not self.lru_connections:
-            self._next_idle_close_check_time = current_time_nanos + self._connections_max_idle_nanos
-            return None
-        connection_id, last_active = next(iter(self.lru_connections.items()))
-        self._next_idle_close_check_time = last_active + self._connections_max_idle_nanos
-        if current_time_nanos > self._next_idle_close_check_time:
-            return connection_id, last_active
-        return None
-
-    def remove(self, connection_id: str) -> None:
-        self.lru_connections.pop(connection_id, None)
-
-
 class Selector(Selectable):
     NO_IDLE_TIMEOUT_MS = -1
     NO_FAILED_AUTHENTICATION_DELAY = 0
+
+    class IdleExpiryManager:
+        """Connections in least-recently-active order, to close the oldest once it has been idle too long."""
+
+        __slots__ = ("lru_connections", "_connections_max_idle_nanos", "_next_idle_close_check_time")
+
+        def __init__(self, time: Time, connections_max_idle_ms: int) -> None:
+            self._connections_max_idle_nanos = connections_max_idle_ms * 1000 * 1000
+            self.lru_connections: OrderedDict[str, int] = OrderedDict()
+            self._next_idle_close_check_time = time.nanoseconds() + self._connections_max_idle_nanos
+
+        def update(self, connection_id: str, current_time_nanos: int) -> None:
+            self.lru_connections[connection_id] = current_time_nanos
+            self.lru_connections.move_to_end(connection_id)
+
+        def poll_expired_connection(self, current_time_nanos: int) -> tuple[str, int] | None:
+            """The oldest connection if it has been idle longer than allowed (checked no more often than needed)."""
+            if current_time_nanos <= self._next_idle_close_check_time:
+                return None
+            if not self.lru_connections:
+                self._next_idle_close_check_time = current_time_nanos + self._connections_max_idle_nanos
+                return None
+            connection_id, last_active = next(iter(self.lru_connections.items()))
+            self._next_idle_close_check_time = last_active + self._connections_max_idle_nanos
+            if current_time_nanos > self._next_idle_close_check_time:
+                return connection_id, last_active
+            return None
+
+        def remove(self, connection_id: str) -> None:
+            self.lru_connections.pop(connection_id, None)
 
     def __init__(
         self,
@@ -92,9 +104,13 @@ class Selector(Selectable):
         max_receive_size: int = NetworkReceive.UNLIMITED,
         channel_builder: ChannelBuilder | None = None,
         record_time_per_connection: bool = False,
+        memory_pool: MemoryPool = MemoryPool.NONE,
+        write_on_send: bool = False,
     ) -> None:
-        """`connection_max_idle_ms` < 0 disables idle expiry. PORT: Java's metrics, metric group and tags, memory
-        pool and failed-authentication delay arguments are not taken."""
+        """`connection_max_idle_ms` < 0 disables idle expiry. `record_time_per_connection`: add the time spent on
+        each channel to its network thread time. `write_on_send`: see the module's notes.
+
+        # PORT: Java's metrics, metric group and tags and failed-authentication delay arguments are not taken."""
         self._nio_selector = selectors.DefaultSelector()
         self._max_receive_size = max_receive_size
         self._time = time
@@ -111,8 +127,11 @@ class Selector(Selectable):
         self._log = log_context.logger("org.apache.kafka.common.network.Selector")
         self._channel_builder = channel_builder if channel_builder is not None else PlaintextChannelBuilder()
         self._record_time_per_connection = record_time_per_connection
+        self._memory_pool = memory_pool
+        self._out_of_memory = False
+        self._write_on_send = write_on_send
         self._idle_expiry_manager = (
-            None if connection_max_idle_ms < 0 else _IdleExpiryManager(time, connection_max_idle_ms)
+            None if connection_max_idle_ms < 0 else Selector.IdleExpiryManager(time, connection_max_idle_ms)
         )
         self._made_read_progress_last_poll = True
         self._closed = False
@@ -121,6 +140,8 @@ class Selector(Selectable):
         self._wakeup_r.setblocking(False)
         self._wakeup_w.setblocking(False)
         self._nio_selector.register(self._wakeup_r, selectors.EVENT_READ, None)
+        # Set by a wakeup() that wrote its byte, cleared once select() has reported it (see the module's notes).
+        self._wakeup_pending = False
 
     # -- connecting -----------------------------------------------------------------------------------------
 
@@ -164,11 +185,13 @@ class Selector(Selectable):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer_size)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    def register(self, id: str, sock: socket.socket) -> None:
-        """Adds an already connected socket as connection `id`."""
+    def register(self, id: str, socket_channel: SocketChannel) -> None:
+        """Adds a connection accepted elsewhere (a broker's Acceptor) as connection `id`, to be read."""
         self._ensure_not_registered(id)
-        sock.setblocking(False)
-        self._register_channel(id, sock, SelectionKey.OP_READ)
+        socket_channel.sock.setblocking(False)
+        key = self._register_channel(id, socket_channel.sock, SelectionKey.OP_READ)
+        channel: KafkaChannel = key.attachment()
+        channel.set_socket_address(socket_channel.remote_host, socket_channel.remote_port)
 
     def _ensure_not_registered(self, id: str) -> None:
         if id in self._channels:
@@ -186,7 +209,7 @@ class Selector(Selectable):
 
     def _build_and_attach_kafka_channel(self, sock: socket.socket, id: str, key: SelectionKey) -> KafkaChannel:
         try:
-            channel = self._channel_builder.build_channel(id, key, self._max_receive_size)
+            channel = self._channel_builder.build_channel(id, key, self._max_receive_size, self._memory_pool)
             key.attach(channel)
             return channel
         except Exception as e:
@@ -199,6 +222,9 @@ class Selector(Selectable):
     # -- waking up, closing ---------------------------------------------------------------------------------
 
     def wakeup(self) -> None:
+        if self._wakeup_pending:
+            return  # the byte of an earlier wakeup is still waiting to be selected
+        self._wakeup_pending = True
         try:
             self._wakeup_w.send(b"\x00")
         except (BlockingIOError, InterruptedError):
@@ -207,9 +233,10 @@ class Selector(Selectable):
             pass  # closed
 
     def _drain_wakeups(self) -> None:
+        # One read: wakeups are coalesced, so a few bytes at most are waiting; anything left only makes the next
+        # select return at once.
         try:
-            while self._wakeup_r.recv(4096):
-                pass
+            self._wakeup_r.recv(4096)
         except (BlockingIOError, InterruptedError, OSError):
             pass
 
@@ -260,6 +287,9 @@ class Selector(Selectable):
         if connection_id in self._closing_channels:
             self._failed_sends.append(connection_id)
             return
+        if self._write_on_send and channel.ready() and not channel.has_send():
+            self._send_and_write(channel, send)
+            return
         try:
             channel.set_send(send)
         except Exception as e:
@@ -271,6 +301,21 @@ class Selector(Selectable):
             )
             raise
 
+    def _send_and_write(self, channel: KafkaChannel, send: NetworkSend) -> None:
+        """send() with `write_on_send`: writes what the socket takes now; a failing write closes the connection
+        as it would in a poll, reporting it disconnected."""
+        start_nanos = self._time.nanoseconds() if self._record_time_per_connection else 0
+        try:
+            completed = channel.set_send_and_write(send)
+            if completed is not None:
+                self._completed_sends.append(completed)
+        except Exception as e:
+            self._log_channel_error(channel, e)
+            self._close(channel, _CloseMode.NOTIFY_ONLY)
+        finally:
+            if self._record_time_per_connection:
+                channel.add_network_thread_time_nanos(self._time.nanoseconds() - start_nanos)
+
     # -- polling --------------------------------------------------------------------------------------------
 
     def poll(self, timeout: int) -> None:
@@ -279,6 +324,14 @@ class Selector(Selectable):
             raise ValueError("timeout should be >= 0")
         made_read_progress_last_call = self._made_read_progress_last_poll
         self._clear()
+
+        if self._out_of_memory and not self._memory_pool.is_out_of_memory():
+            # Memory was given back: the channels that muted themselves waiting for it read again.
+            self._log.trace("Broker no longer low on memory - unmuting incoming sockets")
+            for channel in self._channels.values():
+                if channel.is_in_mutable_state() and channel not in self._explicitly_muted_channels:
+                    channel.maybe_unmute()
+            self._out_of_memory = False
 
         data_in_buffers = bool(self._keys_with_buffered_read)
         if self._immediately_connected_keys or (made_read_progress_last_call and data_in_buffers):
@@ -297,9 +350,10 @@ class Selector(Selectable):
             self._poll_selection_keys(ready_keys, False, end_select)
             for key in ready_keys:
                 key.ready_ops = 0
-            immediately_connected = list(self._immediately_connected_keys)
-            self._immediately_connected_keys.clear()
-            self._poll_selection_keys(immediately_connected, True, end_select)
+            if self._immediately_connected_keys:
+                immediately_connected = list(self._immediately_connected_keys)
+                self._immediately_connected_keys.clear()
+                self._poll_selection_keys(immediately_connected, True, end_select)
         else:
             self._made_read_progress_last_poll = True  # nothing to do counts as progress
 
@@ -316,6 +370,7 @@ class Selector(Selectable):
             key = selector_key.data
             if key is None:
                 self._drain_wakeups()
+                self._wakeup_pending = False
                 continue
             key.set_ready(mask)
             ready.append(key)
@@ -350,24 +405,32 @@ class Selector(Selectable):
                         continue
 
                 # A connected channel that is not ready yet does its handshake.
-                if channel.is_connected() and not channel.ready():
+                ready = channel.ready()
+                if not ready and channel.is_connected():
                     channel.prepare()
-                if channel.ready() and channel.state() is ChannelState.NOT_CONNECTED:
+                    ready = channel.ready()
+                if ready and channel.state() is ChannelState.NOT_CONNECTED:
                     channel.set_state(ChannelState.READY)
 
-                if (
-                    channel.ready()
-                    and (key.is_readable() or channel.has_bytes_buffered())
+                readable = key.is_readable()
+                explicitly_muted = channel in self._explicitly_muted_channels
+                if readable and channel.is_muted():
+                    # Muted, and data (or the peer's close) is waiting: stop watching reads until unmuted.
+                    key.set_interest_ops(key.interest_ops() & ~SelectionKey.OP_READ)
+                elif (
+                    ready
+                    and (readable or channel.has_bytes_buffered())
+                    and not explicitly_muted
                     and not self._has_completed_receive(channel)
-                    and channel not in self._explicitly_muted_channels
                 ):
                     self._attempt_read(channel)
 
-                if channel.has_bytes_buffered() and channel not in self._explicitly_muted_channels:
+                if not explicitly_muted and channel.has_bytes_buffered():
                     self._keys_with_buffered_read.add(key)
 
                 try:
-                    self._attempt_write(key, channel)
+                    if key.is_writable() and ready and channel.has_send():
+                        self.write(channel)
                 except Exception:
                     send_failed = True
                     raise
@@ -375,11 +438,7 @@ class Selector(Selectable):
                 if not key.is_valid():
                     self._close(channel, _CloseMode.GRACEFUL)
             except Exception as e:
-                desc = f"{channel.socket_description()} (channelId={channel.id()})"
-                if isinstance(e, (OSError, EOFError)):
-                    self._log.debug(f"Connection with {desc} disconnected", e)
-                else:
-                    self._log.warn(f"Unexpected error from {desc}; closing connection", e)
+                self._log_channel_error(channel, e)
                 self._close(
                     channel,
                     _CloseMode.NOTIFY_ONLY if send_failed else _CloseMode.GRACEFUL,
@@ -388,9 +447,12 @@ class Selector(Selectable):
                 if self._record_time_per_connection:
                     channel.add_network_thread_time_nanos(self._time.nanoseconds() - channel_start_time_nanos)
 
-    def _attempt_write(self, key: SelectionKey, channel: KafkaChannel) -> None:
-        if channel.has_send() and channel.ready() and key.is_writable():
-            self.write(channel)
+    def _log_channel_error(self, channel: KafkaChannel, e: Exception) -> None:
+        desc = f"{channel.socket_description()} (channelId={channel.id()})"
+        if isinstance(e, (OSError, EOFError)):
+            self._log.debug(f"Connection with {desc} disconnected", e)
+        else:
+            self._log.warn(f"Unexpected error from {desc}; closing connection", e)
 
     def write(self, channel: KafkaChannel) -> None:
         channel.write()
@@ -405,7 +467,9 @@ class Selector(Selectable):
             receive = channel.maybe_complete_receive()
             if receive is not None:
                 self._add_to_completed_receives(channel, receive)
-        if not channel.is_muted():
+        if channel.is_muted():
+            self._out_of_memory = True  # the channel muted itself: the memory pool has nothing for its frame
+        else:
             self._made_read_progress_last_poll = True
 
     def _maybe_read_from_closing_channel(self, channel: KafkaChannel) -> bool:
@@ -494,6 +558,9 @@ class Selector(Selectable):
         self._connected.clear()
         self._disconnected.clear()
         # Channels closed gracefully last time are closed for good once their receives were delivered.
+        if not self._closing_channels and not self._failed_sends:
+            self._made_read_progress_last_poll = False
+            return
         for connection_id, channel in list(self._closing_channels.items()):
             send_failed = connection_id in self._failed_sends
             if send_failed:
@@ -563,6 +630,10 @@ class Selector(Selectable):
 
     def closing_channel(self, id: str) -> KafkaChannel | None:
         return self._closing_channels.get(id)
+
+    def closing_channels(self) -> list[KafkaChannel]:
+        """The channels closed gracefully whose last receives are still to be handed over."""
+        return list(self._closing_channels.values())
 
     def lowest_priority_channel(self) -> KafkaChannel | None:
         if self._closing_channels:

@@ -28,6 +28,7 @@ from kafka.common.record.record_validation_stats import RecordValidationStats
 from kafka.common.record.records_util import Time, down_convert
 
 if TYPE_CHECKING:
+    from kafka.common.network.transferable_channel import TransferableChannel
     from kafka.common.record.memory_records import MemoryRecords
 
 INT32_MAX = 2**31 - 1
@@ -269,8 +270,10 @@ class FileRecords(AbstractRecords):
             self._size = target_size
         return original_size - target_size
 
-    def write_to(self, out_fd: int, offset: int, length: int) -> int:
-        """sendfile up to `length` bytes from `offset` (relative to this slice) to `out_fd`; returns bytes sent."""
+    def write_to(self, destination: TransferableChannel | int, offset: int, length: int) -> int:
+        """Writes up to `length` bytes from `offset` (relative to this slice) to `destination` without copying them
+        through Python: a TransferableChannel's transfer_from (a network Send), or sendfile to a file descriptor;
+        returns the bytes written."""
         new_size = min(os.fstat(self._fd).st_size, self._end) - self._start
         old_size = self.size_in_bytes()
         if new_size < old_size:
@@ -279,7 +282,9 @@ class FileRecords(AbstractRecords):
                 f"new size {new_size}"
             )
         count = min(length, old_size - offset)
-        return os.sendfile(out_fd, self._fd, self._start + offset, count)
+        if isinstance(destination, int):
+            return os.sendfile(destination, self._fd, self._start + offset, count)
+        return destination.transfer_from(self._fd, self._start + offset, count)
 
     def down_convert(self, to_magic: int, first_offset: int, time: Time | None = None) -> ConvertedRecords:
         """Convert to `to_magic`; returns this slice itself when nothing needed converting."""

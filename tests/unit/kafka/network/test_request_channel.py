@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from kafka.common.memory.simple_memory_pool import SimpleMemoryPool
 from kafka.common.message import AlterConfigsRequestData, RequestHeaderData
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
@@ -30,7 +31,6 @@ from kafka.network.request_channel import (
     ShutdownRequest,
     StartThrottlingResponse,
 )
-from kafka.network.socket_server import SimpleMemoryPool
 from tests.unit.kafka.network.socket_server_support import Client
 
 

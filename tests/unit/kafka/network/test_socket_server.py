@@ -35,6 +35,7 @@ from kafka.network.request_channel import (
     StartThrottlingResponse,
 )
 from kafka.network.socket_server import (
+    ConnectionId,
     ConnectionQuotas,
     ConnectionSlotWaitAborted,
     SocketServer,
@@ -597,3 +598,24 @@ def test_connection_quotas_counts_and_limits() -> None:
     assert quotas.get("10.0.0.3") == 1 and quotas.get("10.0.0.2") == 0
     with pytest.raises(ValueError, match="no connections"):
         quotas.dec(PLAINTEXT, "10.9.9.9")
+
+
+@pytest.mark.parametrize(
+    ("connection_id", "local_host", "remote_host", "remote_port", "index"),
+    [
+        ("127.0.0.1:9092-127.0.0.1:54321-7", "127.0.0.1", "127.0.0.1", 54321, 7),
+        ("::1:9092-::1:40000-0", "::1", "::1", 40000, 0),
+        ("fe80::1%br-lan:9092-fe80::2%br-lan:40000-3", "fe80::1%br-lan", "fe80::2%br-lan", 40000, 3),
+    ],
+)
+def test_connection_id_round_trips(
+    connection_id: str, local_host: str, remote_host: str, remote_port: int, index: int
+) -> None:
+    """A Processor's connection id parses back into its parts (IPv6 and scoped addresses too) and prints as it
+    was; anything else is not a connection id."""
+    parsed = ConnectionId.from_string(connection_id)
+    assert parsed is not None
+    assert (parsed.local_host, parsed.local_port) == (local_host, 9092)
+    assert (parsed.remote_host, parsed.remote_port, parsed.index) == (remote_host, remote_port, index)
+    assert str(parsed) == connection_id
+    assert ConnectionId.from_string("node-1") is None

@@ -1,23 +1,32 @@
 """Tests of kafka.common.network.selector (from Kafka's SelectorTest) against a real local socket server: connect,
 size-prefixed sends and receives of any size, refused connections, peers going away, the receive size limit,
-muting, idle expiry, wakeup and closing."""
+muting, idle expiry, wakeup and closing; and the broker's side: accepted connections registered with their peer
+address, receive buffers from a MemoryPool (muting on out-of-memory), writes at send time, and responses made of
+byte parts and FileRecords slices."""
 
 from __future__ import annotations
 
+import os
 import socket
 import struct
 import threading
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
+from kafka.common.memory.simple_memory_pool import SimpleMemoryPool
 from kafka.common.network.byte_buffer_send import ByteBufferSend
 from kafka.common.network.channel_state import ChannelState
 from kafka.common.network.inet_address import InetAddress, InetSocketAddress
+from kafka.common.network.multi_records_send import MultiRecordsSend
 from kafka.common.network.network_receive import NetworkReceive
 from kafka.common.network.network_send import NetworkSend
 from kafka.common.network.selectable import Selectable
+from kafka.common.network.selection_key import SelectionKey
 from kafka.common.network.selector import Selector
+from kafka.common.network.socket_channel import SocketChannel
+from kafka.common.record.file_records import FileRecords
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import MockTime, Time
 from tests.unit.kafka.common.network.echo_server import EchoServer
@@ -323,3 +332,265 @@ def test_use_default_buffer_size_keeps_socket_defaults(selector: Selector, serve
     assert sock_b.getsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF) >= 8192
     sock_a = selector.channel("a").selection_key().sock  # type: ignore[union-attr]
     assert sock_a.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+
+
+# ---- the broker's side: accepted connections ----------------------------------------------------------------
+
+
+class _Accepted:
+    """A listening socket whose accepted connections are registered with a server-side Selector."""
+
+    def __init__(self, selector: Selector) -> None:
+        self.selector = selector
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.clients: dict[str, socket.socket] = {}
+
+    def connect(self, id: str) -> socket.socket:
+        client = socket.create_connection(self.listener.getsockname()[:2])
+        sock, (host, port) = self.listener.accept()
+        self.selector.register(id, SocketChannel(sock, host, port))
+        self.clients[id] = client
+        return client
+
+    def close(self) -> None:
+        for client in self.clients.values():
+            client.close()
+        self.listener.close()
+
+
+@pytest.fixture
+def accepted() -> Iterator[_Accepted]:
+    selector = Selector(5000, Time.SYSTEM, LogContext(), max_receive_size=1000, write_on_send=True)
+    a = _Accepted(selector)
+    yield a
+    a.close()
+    selector.close()
+
+
+def _frame(payload: bytes) -> bytes:
+    return struct.pack(">i", len(payload)) + payload
+
+
+def _collect(selector: Selector, got: dict[str, bytes]) -> Callable[[], bool]:
+    def collect() -> bool:
+        got.update({r.source(): bytes(r.payload() or b"") for r in selector.completed_receives()})
+        return bool(got)
+
+    return collect
+
+
+def _read_exactly(sock: socket.socket, n: int) -> bytes:
+    data = bytearray()
+    sock.settimeout(10)
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        assert chunk, "peer closed"
+        data += chunk
+    return bytes(data)
+
+
+def test_registered_connection_is_read_and_knows_its_peer(accepted: _Accepted) -> None:
+    """An accepted socket registered under an id is read like any other; the channel keeps the peer address taken
+    at accept time, also for its log description, and is ready and anonymous at once."""
+    client = accepted.connect("a")
+    client.sendall(_frame(b"request"))
+    got: dict[str, bytes] = {}
+    _poll_until(accepted.selector, _collect(accepted.selector, got), "the request")
+    assert got == {"a": b"request"}
+    channel = accepted.selector.channel("a")
+    assert channel is not None and channel.ready()
+    host, port = client.getsockname()[:2]
+    assert channel.socket_address == host
+    assert channel.socket_description() == f"/{host}:{port}"
+    with pytest.raises(RuntimeError, match="There is already a connection for id a"):
+        accepted.selector.register("a", SocketChannel(socket.socket(), host, port))
+
+
+def test_write_on_send_completes_at_once(accepted: _Accepted) -> None:
+    """With write_on_send, a send the socket takes whole is in completed_sends() right after send(), no poll
+    needed, and the peer has the bytes."""
+    client = accepted.connect("a")
+    accepted.selector.send(NetworkSend("a", ByteBufferSend.size_prefixed(b"response")))
+    assert [send.destination_id() for send in accepted.selector.completed_sends()] == ["a"]
+    assert _read_exactly(client, 12) == _frame(b"response")
+
+
+def test_write_on_send_finishes_a_large_send_in_later_polls(accepted: _Accepted) -> None:
+    """A send larger than the socket takes at once completes in the polls after it, in order and whole."""
+    client = accepted.connect("a")
+    payload = bytes(range(256)) * 40_000  # ~10 MB
+    accepted.selector.send(NetworkSend("a", ByteBufferSend.size_prefixed(payload)))
+    assert not accepted.selector.completed_sends()
+    received = bytearray()
+    client.setblocking(False)
+    for _ in range(10_000):
+        accepted.selector.poll(10)
+        try:
+            while chunk := client.recv(1 << 20):
+                received += chunk
+        except BlockingIOError:
+            pass
+        if len(received) == len(payload) + 4:
+            break
+    assert bytes(received) == _frame(payload)
+
+
+def test_write_on_send_to_a_gone_peer_reports_the_disconnect(accepted: _Accepted) -> None:
+    """A write at send time that fails because the peer reset the connection closes it and reports it in
+    disconnected() right away."""
+    client = accepted.connect("a")
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    client.close()  # RST
+    payload = b"x" * 100_000
+    for _ in range(50):
+        if "a" in accepted.selector.disconnected() or accepted.selector.channel("a") is None:
+            break
+        if not accepted.selector.channel("a").has_send():  # type: ignore[union-attr]
+            accepted.selector.send(NetworkSend("a", ByteBufferSend.size_prefixed(payload)))
+        if "a" not in accepted.selector.disconnected():
+            accepted.selector.poll(20)
+    assert "a" in accepted.selector.disconnected()
+    assert accepted.selector.channel("a") is None
+
+
+def test_muted_readable_connection_is_not_read_until_unmuted(accepted: _Accepted) -> None:
+    """A muted connection whose client sends anyway is not read (its read interest goes once it is readable);
+    unmuting reads the waiting frame."""
+    client = accepted.connect("a")
+    accepted.selector.mute("a")
+    client.sendall(_frame(b"early"))
+    got: dict[str, bytes] = {}
+    for _ in range(5):
+        accepted.selector.poll(20)
+        _collect(accepted.selector, got)()
+    assert got == {}
+    channel = accepted.selector.channel("a")
+    assert channel is not None
+    assert not channel.selection_key().interest_ops() & SelectionKey.OP_READ
+    accepted.selector.unmute("a")
+    _poll_until(accepted.selector, _collect(accepted.selector, got), "the frame once unmuted")
+    assert got == {"a": b"early"}
+
+
+def test_connection_mutes_itself_while_the_memory_pool_is_exhausted() -> None:
+    """A frame the MemoryPool cannot grant mutes its connection until memory is released; then it is read. Other
+    connections whose frames need no new memory are not held up."""
+    pool = SimpleMemoryPool(100, 100, True)
+    with Selector(5000, Time.SYSTEM, LogContext(), max_receive_size=100, memory_pool=pool) as selector:
+        accepted = _Accepted(selector)
+        try:
+            first = accepted.connect("first")
+            second = accepted.connect("second")
+            first.sendall(_frame(b"x" * 60))
+            got: dict[str, bytes] = {}
+            _poll_until(selector, _collect(selector, got), "the first frame")
+            assert pool.available_memory() == 40
+            second.sendall(_frame(b"y" * 60))
+            _poll_until(selector, lambda: selector.channel("second").is_muted(), "the second to mute")  # type: ignore[union-attr]
+            for _ in range(3):
+                selector.poll(20)
+                _collect(selector, got)()
+            assert got == {"first": b"x" * 60}
+            pool.release(60)  # the first request is done with its buffer
+            _poll_until(selector, lambda: _collect(selector, got)() and "second" in got, "the second frame")
+            assert got["second"] == b"y" * 60
+            assert not selector.channel("second").is_muted()  # type: ignore[union-attr]
+            assert pool.available_memory() == 40
+        finally:
+            accepted.close()
+
+
+def test_closing_a_connection_gives_back_its_partial_frame_memory() -> None:
+    """The buffer of a frame still being read goes back to the pool when its connection closes."""
+    pool = SimpleMemoryPool(1000, 1000, False)
+    with Selector(5000, Time.SYSTEM, LogContext(), max_receive_size=1000, memory_pool=pool) as selector:
+        accepted = _Accepted(selector)
+        try:
+            client = accepted.connect("a")
+            client.sendall(_frame(b"z" * 500)[:100])
+            _poll_until(selector, lambda: pool.available_memory() == 500, "the frame's buffer to be taken")
+            selector.close("a")
+            assert pool.available_memory() == 1000
+        finally:
+            accepted.close()
+
+
+def test_oversized_frame_from_a_registered_connection_closes_it(accepted: _Accepted) -> None:
+    """A frame over max_receive_size (socket.request.max.bytes on a broker) closes its connection."""
+    client = accepted.connect("a")
+    client.sendall(struct.pack(">i", 1001))
+    _poll_until(accepted.selector, lambda: "a" in accepted.selector.disconnected(), "the connection to close")
+
+
+def test_lowest_priority_channel_is_the_least_recently_active(accepted: _Accepted) -> None:
+    """lowest_priority_channel is the connection active longest ago (the one a broker closes when over
+    max.connections)."""
+    accepted.connect("a")
+    second = accepted.connect("b")
+    assert accepted.selector.lowest_priority_channel().id() == "a"  # type: ignore[union-attr]
+    accepted.clients["a"].sendall(_frame(b"1"))
+    _poll_until(accepted.selector, lambda: bool(accepted.selector.completed_receives()), "a's frame")
+    assert accepted.selector.lowest_priority_channel().id() == "b"  # type: ignore[union-attr]
+    del second
+
+
+def test_multi_records_send_writes_bytes_and_file_slices(accepted: _Accepted, tmp_path: Path) -> None:
+    """A response of byte parts and FileRecords slices reaches the peer whole and in order; the file parts go
+    through the transport's transfer_from."""
+    records = FileRecords.open(tmp_path / "00000000000000000000.log")
+    try:
+        data = bytes(range(256)) * 4096  # 1 MB
+        os.pwrite(records.file_descriptor(), data, 0)
+        whole = FileRecords.open(tmp_path / "00000000000000000000.log", file_already_exists=True)
+        try:
+            parts = [b"head", whole.slice(10, 300_000), b"", memoryview(b"middle"), whole.slice(500_000, 20), b"tail"]
+            expected = b"head" + data[10:300_010] + b"middle" + data[500_000:500_020] + b"tail"
+            send = MultiRecordsSend([struct.pack(">i", len(expected)), *parts])
+            assert send.size() == len(expected) + 4
+            client = accepted.connect("a")
+            accepted.selector.send(NetworkSend("a", send))
+            received = bytearray()
+            client.setblocking(False)
+            for _ in range(10_000):
+                if not accepted.selector.completed_sends():
+                    accepted.selector.poll(10)
+                try:
+                    while chunk := client.recv(1 << 20):
+                        received += chunk
+                except BlockingIOError:
+                    pass
+                if len(received) == len(expected) + 4:
+                    break
+            assert bytes(received[4:]) == expected
+            assert send.completed()
+        finally:
+            whole.close()
+    finally:
+        records.close()
+
+
+def test_wakeup_after_a_wakeup_was_selected_wakes_again(selector: Selector) -> None:
+    """Wakeups between two selects cost one byte, but once a poll has seen it the next wakeup wakes a poll
+    again."""
+    selector.wakeup()
+    selector.wakeup()
+    selector.poll(0)
+    done = threading.Event()
+
+    def poll() -> None:
+        selector.poll(120_000)
+        done.set()
+
+    t = threading.Thread(target=poll, name="selector-poll")
+    t.start()
+    try:
+        for _ in range(200):
+            selector.wakeup()
+            if done.wait(0.05):
+                break
+        woken = done.is_set()
+    finally:
+        if not done.is_set():
+            selector._wakeup_w.send(b"\x00")  # free the poll the wakeups failed to end
+        t.join(30)
+    assert woken
