@@ -69,7 +69,7 @@ from kafka.common.record.record_validation_stats import RecordValidationStats
 from kafka.common.record.timestamp_type import TimestampType
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
-from kafka.common.utils.utils import atomic_move_with_fallback
+from kafka.common.utils.utils import atomic_move_with_fallback, parse_int
 from kafka.log.corrupt_index_exception import CorruptIndexException
 from kafka.log.index_entry import OffsetPosition
 from kafka.log.log_append_info import (
@@ -140,7 +140,7 @@ from kafka.server.fetch_data_info import (
     FetchTxnCommitted,
 )
 from kafka.server.log_offset_metadata import LogOffsetMetadata
-from kafka.utils.core_utils import delete_recursive, parse_int, replace_suffix
+from kafka.utils.core_utils import delete_recursive, replace_suffix
 from kafka.utils.logging import Logging
 
 if TYPE_CHECKING:

@@ -40,10 +40,10 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.requests.api_error import ApiError
 from kafka.common.requests.describe_configs_response import ConfigSource
 from kafka.common.requests.describe_configs_response import ConfigType as ResponseConfigType
+from kafka.common.utils.utils import parse_int
 from kafka.log.log_config import LogConfig
 from kafka.server.config_handler import DynamicBrokerConfig, dynamic_config_of
 from kafka.server.kafka_config import KafkaConfig
-from kafka.utils.core_utils import parse_int
 from kafka.utils.logging import TRACE, Logging
 from kafka.zk.zk_data import ConfigType
 

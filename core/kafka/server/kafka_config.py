@@ -59,7 +59,7 @@ from kafka.common.record.compression_type import CompressionType
 from kafka.common.record.record_version import RecordVersion
 from kafka.common.record.timestamp_type import TimestampType
 from kafka.common.security.auth.security_protocol import SecurityProtocol
-from kafka.utils.core_utils import parse_int
+from kafka.common.utils.utils import parse_int
 
 if TYPE_CHECKING:
     from kafka.server.config_handler import DynamicBrokerConfig

@@ -255,18 +255,3 @@ def scala_option(value: object) -> str:
 def scala_set(values: Iterable[object]) -> str:
     """A Set as Scala prints it, in the order given: `Set(a, b)`. Callers sort or deduplicate where they need to."""
     return "Set(" + ", ".join(str(v) for v in values) + ")"
-
-
-_JAVA_INTEGER = re.compile(r"[+-]?[0-9]+")
-
-
-def parse_int(s: str, bits: int = 32) -> int:
-    """A decimal integer as Java's Integer.parseInt (bits=32) or Long.parseLong (bits=64) reads it: an optional sign
-    and ASCII digits within range. Anything else (spaces, underscores, a value out of range) raises ValueError, Java's
-    NumberFormatException, with Java's message."""
-    if not _JAVA_INTEGER.fullmatch(s):
-        raise ValueError(f'For input string: "{s}"')
-    value = int(s)
-    if not -(2 ** (bits - 1)) <= value < 2 ** (bits - 1):
-        raise ValueError(f'For input string: "{s}"')
-    return value

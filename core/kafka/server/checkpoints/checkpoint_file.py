@@ -24,8 +24,7 @@ from pathlib import Path
 from typing import Generic, Protocol, TypeVar
 
 from kafka.common.errors import KafkaStorageException
-from kafka.common.utils.utils import atomic_move_with_fallback
-from kafka.utils.core_utils import parse_int
+from kafka.common.utils.utils import atomic_move_with_fallback, parse_int
 from kafka.utils.logging import Logging
 
 T = TypeVar("T")

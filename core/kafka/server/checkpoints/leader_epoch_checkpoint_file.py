@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
+from kafka.common.utils.utils import parse_int, parse_long
 from kafka.server.checkpoints.checkpoint_file import (
     CheckpointFile,
     CheckpointFileFormatter,
@@ -23,7 +24,6 @@ from kafka.server.checkpoints.checkpoint_file import (
     split_white_spaces,
 )
 from kafka.server.epoch.leader_epoch_file_cache import EpochEntry
-from kafka.utils.core_utils import parse_int
 
 LEADER_EPOCH_CHECKPOINT_FILENAME: Final = "leader-epoch-checkpoint"
 CURRENT_VERSION: Final = 0
@@ -55,7 +55,7 @@ class LeaderEpochCheckpointFileFormatter(CheckpointFileFormatter[EpochEntry]):
         if len(fields) != 2:
             return None
         epoch, offset = fields
-        return EpochEntry(parse_int(epoch), parse_int(offset, 64))
+        return EpochEntry(parse_int(epoch), parse_long(offset))
 
 
 FORMATTER: Final = LeaderEpochCheckpointFileFormatter()

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import Final
 
 from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.utils import parse_int, parse_long
 from kafka.server.checkpoints.checkpoint_file import (
     CheckpointFile,
     CheckpointFileFormatter,
     LogDirFailureChannelLike,
     split_white_spaces,
 )
-from kafka.utils.core_utils import parse_int
 
 CURRENT_VERSION: Final = 0
 
@@ -46,7 +46,7 @@ class OffsetCheckpointFileFormatter(CheckpointFileFormatter[tuple[TopicPartition
         if len(fields) != 3:
             return None
         topic, partition, offset = fields
-        return TopicPartition(topic, parse_int(partition)), parse_int(offset, 64)
+        return TopicPartition(topic, parse_int(partition)), parse_long(offset)
 
 
 FORMATTER: Final = OffsetCheckpointFileFormatter()

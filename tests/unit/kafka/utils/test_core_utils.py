@@ -119,13 +119,3 @@ def test_generate_uuid_as_base64() -> None:
     assert len(a) == 22 and a != b
     assert "=" not in a and "+" not in a and "/" not in a
     assert len(base64.urlsafe_b64decode(a + "==")) == 16
-
-
-def test_parse_int_follows_java() -> None:
-    """Integers parse as Java's parseInt/parseLong: signs allowed; spaces, underscores and overflow refused."""
-    assert core_utils.parse_int("+5") == 5
-    assert core_utils.parse_int("-7", 64) == -7
-    for bad in (" 1", "1_0", "", "2147483648", "0x10"):
-        with pytest.raises(ValueError):
-            core_utils.parse_int(bad)
-    assert core_utils.parse_int("2147483648", 64) == 2147483648

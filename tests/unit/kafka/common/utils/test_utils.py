@@ -53,3 +53,13 @@ def test_java_to_string_names_exceptions_as_java() -> None:
     assert java_class_name(NotImplementedError()) == "java.lang.UnsupportedOperationException"
     assert java_to_string(KeyError("k")) == "java.util.NoSuchElementException: k"
     assert java_to_string(TimeoutError()) == "java.util.concurrent.TimeoutException"
+
+
+def test_parse_int_and_parse_long_refuse_what_java_refuses() -> None:
+    """Signs are allowed; spaces, underscores, hexadecimal, the empty string and overflow are refused."""
+    assert parse_int("+5") == 5
+    assert parse_long("-7") == -7
+    for bad in (" 1", "1_0", "", "2147483648", "0x10"):
+        with pytest.raises(ValueError):
+            parse_int(bad)
+    assert parse_long("2147483648") == 2147483648
