@@ -568,7 +568,7 @@ class ProducerStateManager(Logging):
         self.max_producer_id_expiration_ms = max_producer_id_expiration_ms
         self.log_ident = f"[ProducerStateManager partition={topic_partition}] "
         self._snapshots_lock = threading.Lock()
-        self._snapshots: SortedDict = self._load_snapshots()
+        self._snapshots: SortedDict[int, SnapshotFile] = self._load_snapshots()
         self._producers: dict[int, ProducerStateEntry] = {}
         self._last_map_offset = 0
         self._last_snap_offset = 0
@@ -582,8 +582,8 @@ class ProducerStateManager(Logging):
         """The partition directory holding the snapshots."""
         return self._log_dir
 
-    def _load_snapshots(self) -> SortedDict:
-        snapshots = SortedDict()
+    def _load_snapshots(self) -> SortedDict[int, SnapshotFile]:
+        snapshots: SortedDict[int, SnapshotFile] = SortedDict()
         for snapshot in list_snapshot_files(self._log_dir):
             snapshots[snapshot.offset] = snapshot
         return snapshots
