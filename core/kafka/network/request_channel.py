@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from kafka.common.errors import KafkaException
+from kafka.common.network.client_information import ClientInformation
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.message import ByteBufferAccessor
@@ -31,7 +32,7 @@ from kafka.common.requests.abstract_request import AbstractRequest
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.envelope_response import EnvelopeResponse
 from kafka.common.requests.request_and_size import RequestAndSize
-from kafka.common.requests.request_context import ClientInformation, RequestContext
+from kafka.common.requests.request_context import RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 from kafka.common.utils.time import Time

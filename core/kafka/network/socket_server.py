@@ -48,6 +48,7 @@ from kafka.common.errors import KafkaException
 from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.memory.simple_memory_pool import SimpleMemoryPool
 from kafka.common.network.channel_builder import ChannelBuilder
+from kafka.common.network.client_information import ClientInformation
 from kafka.common.network.kafka_channel import KafkaChannel
 from kafka.common.network.listener_name import ListenerName
 from kafka.common.network.multi_records_send import MultiRecordsSend
@@ -59,7 +60,7 @@ from kafka.common.network.socket_channel import SocketChannel
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.message import ByteBufferAccessor
 from kafka.common.requests.api_versions_request import ApiVersionsRequest
-from kafka.common.requests.request_context import ClientInformation, RequestContext
+from kafka.common.requests.request_context import RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.security.auth.security_protocol import SecurityProtocol
 from kafka.common.utils.kafka_thread import KafkaThread

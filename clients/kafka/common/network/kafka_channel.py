@@ -23,11 +23,11 @@ import enum
 from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.network.authenticator import Authenticator
 from kafka.common.network.channel_state import ChannelState
+from kafka.common.network.client_information import ClientInformation
 from kafka.common.network.network_receive import NetworkReceive
 from kafka.common.network.network_send import NetworkSend
 from kafka.common.network.selection_key import SelectionKey
 from kafka.common.network.transport_layer import TransportLayer
-from kafka.common.requests.request_context import ClientInformation
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 
 __all__ = ["KafkaChannel"]

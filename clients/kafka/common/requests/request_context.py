@@ -7,11 +7,11 @@ protocol, and the client software. It parses the body and frames the response.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from kafka.common.errors import InvalidRequestException
 from kafka.common.message import ApiVersionsRequestData
+from kafka.common.network.client_information import ClientInformation
 from kafka.common.network.listener_name import ListenerName
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.message import ByteBufferAccessor
@@ -22,26 +22,6 @@ from kafka.common.requests.api_versions_request import ApiVersionsRequest
 from kafka.common.requests.request_and_size import RequestAndSize
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
-
-
-@dataclass(frozen=True, slots=True)
-class ClientInformation:
-    """Port of org.apache.kafka.common.network.ClientInformation: the software name and version a client
-    announced in ApiVersions v3+."""
-
-    software_name: str
-    software_version: str
-
-    UNKNOWN_NAME_OR_VERSION: ClassVar[str] = "unknown"
-    EMPTY: ClassVar[ClientInformation]
-
-    def is_known(self) -> bool:
-        return self != ClientInformation.EMPTY
-
-
-ClientInformation.EMPTY = ClientInformation(
-    ClientInformation.UNKNOWN_NAME_OR_VERSION, ClientInformation.UNKNOWN_NAME_OR_VERSION
-)
 
 
 class RequestContext:

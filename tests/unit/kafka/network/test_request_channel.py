@@ -10,12 +10,13 @@ import pytest
 
 from kafka.common.memory.simple_memory_pool import SimpleMemoryPool
 from kafka.common.message import AlterConfigsRequestData, RequestHeaderData
+from kafka.common.network.client_information import ClientInformation
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.message import ByteBufferAccessor
 from kafka.common.requests.api_versions_request import ApiVersionsRequest
 from kafka.common.requests.api_versions_response import ApiVersionsResponse
-from kafka.common.requests.request_context import ClientInformation, RequestContext
+from kafka.common.requests.request_context import RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 from kafka.common.utils.time import MockTime

@@ -27,6 +27,7 @@ from kafka.common.message import (
     SyncGroupRequestData,
     UpdateMetadataRequestData,
 )
+from kafka.common.network.client_information import ClientInformation
 from kafka.common.network.listener_name import ListenerName
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
@@ -34,7 +35,7 @@ from kafka.common.protocol.message import ByteBufferAccessor
 from kafka.common.requests.abstract_request import request_class
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.offset_fetch_response import PartitionData
-from kafka.common.requests.request_context import ClientInformation, RequestContext
+from kafka.common.requests.request_context import RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.requests.update_metadata_request import UpdateMetadataRequestBuilder
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal

@@ -6,6 +6,7 @@ import struct
 
 from kafka.common.errors import UnsupportedVersionException
 from kafka.common.message import ApiVersionsRequestData, ListenerType
+from kafka.common.network.client_information import ClientInformation
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.message import ByteBufferAccessor
@@ -13,7 +14,7 @@ from kafka.common.requests.abstract_request import AbstractRequest
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.api_versions_request import ApiVersionsRequest
 from kafka.common.requests.api_versions_response import ApiVersionsResponse
-from kafka.common.requests.request_context import ClientInformation, RequestContext
+from kafka.common.requests.request_context import RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.requests.response_header import ResponseHeader
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal

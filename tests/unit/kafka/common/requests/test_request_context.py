@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from kafka.common.errors import InvalidRequestException, NotCoordinatorException
+from kafka.common.network.client_information import ClientInformation
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.message import ByteBufferAccessor
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.heartbeat_request import HeartbeatRequest
-from kafka.common.requests.request_context import ClientInformation, RequestContext
+from kafka.common.requests.request_context import RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 

@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 
+from kafka.common.network.client_information import ClientInformation
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.message import ByteBufferAccessor
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.api_versions_request import ApiVersionsRequest
-from kafka.common.requests.request_context import ClientInformation, RequestContext
+from kafka.common.requests.request_context import RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.requests.response_header import ResponseHeader
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
