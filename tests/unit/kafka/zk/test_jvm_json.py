@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import string
 import subprocess
 from pathlib import Path
-
-import pytest
 
 from kafka.zk.jvm_json import (
     encode_as_bytes,
@@ -121,9 +118,6 @@ public class Order {
 """
 
 
-@pytest.mark.skipif(
-    shutil.which("java") is None or not all(j.exists() for j in JACKSON_JARS), reason="needs java and Jackson"
-)
 def test_java_collections_order_matches_a_real_jvm(tmp_path: Path) -> None:
     """For random key sets (up to 40 keys, so with resizes), Properties and HashMap serialise as a real JVM does."""
     rng = random.Random(2024)
