@@ -11,7 +11,6 @@ partitions are named by topic id, and a topic re-created under the same name is 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from kafka.common.protocol.errors import Errors
@@ -19,29 +18,11 @@ from kafka.common.protocol.types import ZERO_UUID, Uuid
 from kafka.common.requests.fetch_metadata import INVALID_SESSION_ID, FetchMetadata
 from kafka.common.requests.fetch_request import PartitionData
 from kafka.common.requests.fetch_response import FetchResponse
+from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 
-__all__ = ["FetchRequestData", "FetchSessionHandler", "TopicIdPartition"]
-
-
-@dataclass(frozen=True, slots=True)
-class TopicIdPartition:
-    """Port of org.apache.kafka.common.TopicIdPartition: a partition with its topic's id."""
-
-    topic_id: Uuid
-    topic_partition: TopicPartition
-
-    @property
-    def topic(self) -> str:
-        return self.topic_partition.topic
-
-    @property
-    def partition(self) -> int:
-        return self.topic_partition.partition
-
-    def __str__(self) -> str:
-        return f"{self.topic_id}:{self.topic_partition}"
+__all__ = ["FetchRequestData", "FetchSessionHandler"]
 
 
 class FetchRequestData:

@@ -8,10 +8,10 @@ build the response; `FetchSessionCache` holds the sessions within `max.increment
 evicting stale or less valuable ones.
 
 # PORT: the protocol we serve is 3.7's, whose Fetch v13+ names topics by id. So partitions are keyed as the
-# requests layer keys them, `(topic_id, topic_name, partition)` (Java's TopicIdPartition, the name None while
-# unknown), sessions remember whether they use topic ids, and `FetchManager.new_context` takes the request version
-# and the id-to-name map: all as Kafka 3.7's FetchSession.scala, which is 2.8's plus this. Metrics (gauges and the
-# evictions meter) are not ported yet; `FetchSessionCache.evictions` counts evictions instead.
+# requests layer keys them, by TopicIdPartition (the topic name None while unknown), sessions remember whether
+# they use topic ids, and `FetchManager.new_context` takes the request version and the id-to-name map: all as
+# Kafka 3.7's FetchSession.scala, which is 2.8's plus this. Metrics (gauges and the evictions meter) are not
+# ported yet; `FetchSessionCache.evictions` counts evictions instead.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import random
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, MutableMapping
-from typing import Any, cast
+from typing import Any
 
 from sortedcontainers import SortedDict
 
@@ -29,11 +29,10 @@ from kafka.common.protocol.types import ZERO_UUID, Uuid
 from kafka.common.requests.fetch_metadata import FINAL_EPOCH, INITIAL_EPOCH, INVALID_SESSION_ID, FetchMetadata
 from kafka.common.requests.fetch_request import PartitionData
 from kafka.common.requests.fetch_response import FetchResponse
+from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.utils.time import Time
 from kafka.utils.logging import Logging
 
-# Java's TopicIdPartition: (topic id, topic name or None while unknown, partition).
-TopicIdPartition = tuple[Uuid, str | None, int]
 REQ_MAP = Mapping[TopicIdPartition, PartitionData]
 RESP_MAP = MutableMapping[TopicIdPartition, Any]  # values: FetchResponseData.PartitionData
 TOPIC_NAME_MAP = Mapping[Uuid, str]
@@ -48,22 +47,16 @@ _INT32_MAX = 2**31 - 1
 
 def partitions_to_log_string(partitions: Collection[TopicIdPartition], trace_enabled: bool) -> str:
     if trace_enabled:
-        return "(" + ", ".join(_tip_str(p) for p in partitions) + ")"
+        return "(" + ", ".join(map(str, partitions)) + ")"
     return f"{len(partitions)} partition(s)"
 
 
-def _tip_str(p: TopicIdPartition) -> str:
-    topic_id, topic, partition = p
-    return f"{topic_id}:{topic}-{partition}"
-
-
 def _response(error: Errors, throttle_time_ms: int, session_id: int, updates: RESP_MAP) -> FetchResponse:
-    # The requests layer types topic names as str; a name is None here while a topic id is unknown.
-    return FetchResponse.of(error, throttle_time_ms, session_id, cast(Mapping[tuple[Any, str, int], Any], updates))
+    return FetchResponse.of(error, throttle_time_ms, session_id, updates)
 
 
 def _size_of(version: int, partitions: Iterable[tuple[TopicIdPartition, Any]]) -> int:
-    return FetchResponse.size_of(version, cast(Iterable[tuple[tuple[Any, str, int], Any]], partitions))
+    return FetchResponse.size_of(version, partitions)
 
 
 def _is_diverging_epoch(resp: Any) -> bool:
@@ -79,6 +72,7 @@ class CachedPartition:
     """
 
     __slots__ = (
+        "_topic_id_partition",
         "fetch_offset",
         "fetcher_log_start_offset",
         "high_watermark",
@@ -114,19 +108,23 @@ class CachedPartition:
         self.fetcher_log_start_offset = fetcher_log_start_offset
         self.local_log_start_offset = local_log_start_offset
         self.last_fetched_epoch = last_fetched_epoch
+        # Built once and handed out on every fetch of the session; rebuilt when an unknown name is resolved.
+        self._topic_id_partition: TopicIdPartition | None = None
 
     @classmethod
     def of(
         cls, part: TopicIdPartition, req_data: PartitionData | None = None, resp_data: Any = None
     ) -> CachedPartition:
         """From a partition key alone, with its request data, or with request and response data."""
-        topic_id, topic, partition = part
+        tp = part.topic_partition
         if req_data is None:
-            return cls(topic, topic_id, partition)
-        return cls(
-            topic,
-            topic_id,
-            partition,
+            cached = cls(tp.topic, part.topic_id, tp.partition)
+            cached._topic_id_partition = part
+            return cached
+        cached = cls(
+            tp.topic,
+            part.topic_id,
+            tp.partition,
             req_data.max_bytes,
             req_data.fetch_offset,
             -1 if resp_data is None else resp_data.high_watermark,
@@ -135,11 +133,14 @@ class CachedPartition:
             -1 if resp_data is None else resp_data.log_start_offset,
             req_data.last_fetched_epoch,
         )
+        cached._topic_id_partition = part
+        return cached
 
     @staticmethod
     def key_of(part: TopicIdPartition) -> tuple[Any, int]:
-        topic_id, topic, partition = part
-        return (topic_id, partition) if topic_id != ZERO_UUID else (topic, partition)
+        topic_id = part.topic_id
+        tp = part.topic_partition
+        return (topic_id, tp.partition) if topic_id != ZERO_UUID else (tp.topic, tp.partition)
 
     @property
     def key(self) -> tuple[Any, int]:
@@ -147,7 +148,10 @@ class CachedPartition:
 
     @property
     def topic_id_partition(self) -> TopicIdPartition:
-        return (self.topic_id, self.topic, self.partition)
+        tip = self._topic_id_partition
+        if tip is None:
+            tip = self._topic_id_partition = TopicIdPartition.of(self.topic_id, self.partition, self.topic)
+        return tip
 
     def req_data(self) -> PartitionData:
         return PartitionData(
@@ -169,6 +173,8 @@ class CachedPartition:
     def maybe_resolve_unknown_name(self, topic_names: TOPIC_NAME_MAP) -> None:
         if self.topic is None:
             self.topic = topic_names.get(self.topic_id)
+            if self.topic is not None:
+                self._topic_id_partition = None
 
     def maybe_update_response_data(self, resp_data: Any, update_response_data: bool) -> bool:
         """Whether the partition must appear in an incremental response; with `update_response_data`, also

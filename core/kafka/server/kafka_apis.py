@@ -106,13 +106,13 @@ from kafka.common.requests.produce_response import PartitionResponse, ProduceRes
 from kafka.common.requests.stop_replica_response import StopReplicaResponse
 from kafka.common.requests.sync_group_response import SyncGroupResponse
 from kafka.common.requests.update_metadata_response import UpdateMetadataResponse
+from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
 from kafka.coordinator.group.offset_and_metadata import OffsetAndMetadata
 from kafka.log.log_validator import Client
 from kafka.network.request_channel import NoOpResponse, Request, RequestChannel, SendResponse
 from kafka.server.delayed_operation_key import TopicPartitionOperationKey
-from kafka.server.fetch_session import TopicIdPartition
 from kafka.server.kafka_config import KAFKA_2_3_IV0
 from kafka.server.metadata_cache import NO_LEADER_ID
 from kafka.server.request_handler_helper import on_leadership_change
@@ -422,21 +422,20 @@ class KafkaApis(Logging):
             version, fetch_request.metadata(), fetch_request.is_from_follower(), fetch_data, forgotten, topic_names
         )
 
-        # Partitions are keyed as the requests layer keys them: (topic id, topic name or None, partition).
+        # Partitions are keyed as the requests layer keys them: by TopicIdPartition, the topic None for an unknown id.
         erroneous: list[tuple[TopicIdPartition, Any]] = []
-        # Each with its TopicPartition, which the replica manager speaks.
-        interesting: list[tuple[TopicIdPartition, TopicPartition, Any]] = []
+        interesting: list[tuple[TopicIdPartition, Any]] = []
 
         def classify(tip: TopicIdPartition, data: Any) -> None:
-            _, topic, partition = tip
-            if topic is None:
-                erroneous.append((tip, FetchResponse.partition_response(partition, Errors.UNKNOWN_TOPIC_ID)))
-                return
-            tp = TopicPartition(topic, partition)
-            if not self.metadata_cache.contains(tp):
-                erroneous.append((tip, FetchResponse.partition_response(partition, Errors.UNKNOWN_TOPIC_OR_PARTITION)))
+            tp = tip.topic_partition
+            if tip.topic is None:
+                erroneous.append((tip, FetchResponse.partition_response(tp.partition, Errors.UNKNOWN_TOPIC_ID)))
+            elif not self.metadata_cache.contains(tp):
+                erroneous.append(
+                    (tip, FetchResponse.partition_response(tp.partition, Errors.UNKNOWN_TOPIC_OR_PARTITION))
+                )
             else:
-                interesting.append((tip, tp, data))
+                interesting.append((tip, data))
 
         context.foreach_partition(classify)
 
@@ -445,10 +444,10 @@ class KafkaApis(Logging):
 
         def maybe_convert(tip: TopicIdPartition, partition_data: Any) -> Any:
             """Down-converts records for fetch versions that cannot read the log's format (v0-v3)."""
-            _, topic, partition = tip
-            if topic is None:
+            if tip.topic is None:
                 return partition_data  # an unknown topic id: only an error to report, no records
-            tp = TopicPartition(topic, partition)
+            tp = tip.topic_partition
+            partition = tp.partition
             log_config = self.replica_manager.get_log_config(tp)
             if log_config is not None and str(log_config.compression_type) == "zstd" and version < 10:
                 return FetchResponse.partition_response(partition, Errors.UNSUPPORTED_COMPRESSION_TYPE)
@@ -472,9 +471,8 @@ class KafkaApis(Logging):
         def process_response_callback(response_partition_data: list[tuple[TopicIdPartition, Any]]) -> None:
             partitions: dict[TopicIdPartition, Any] = {}
             for tip, data in response_partition_data:
-                _, _, partition = tip
                 pd = FetchResponseData.PartitionData(
-                    partition_index=partition,
+                    partition_index=tip.topic_partition.partition,
                     error_code=maybe_down_convert_storage_error(data.error).code,
                     high_watermark=data.high_watermark,
                     last_stable_offset=data.last_stable_offset if data.last_stable_offset is not None else -1,
@@ -496,7 +494,7 @@ class KafkaApis(Logging):
                 # rather than building the whole response a second time as Kafka does.
                 self.send_response(request, unconverted)
                 return
-            converted: dict[Any, Any] = {}  # the requests layer types names as str; None for an unknown id
+            converted: dict[TopicIdPartition, Any] = {}
             for topic_response in unconverted.data.responses:
                 topic_id = topic_response.topic_id
                 topic_name = topic_response.topic or topic_names.get(topic_id)
@@ -508,7 +506,7 @@ class KafkaApis(Logging):
                             f"{request.header.client_id} on partition {topic_name}-{p.partition_index} failed due to "
                             f"{error.exception_name()}"
                         )
-                    tip = (topic_id, topic_name, p.partition_index)
+                    tip = TopicIdPartition.of(topic_id, p.partition_index, topic_name)
                     converted[tip] = maybe_convert(tip, p)
             response = FetchResponse.of(unconverted.error(), 0, unconverted.session_id(), converted)
             self.send_response(request, response)
@@ -519,14 +517,14 @@ class KafkaApis(Logging):
         fetch_max_bytes = min(fetch_request.max_bytes(), self.config.fetch_max_bytes)
         fetch_min_bytes = min(fetch_request.min_bytes(), fetch_max_bytes)
         # The replica manager speaks TopicPartition; the response is keyed as the request was (with ids).
-        keys = {tp: tip for tip, tp, _ in interesting}
+        keys = {tip.topic_partition: tip for tip, _ in interesting}
         self.replica_manager.fetch_messages(
             fetch_request.max_wait(),
             fetch_request.replica_id(),
             fetch_min_bytes,
             fetch_max_bytes,
             version <= 2,
-            [(tp, data) for _, tp, data in interesting],
+            [(tip.topic_partition, data) for tip, data in interesting],
             None,
             lambda results: process_response_callback([(keys[tp], data) for tp, data in results]),
             fetch_request.isolation_level(),

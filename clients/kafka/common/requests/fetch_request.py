@@ -18,6 +18,7 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.requests.abstract_request import AbstractRequest
 from kafka.common.requests.fetch_metadata import FetchMetadata
 from kafka.common.requests.fetch_response import FetchResponse
+from kafka.common.topic_id_partition import TopicIdPartition
 
 CONSUMER_REPLICA_ID = -1
 DEFAULT_RESPONSE_MAX_BYTES = 2**31 - 1
@@ -49,8 +50,8 @@ class FetchRequest(AbstractRequest[FetchResponse]):
     def __init__(self, data: Any, version: int) -> None:
         super().__init__(data, version)
         self._metadata = FetchMetadata(data.session_id, data.session_epoch)
-        self._fetch_data: dict[tuple[Any, str | None, int], PartitionData] | None = None
-        self._to_forget: list[tuple[Any, str | None, int]] | None = None
+        self._fetch_data: dict[TopicIdPartition, PartitionData] | None = None
+        self._to_forget: list[TopicIdPartition] | None = None
 
     def _get_error_response(self, throttle_time_ms: int, e: BaseException) -> FetchResponse:
         # Before v13 the error is repeated in every partition, for clients that only read partition errors;
@@ -97,16 +98,16 @@ class FetchRequest(AbstractRequest[FetchResponse]):
     def max_bytes(self) -> int:
         return int(self._data.max_bytes)
 
-    def fetch_data(self, topic_names: Mapping[Any, str]) -> dict[tuple[Any, str | None, int], PartitionData]:
-        """The partitions to fetch keyed by (topic id, topic name, partition), in request order. From v13 names
-        are looked up by id in `topic_names` (None for an unknown id)."""
+    def fetch_data(self, topic_names: Mapping[Any, str]) -> dict[TopicIdPartition, PartitionData]:
+        """The partitions to fetch keyed by TopicIdPartition, in request order. From v13 names are looked up by
+        id in `topic_names` (None for an unknown id)."""
         result = self._fetch_data
         if result is None:
             result = {}
             for topic in self._data.topics:
                 name = topic.topic if self._version < 13 else topic_names.get(topic.topic_id)
                 for p in topic.partitions:
-                    result[(topic.topic_id, name, p.partition)] = PartitionData(
+                    result[TopicIdPartition.of(topic.topic_id, p.partition, name)] = PartitionData(
                         topic.topic_id,
                         p.fetch_offset,
                         p.log_start_offset,
@@ -117,14 +118,14 @@ class FetchRequest(AbstractRequest[FetchResponse]):
             self._fetch_data = result
         return result
 
-    def forgotten_topics(self, topic_names: Mapping[Any, str]) -> list[tuple[Any, str | None, int]]:
-        """The partitions to drop from the fetch session, as (topic id, topic name, partition)."""
+    def forgotten_topics(self, topic_names: Mapping[Any, str]) -> list[TopicIdPartition]:
+        """The partitions to drop from the fetch session (named as in `fetch_data`)."""
         result = self._to_forget
         if result is None:
             result = []
             for topic in self._data.forgotten_topics_data:
                 name = topic.topic if self._version < 13 else topic_names.get(topic.topic_id)
-                result.extend((topic.topic_id, name, p) for p in topic.partitions)
+                result.extend(TopicIdPartition.of(topic.topic_id, p, name) for p in topic.partitions)
             self._to_forget = result
         return result
 

@@ -14,6 +14,7 @@ from kafka.common.message import FetchResponseData
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.abstract_response import AbstractResponse
+from kafka.common.topic_id_partition import TopicIdPartition
 
 INVALID_HIGH_WATERMARK = -1
 INVALID_LAST_STABLE_OFFSET = -1
@@ -95,15 +96,15 @@ class FetchResponse(AbstractResponse):
         error: Errors,
         throttle_time_ms: int,
         session_id: int,
-        response_data: Mapping[tuple[Any, str, int], Any],
+        response_data: Mapping[TopicIdPartition, Any],
         node_endpoints: Iterable[Any] = (),
     ) -> FetchResponse:
-        """The response for partition data keyed by (topic id, topic name, partition). Consecutive partitions of
-        the same topic are grouped, so the input order is kept."""
+        """The response for partition data keyed by TopicIdPartition. Consecutive partitions of the same topic are
+        grouped, so the input order is kept."""
         return cls(_to_message(error, throttle_time_ms, session_id, response_data.items(), node_endpoints))
 
     @staticmethod
-    def size_of(version: int, partitions: Iterable[tuple[tuple[Any, str, int], Any]]) -> int:
+    def size_of(version: int, partitions: Iterable[tuple[TopicIdPartition, Any]]) -> int:
         """The size of a response with these partitions, including the 4-byte frame size."""
         data = _to_message(Errors.NONE, 0, 0, partitions, ())
         return 4 + int(data.size(version))
@@ -113,12 +114,15 @@ def _to_message(
     error: Errors,
     throttle_time_ms: int,
     session_id: int,
-    partitions: Iterable[tuple[tuple[Any, str, int], Any]],
+    partitions: Iterable[tuple[TopicIdPartition, Any]],
     node_endpoints: Iterable[Any],
 ) -> Any:
     topics: list[Any] = []
-    for (topic_id, topic, partition), partition_data in partitions:
-        partition_data.partition_index = partition
+    for tip, partition_data in partitions:
+        topic_id = tip.topic_id
+        tp = tip.topic_partition
+        topic = tp.topic
+        partition_data.partition_index = tp.partition
         previous = topics[-1] if topics else None
         if previous is not None and previous.topic == topic and previous.topic_id == topic_id:
             previous.partitions.append(partition_data)

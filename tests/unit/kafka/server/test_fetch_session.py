@@ -12,6 +12,7 @@ from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.simple_record import SimpleRecord
 from kafka.common.requests.fetch_metadata import FINAL_EPOCH, INITIAL_EPOCH, INVALID_SESSION_ID, FetchMetadata
 from kafka.common.requests.fetch_request import PartitionData
+from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.utils.time import MockTime
 from kafka.server.fetch_session import (
     CachedPartition,
@@ -21,14 +22,13 @@ from kafka.server.fetch_session import (
     IncrementalFetchContext,
     SessionErrorContext,
     SessionlessFetchContext,
-    TopicIdPartition,
 )
 
 FOO_ID = Uuid(1, 1)
 BAR_ID = Uuid(2, 2)
-FOO0: TopicIdPartition = (ZERO_UUID, "foo", 0)
-FOO1: TopicIdPartition = (ZERO_UUID, "foo", 1)
-BAR0: TopicIdPartition = (ZERO_UUID, "bar", 0)
+FOO0: TopicIdPartition = TopicIdPartition.of(ZERO_UUID, 0, "foo")
+FOO1: TopicIdPartition = TopicIdPartition.of(ZERO_UUID, 1, "foo")
+BAR0: TopicIdPartition = TopicIdPartition.of(ZERO_UUID, 0, "bar")
 V12 = 12  # last Fetch version naming topics by name
 V13 = 13  # first Fetch version naming topics by id
 
@@ -48,7 +48,7 @@ def _records() -> MemoryRecords:
 
 
 def _cached(n: int) -> dict[tuple[Any, int], CachedPartition]:
-    parts = [CachedPartition.of((ZERO_UUID, "t", i), _req(0)) for i in range(n)]
+    parts = [CachedPartition.of(TopicIdPartition.of(ZERO_UUID, i, "t"), _req(0)) for i in range(n)]
     return {p.key: p for p in parts}
 
 
@@ -202,8 +202,8 @@ def test_topic_id_session_resolves_names_and_forgets_by_id() -> None:
     """A v13 session keys partitions by topic id: a partition added while its name was unknown gets its name
     once the id is known, and forgetting by id removes it whatever name the request carries."""
     manager = FetchManager(MockTime(), FetchSessionCache(10, 1000))
-    unknown_bar: TopicIdPartition = (BAR_ID, None, 0)
-    foo: TopicIdPartition = (FOO_ID, "foo", 0)
+    unknown_bar: TopicIdPartition = TopicIdPartition.of(BAR_ID, 0, None)
+    foo: TopicIdPartition = TopicIdPartition.of(FOO_ID, 0, "foo")
     full = manager.new_context(
         V13,
         FetchMetadata.INITIAL,
@@ -218,10 +218,10 @@ def test_topic_id_session_resolves_names_and_forgets_by_id() -> None:
     ctx = manager.new_context(V13, FetchMetadata(session_id, 1), False, {}, [], {BAR_ID: "bar"})
     parts: list[TopicIdPartition] = []
     ctx.foreach_partition(lambda tp, _: parts.append(tp))
-    assert parts == [foo, (BAR_ID, "bar", 0)]
-    ctx.update_and_generate_response_data({foo: _resp(0), (BAR_ID, "bar", 0): _resp(0)})
+    assert parts == [foo, TopicIdPartition.of(BAR_ID, 0, "bar")]
+    ctx.update_and_generate_response_data({foo: _resp(0), TopicIdPartition.of(BAR_ID, 0, "bar"): _resp(0)})
 
-    ctx2 = manager.new_context(V13, FetchMetadata(session_id, 2), False, {}, [(BAR_ID, None, 0)], {})
+    ctx2 = manager.new_context(V13, FetchMetadata(session_id, 2), False, {}, [TopicIdPartition.of(BAR_ID, 0, None)], {})
     parts2: list[TopicIdPartition] = []
     ctx2.foreach_partition(lambda tp, _: parts2.append(tp))
     assert parts2 == [foo]

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kafka.clients.fetch_session_handler import TopicIdPartition
 from kafka.common.errors import UnsupportedVersionException
 from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import FetchRequestData, OffsetForLeaderEpochRequestData
@@ -36,6 +35,7 @@ from kafka.common.requests.offsets_for_leader_epoch_request import (
 )
 from kafka.common.requests.offsets_for_leader_epoch_request import OffsetsForLeaderEpochRequest
 from kafka.common.requests.sync_group_request import SyncGroupRequest
+from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.topic_partition import TopicPartition
 
 __all__ = [
@@ -158,11 +158,12 @@ class FetchRequestBuilder(Builder[FetchRequest]):
     @staticmethod
     def _add_to_forgotten_topic_map(to_forget: Sequence[TopicIdPartition], forgotten_topic_map: dict[str, Any]) -> None:
         for tip in to_forget:
-            forgotten = forgotten_topic_map.get(tip.topic)
+            tp = tip.topic_partition  # the consumer's partitions always have their topic name
+            forgotten = forgotten_topic_map.get(tp.topic)
             if forgotten is None:
-                forgotten = FetchRequestData.ForgottenTopic(topic=tip.topic, topic_id=tip.topic_id)
-                forgotten_topic_map[tip.topic] = forgotten
-            forgotten.partitions.append(tip.partition)
+                forgotten = FetchRequestData.ForgottenTopic(topic=tp.topic, topic_id=tip.topic_id)
+                forgotten_topic_map[tp.topic] = forgotten
+            forgotten.partitions.append(tp.partition)
 
     def _build(self, version: int) -> FetchRequest:
         max_bytes = DEFAULT_RESPONSE_MAX_BYTES if version < 3 else self.max_bytes

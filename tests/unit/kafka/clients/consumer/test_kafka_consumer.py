@@ -49,6 +49,7 @@ from kafka.common.requests.offset_commit_response import OffsetCommitResponse
 from kafka.common.requests.offset_fetch_response import OffsetFetchResponse, PartitionData
 from kafka.common.requests.sync_group_response import SyncGroupResponse
 from kafka.common.serialization.string_deserializer import StringDeserializer
+from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import MockTime
@@ -170,7 +171,7 @@ class _Env:
                 if count
                 else MemoryRecords.EMPTY
             )
-            data[(ZERO_UUID, tp.topic, tp.partition)] = FetchResponseData.PartitionData(
+            data[TopicIdPartition(ZERO_UUID, tp)] = FetchResponseData.PartitionData(
                 error_code=Errors.NONE.code, high_watermark=base + count, log_start_offset=0, records=memory
             )
         return FetchResponse.of(Errors.NONE, 0, INVALID_SESSION_ID, data)

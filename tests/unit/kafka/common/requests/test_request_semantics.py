@@ -36,6 +36,7 @@ from kafka.common.requests.metadata_request import MetadataRequest, MetadataRequ
 from kafka.common.requests.offset_fetch_request import OffsetFetchRequest
 from kafka.common.requests.offset_fetch_response import OffsetFetchResponse
 from kafka.common.requests.produce_request import ProduceRequest
+from kafka.common.topic_id_partition import TopicIdPartition
 
 from .request_fixtures import filled_request
 
@@ -80,12 +81,12 @@ def test_fetch_request_accessors() -> None:
     assert (request.max_wait(), request.min_bytes(), request.replica_id()) == (1, 1, 1)
     assert request.is_from_follower()
     (key,) = request.fetch_data({})
-    assert key[1] == data.topics[0].topic
+    assert key.topic == data.topics[0].topic
     v15 = FetchRequest(filled_request(ApiKeys.FETCH, 15), 15)
     assert v15.replica_id() == 1
     topic_id = v15.data.topics[0].topic_id
     (key15,) = v15.fetch_data({topic_id: "named"})
-    assert key15 == (topic_id, "named", 1)
+    assert key15 == TopicIdPartition.of(topic_id, 1, "named")
     assert FetchRequest.describe_replica_id(-3) == "future local replica"
 
 
@@ -101,9 +102,9 @@ def test_fetch_error_response_v13_has_no_partitions() -> None:
 def test_fetch_response_of_groups_consecutive_partitions() -> None:
     """FetchResponse.of keeps partition order, grouping only consecutive partitions of a topic."""
     parts = {
-        (ZERO_UUID, "a", 0): FetchResponseData.PartitionData(),
-        (ZERO_UUID, "a", 1): FetchResponseData.PartitionData(),
-        (ZERO_UUID, "b", 0): FetchResponseData.PartitionData(),
+        TopicIdPartition.of(ZERO_UUID, 0, "a"): FetchResponseData.PartitionData(),
+        TopicIdPartition.of(ZERO_UUID, 1, "a"): FetchResponseData.PartitionData(),
+        TopicIdPartition.of(ZERO_UUID, 0, "b"): FetchResponseData.PartitionData(),
     }
     response = FetchResponse.of(Errors.NONE, 0, 7, parts)
     assert [(t.topic, [p.partition_index for p in t.partitions]) for t in response.data.responses] == [

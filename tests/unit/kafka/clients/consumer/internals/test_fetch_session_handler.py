@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from kafka.clients.fetch_session_handler import FetchRequestData, FetchSessionHandler, TopicIdPartition
+from kafka.clients.fetch_session_handler import FetchRequestData, FetchSessionHandler
 from kafka.common.message import FetchResponseData
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
@@ -16,6 +16,7 @@ from kafka.common.protocol.types import ZERO_UUID, Uuid
 from kafka.common.requests.fetch_metadata import INITIAL_EPOCH, INVALID_SESSION_ID
 from kafka.common.requests.fetch_request import PartitionData
 from kafka.common.requests.fetch_response import FetchResponse
+from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 
@@ -41,10 +42,10 @@ def _req(topic_id: Uuid, offset: int, log_start: int, max_bytes: int) -> Partiti
     return PartitionData(topic_id, offset, log_start, max_bytes, None)
 
 
-def _resp(entries: list[tuple[TopicPartition, Uuid, int, int]]) -> dict[tuple[Any, str, int], Any]:
+def _resp(entries: list[tuple[TopicPartition, Uuid, int, int]]) -> dict[TopicIdPartition, Any]:
     """(partition, topic id, high watermark, last stable offset) → response partition data."""
     return {
-        (topic_id, tp.topic, tp.partition): FetchResponseData.PartitionData(
+        TopicIdPartition(topic_id, tp): FetchResponseData.PartitionData(
             error_code=Errors.NONE.code, high_watermark=hw, last_stable_offset=lso, log_start_offset=0
         )
         for tp, topic_id, hw, lso in entries

@@ -41,6 +41,7 @@ from kafka.common.requests.fetch_response import FetchResponse
 from kafka.common.serialization.byte_array_deserializer import ByteArrayDeserializer
 from kafka.common.serialization.deserializer import Buffer, Deserializer
 from kafka.common.serialization.string_deserializer import StringDeserializer
+from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import MockTime
@@ -155,7 +156,7 @@ def _partition_data(
 
 
 def _response(tp: TopicPartition, data: Any, session_id: int = INVALID_SESSION_ID) -> FetchResponse:
-    return FetchResponse.of(Errors.NONE, 0, session_id, {(ZERO_UUID, tp.topic, tp.partition): data})
+    return FetchResponse.of(Errors.NONE, 0, session_id, {TopicIdPartition(ZERO_UUID, tp): data})
 
 
 def _records(compression: CompressionType = CompressionType.NONE, base: int = 0, n: int = 3, magic: int = 2) -> Any:
@@ -473,8 +474,8 @@ def test_incremental_fetch_session(env: _Env) -> None:
         0,
         123,
         {
-            (ZERO_UUID, TOPIC, 0): _partition_data(_records(n=2)),
-            (ZERO_UUID, TOPIC, 1): _partition_data(MemoryRecords.EMPTY),
+            TopicIdPartition.of(ZERO_UUID, 0, TOPIC): _partition_data(_records(n=2)),
+            TopicIdPartition.of(ZERO_UUID, 1, TOPIC): _partition_data(MemoryRecords.EMPTY),
         },
     )
     env.client.prepare_response(_is_fetch(0, 0, {TP0, TP1}), response)
@@ -483,7 +484,8 @@ def test_incremental_fetch_session(env: _Env) -> None:
     assert env.send_fetches() == 1
     # Only TP0's offset changed: the incremental request carries it alone.
     env.client.prepare_response(
-        _is_fetch(123, 1, {TP0}), FetchResponse.of(Errors.NONE, 0, 123, {(ZERO_UUID, TOPIC, 0): _partition_data(None)})
+        _is_fetch(123, 1, {TP0}),
+        FetchResponse.of(Errors.NONE, 0, 123, {TopicIdPartition(ZERO_UUID, TP0): _partition_data(None)}),
     )
     env.consumer_client.poll(env.time.timer(0))
     session = env.fetcher.session_handler(0)
@@ -599,8 +601,8 @@ def _two_partitions(e: _Env, tp0_records: int, tp1_high_watermark: int) -> None:
             INVALID_SESSION_ID,
             {
                 # TP1 first: its empty answer is read before TP0's records.
-                (ZERO_UUID, TOPIC, 1): _partition_data(MemoryRecords.EMPTY, hw=tp1_high_watermark),
-                (ZERO_UUID, TOPIC, 0): _partition_data(_records(n=tp0_records), hw=tp0_records),
+                TopicIdPartition.of(ZERO_UUID, 1, TOPIC): _partition_data(MemoryRecords.EMPTY, hw=tp1_high_watermark),
+                TopicIdPartition.of(ZERO_UUID, 0, TOPIC): _partition_data(_records(n=tp0_records), hw=tp0_records),
             },
         )
     )
