@@ -108,3 +108,12 @@ class BrokerProcess:
 
     def kill(self) -> None:
         self.stop(signal.SIGKILL)
+
+    @property
+    def is_running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def signal(self, sig: int) -> None:
+        """Sends `sig` (SIGSTOP, SIGCONT, ...) without waiting for anything."""
+        assert self._process is not None
+        self._process.send_signal(sig)

@@ -3,6 +3,7 @@ peer broker) per module."""
 
 from __future__ import annotations
 
+import signal
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,7 @@ from kazoo.client import KazooClient
 
 from tests.bench.broker_bench import Tansu, tansu_binary
 from tests.integration.broker import ROOT
+from tests.integration.cluster import KafkaCluster
 from tests.integration.zookeeper import ZooKeeperServer
 
 
@@ -51,3 +53,17 @@ def tansu() -> Iterator[Tansu]:
         yield peer
     finally:
         peer.stop()
+
+
+@pytest.fixture
+def cluster(zk_chroot: str, zookeeper: ZooKeeperServer, tmp_path: Path) -> Iterator[KafkaCluster]:
+    """Three brokers (ids 0, 1, 2) started from the bin scripts on a fresh chroot; stopped after the test."""
+    kafka_cluster = KafkaCluster(tmp_path, zookeeper.connect_string + zk_chroot, num_brokers=3)
+    try:
+        kafka_cluster.start()
+        yield kafka_cluster
+    finally:
+        for broker in kafka_cluster.brokers:
+            if broker.is_running:
+                broker.signal(signal.SIGCONT)  # a test may leave one paused
+        kafka_cluster.stop()
