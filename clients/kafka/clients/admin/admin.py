@@ -1,12 +1,12 @@
 """Port of clients/src/main/java/org/apache/kafka/clients/admin/Admin.java (Kafka 3.7).
 
 The administrative client API: topics, partitions, configs, consumer groups, offsets, records, leaders, log
-directories and client quotas. Every call returns at once with a result object of futures; KafkaAdminClient runs
-the calls on its own thread. `Admin.create(props)` makes one.
+directories, partition reassignments and client quotas. Every call returns at once with a result object of
+futures; KafkaAdminClient runs the calls on its own thread. `Admin.create(props)` makes one.
 
 # PORT: Java's overloads without options become an optional `options` argument. The calls this port does not
-implement yet (ACLs, delegation tokens, reassignments, SCRAM, features, quorum, transactions, producers,
-client metrics and telemetry, member removal, replica log dir moves, metrics) raise UnsupportedOperationException
+implement yet (ACLs, delegation tokens, SCRAM, features, quorum, transactions, producers, client metrics and
+telemetry, member removal, replica log dir moves, metrics) raise UnsupportedOperationException
 rather than pretend.
 """
 
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from kafka.clients.admin.alter_configs_result import AlterConfigsResult
     from kafka.clients.admin.alter_consumer_group_offsets_options import AlterConsumerGroupOffsetsOptions
     from kafka.clients.admin.alter_consumer_group_offsets_result import AlterConsumerGroupOffsetsResult
+    from kafka.clients.admin.alter_partition_reassignments_options import AlterPartitionReassignmentsOptions
+    from kafka.clients.admin.alter_partition_reassignments_result import AlterPartitionReassignmentsResult
     from kafka.clients.admin.config import Config
     from kafka.clients.admin.create_partitions_options import CreatePartitionsOptions
     from kafka.clients.admin.create_partitions_result import CreatePartitionsResult
@@ -60,8 +62,11 @@ if TYPE_CHECKING:
     from kafka.clients.admin.list_consumer_groups_result import ListConsumerGroupsResult
     from kafka.clients.admin.list_offsets_options import ListOffsetsOptions
     from kafka.clients.admin.list_offsets_result import ListOffsetsResult
+    from kafka.clients.admin.list_partition_reassignments_options import ListPartitionReassignmentsOptions
+    from kafka.clients.admin.list_partition_reassignments_result import ListPartitionReassignmentsResult
     from kafka.clients.admin.list_topics_options import ListTopicsOptions
     from kafka.clients.admin.list_topics_result import ListTopicsResult
+    from kafka.clients.admin.new_partition_reassignment import NewPartitionReassignment
     from kafka.clients.admin.new_partitions import NewPartitions
     from kafka.clients.admin.new_topic import NewTopic
     from kafka.clients.admin.offset_spec import OffsetSpec
@@ -186,6 +191,25 @@ class Admin(abc.ABC):
     ) -> ElectLeadersResult:
         """Elects leaders for `partitions`, or for every partition when None."""
 
+    # -- partition reassignments --------------------------------------------------------------------------------
+
+    @abc.abstractmethod
+    def alter_partition_reassignments(
+        self,
+        reassignments: Mapping[TopicPartition, NewPartitionReassignment | None],
+        options: AlterPartitionReassignmentsOptions | None = None,
+    ) -> AlterPartitionReassignmentsResult:
+        """Starts reassigning each partition to its new replicas, or (None) cancels its ongoing reassignment.
+        # PORT: Java's Optional.empty() is None."""
+
+    @abc.abstractmethod
+    def list_partition_reassignments(
+        self,
+        partitions: Collection[TopicPartition] | None = None,
+        options: ListPartitionReassignmentsOptions | None = None,
+    ) -> ListPartitionReassignmentsResult:
+        """The ongoing reassignments of `partitions`, or of every partition when None."""
+
     # -- consumer groups ----------------------------------------------------------------------------------------
 
     @abc.abstractmethod
@@ -251,12 +275,6 @@ class Admin(abc.ABC):
 
     def describe_delegation_token(self, *args: Any, **kwargs: Any) -> NoReturn:
         _unsupported("describeDelegationToken")
-
-    def alter_partition_reassignments(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("alterPartitionReassignments")
-
-    def list_partition_reassignments(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("listPartitionReassignments")
 
     def remove_members_from_consumer_group(self, *args: Any, **kwargs: Any) -> NoReturn:
         _unsupported("removeMembersFromConsumerGroup")

@@ -34,6 +34,8 @@ from kafka.clients.admin.alter_configs_options import AlterConfigsOptions
 from kafka.clients.admin.alter_configs_result import AlterConfigsResult
 from kafka.clients.admin.alter_consumer_group_offsets_options import AlterConsumerGroupOffsetsOptions
 from kafka.clients.admin.alter_consumer_group_offsets_result import AlterConsumerGroupOffsetsResult
+from kafka.clients.admin.alter_partition_reassignments_options import AlterPartitionReassignmentsOptions
+from kafka.clients.admin.alter_partition_reassignments_result import AlterPartitionReassignmentsResult
 from kafka.clients.admin.config import Config
 from kafka.clients.admin.config_entry import ConfigEntry, ConfigSource, ConfigSynonym, ConfigType
 from kafka.clients.admin.consumer_group_listing import ConsumerGroupListing
@@ -96,12 +98,16 @@ from kafka.clients.admin.list_consumer_groups_options import ListConsumerGroupsO
 from kafka.clients.admin.list_consumer_groups_result import ListConsumerGroupsResult
 from kafka.clients.admin.list_offsets_options import ListOffsetsOptions
 from kafka.clients.admin.list_offsets_result import ListOffsetsResult
+from kafka.clients.admin.list_partition_reassignments_options import ListPartitionReassignmentsOptions
+from kafka.clients.admin.list_partition_reassignments_result import ListPartitionReassignmentsResult
 from kafka.clients.admin.list_topics_options import ListTopicsOptions
 from kafka.clients.admin.list_topics_result import ListTopicsResult
 from kafka.clients.admin.log_dir_description import LogDirDescription
+from kafka.clients.admin.new_partition_reassignment import NewPartitionReassignment
 from kafka.clients.admin.new_partitions import NewPartitions
 from kafka.clients.admin.new_topic import NewTopic
 from kafka.clients.admin.offset_spec import EarliestSpec, MaxTimestampSpec, OffsetSpec, TimestampSpec
+from kafka.clients.admin.partition_reassignment import PartitionReassignment
 from kafka.clients.admin.records_to_delete import RecordsToDelete
 from kafka.clients.admin.replica_info import ReplicaInfo
 from kafka.clients.admin.topic_description import TopicDescription
@@ -129,12 +135,14 @@ from kafka.common.errors import (
     RetriableException,
     ThrottlingQuotaExceededException,
     TimeoutException,
+    UnknownServerException,
     UnknownTopicOrPartitionException,
     UnsupportedEndpointTypeException,
     UnsupportedVersionException,
 )
 from kafka.common.kafka_future import KafkaFuture, KafkaFutureImpl
 from kafka.common.message import (
+    AlterPartitionReassignmentsRequestData,
     CreatePartitionsRequestData,
     CreateTopicsRequestData,
     DeleteTopicsRequestData,
@@ -142,6 +150,7 @@ from kafka.common.message import (
     DescribeConfigsRequestData,
     DescribeLogDirsRequestData,
     ListGroupsRequestData,
+    ListPartitionReassignmentsRequestData,
     MetadataRequestData,
 )
 from kafka.common.node import Node
@@ -157,6 +166,8 @@ from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.alter_client_quotas_request import AlterClientQuotasRequestBuilder
 from kafka.common.requests.alter_client_quotas_response import AlterClientQuotasResponse
 from kafka.common.requests.alter_configs_response import AlterConfigsResponse
+from kafka.common.requests.alter_partition_reassignments_request import AlterPartitionReassignmentsRequest
+from kafka.common.requests.alter_partition_reassignments_response import AlterPartitionReassignmentsResponse
 from kafka.common.requests.api_error import ApiError
 from kafka.common.requests.create_partitions_request import CreatePartitionsRequest
 from kafka.common.requests.create_partitions_response import CreatePartitionsResponse
@@ -174,6 +185,8 @@ from kafka.common.requests.elect_leaders_response import ElectLeadersResponse
 from kafka.common.requests.incremental_alter_configs_response import IncrementalAlterConfigsResponse
 from kafka.common.requests.list_groups_response import ListGroupsResponse
 from kafka.common.requests.list_offsets_request import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP, MAX_TIMESTAMP
+from kafka.common.requests.list_partition_reassignments_request import ListPartitionReassignmentsRequest
+from kafka.common.requests.list_partition_reassignments_response import ListPartitionReassignmentsResponse
 from kafka.common.requests.metadata_request import MetadataRequest, MetadataRequestBuilder
 from kafka.common.requests.metadata_response import NO_CONTROLLER_ID, MetadataResponse
 from kafka.common.topic_collection import TopicCollection, TopicIdCollection, TopicNameCollection
@@ -2405,6 +2418,179 @@ class KafkaAdminClient(AdminClient):
             now,
         )
         return ElectLeadersResult(election_future)
+
+    # -- partition reassignments --------------------------------------------------------------------------------
+
+    def alter_partition_reassignments(
+        self,
+        reassignments: Mapping[TopicPartition, NewPartitionReassignment | None],
+        options: AlterPartitionReassignmentsOptions | None = None,
+    ) -> AlterPartitionReassignmentsResult:
+        options = AlterPartitionReassignmentsOptions() if options is None else options
+        futures: dict[TopicPartition, KafkaFutureImpl[None]] = {}
+        topics_to_reassignments: dict[str, dict[int, NewPartitionReassignment | None]] = {}
+        for tp, reassignment in reassignments.items():
+            future: KafkaFutureImpl[None] = KafkaFutureImpl()
+            futures[tp] = future
+            if _topic_name_is_unrepresentable(tp.topic):
+                future.complete_exceptionally(
+                    InvalidTopicException(f"The given topic name '{tp.topic}' cannot be represented in a request.")
+                )
+            elif tp.partition < 0:
+                future.complete_exceptionally(
+                    InvalidTopicException(f"The given partition index {tp.partition} is not valid.")
+                )
+            else:
+                topics_to_reassignments.setdefault(tp.topic, {})[tp.partition] = reassignment
+        # Topics and partitions go out sorted, as Java's TreeMaps send them.
+        ordered = {t: dict(sorted(ps.items())) for t, ps in sorted(topics_to_reassignments.items())}
+        admin = self
+        now = self._time.milliseconds()
+
+        class _AlterPartitionReassignmentsCall(Call):
+            def create_request(self, timeout_ms: int) -> Builder[Any]:
+                data = AlterPartitionReassignmentsRequestData(timeout_ms=timeout_ms)
+                for topic, partitions in ordered.items():
+                    data.topics.append(
+                        AlterPartitionReassignmentsRequestData.ReassignableTopic(
+                            name=topic,
+                            partitions=[
+                                AlterPartitionReassignmentsRequestData.ReassignablePartition(
+                                    partition_index=p, replicas=None if r is None else r.target_replicas
+                                )
+                                for p, r in partitions.items()
+                            ],
+                        )
+                    )
+                return DataBuilder(AlterPartitionReassignmentsRequest, data)
+
+            def handle_response(self, abstract_response: AbstractResponse) -> None:
+                assert isinstance(abstract_response, AlterPartitionReassignmentsResponse)
+                data = abstract_response.data
+                errors: dict[TopicPartition, ApiException | None] = {}
+                received = 0
+                top_level_error = Errors.for_code(data.error_code)
+                if top_level_error is Errors.NONE:
+                    for topic_response in data.responses:
+                        for partition_response in topic_response.partitions:
+                            error = Errors.for_code(partition_response.error_code)
+                            tp = TopicPartition(topic_response.name, partition_response.partition_index)
+                            errors[tp] = (
+                                None
+                                if error is Errors.NONE
+                                else ApiError(error, partition_response.error_message).exception()
+                            )
+                            received += 1
+                elif top_level_error is Errors.NOT_CONTROLLER:
+                    admin._handle_not_controller_error(abstract_response)
+                else:
+                    for topic_response in data.responses:
+                        for partition_response in topic_response.partitions:
+                            tp = TopicPartition(topic_response.name, partition_response.partition_index)
+                            errors[tp] = ApiError(top_level_error, data.error_message).exception()
+                            received += 1
+                expected = sum(len(ps) for ps in ordered.values())
+                if all(e is None for e in errors.values()) and received != expected:
+                    quantifier = "many" if received > expected else "less"
+                    raise UnknownServerException(
+                        f"The server returned too {quantifier} results.Expected {expected} but received {received}"
+                    )
+                for tp, exception in errors.items():
+                    if exception is None:
+                        futures[tp].complete(None)
+                    else:
+                        futures[tp].complete_exceptionally(exception)
+
+            def handle_failure(self, throwable: BaseException) -> None:
+                for f in futures.values():
+                    f.complete_exceptionally(throwable)
+
+        if ordered:
+            self._runnable.call(
+                _AlterPartitionReassignmentsCall(
+                    self,
+                    "alterPartitionReassignments",
+                    self._calc_deadline_ms(now, options.timeout_ms()),
+                    ControllerNodeProvider(self),
+                ),
+                now,
+            )
+        return AlterPartitionReassignmentsResult(dict(futures))
+
+    def list_partition_reassignments(
+        self,
+        partitions: Collection[TopicPartition] | None = None,
+        options: ListPartitionReassignmentsOptions | None = None,
+    ) -> ListPartitionReassignmentsResult:
+        options = ListPartitionReassignmentsOptions() if options is None else options
+        reassignments_future: KafkaFutureImpl[dict[TopicPartition, PartitionReassignment]] = KafkaFutureImpl()
+        wanted = None if partitions is None else list(dict.fromkeys(partitions))
+        if wanted is not None:
+            for tp in wanted:
+                if _topic_name_is_unrepresentable(tp.topic):
+                    reassignments_future.complete_exceptionally(
+                        InvalidTopicException(f"The given topic name '{tp.topic}' cannot be represented in a request.")
+                    )
+                elif tp.partition < 0:
+                    reassignments_future.complete_exceptionally(
+                        InvalidTopicException(f"The given partition index {tp.partition} is not valid.")
+                    )
+                if reassignments_future.is_completed_exceptionally():
+                    return ListPartitionReassignmentsResult(reassignments_future)
+        admin = self
+        now = self._time.milliseconds()
+
+        class _ListPartitionReassignmentsCall(Call):
+            def create_request(self, timeout_ms: int) -> Builder[Any]:
+                data = ListPartitionReassignmentsRequestData(timeout_ms=timeout_ms)
+                if wanted is not None:
+                    by_topic: dict[str, Any] = {}
+                    for tp in wanted:
+                        topic = by_topic.get(tp.topic)
+                        if topic is None:
+                            topic = ListPartitionReassignmentsRequestData.ListPartitionReassignmentsTopics(
+                                name=tp.topic
+                            )
+                            by_topic[tp.topic] = topic
+                        topic.partition_indexes.append(tp.partition)
+                    data.topics = list(by_topic.values())
+                return DataBuilder(ListPartitionReassignmentsRequest, data)
+
+            def handle_response(self, abstract_response: AbstractResponse) -> None:
+                assert isinstance(abstract_response, ListPartitionReassignmentsResponse)
+                data = abstract_response.data
+                error = Errors.for_code(data.error_code)
+                if error is Errors.NOT_CONTROLLER:
+                    admin._handle_not_controller_error(abstract_response)
+                elif error is not Errors.NONE:
+                    exception = ApiError(error, data.error_message).exception()
+                    assert exception is not None
+                    reassignments_future.complete_exceptionally(exception)
+                reassignment_map: dict[TopicPartition, PartitionReassignment] = {}
+                for topic_reassignment in data.topics:
+                    for partition_reassignment in topic_reassignment.partitions:
+                        reassignment_map[
+                            TopicPartition(topic_reassignment.name, partition_reassignment.partition_index)
+                        ] = PartitionReassignment(
+                            tuple(partition_reassignment.replicas),
+                            tuple(partition_reassignment.adding_replicas),
+                            tuple(partition_reassignment.removing_replicas),
+                        )
+                reassignments_future.complete(reassignment_map)
+
+            def handle_failure(self, throwable: BaseException) -> None:
+                reassignments_future.complete_exceptionally(throwable)
+
+        self._runnable.call(
+            _ListPartitionReassignmentsCall(
+                self,
+                "listPartitionReassignments",
+                self._calc_deadline_ms(now, options.timeout_ms()),
+                ControllerNodeProvider(self),
+            ),
+            now,
+        )
+        return ListPartitionReassignmentsResult(reassignments_future)
 
     # -- consumer groups ----------------------------------------------------------------------------------------
 
