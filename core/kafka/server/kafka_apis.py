@@ -69,6 +69,7 @@ from kafka.common.protocol.types import ZERO_UUID
 from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.alter_configs_response import AlterConfigsResponse
+from kafka.common.requests.api_error import ApiError
 from kafka.common.requests.api_versions_response import ApiVersionsResponse
 from kafka.common.requests.controlled_shutdown_response import ControlledShutdownResponse
 from kafka.common.requests.create_partitions_response import CreatePartitionsResponse
@@ -1478,6 +1479,92 @@ class KafkaApis(Logging):
             )
         self.send_response(request, DescribeClusterResponse(response_data))
 
+    # ---- Admin: partition reassignments ---------------------------------------------------------------
+
+    def handle_alter_partition_reassignments_request(self, request: Request) -> None:
+        """Hands the reassignments (None replicas: cancel) to the controller, which answers NOT_CONTROLLER at the
+        top level when this broker is not the controller, or an error per partition."""
+        from kafka.common.message import AlterPartitionReassignmentsResponseData
+        from kafka.common.requests.alter_partition_reassignments_response import (
+            AlterPartitionReassignmentsResponse,
+        )
+
+        data: Any = request.body.data
+
+        def send_response_callback(result: Any) -> None:
+            if isinstance(result, ApiError):
+                response_data = AlterPartitionReassignmentsResponseData(
+                    error_code=result.error.code, error_message=result.message
+                )
+            else:
+                response_data = AlterPartitionReassignmentsResponseData()
+                by_topic: dict[str, Any] = {}
+                for tp, api_error in result.items():
+                    topic_response = by_topic.get(tp.topic)
+                    if topic_response is None:
+                        topic_response = AlterPartitionReassignmentsResponseData.ReassignableTopicResponse(
+                            name=tp.topic
+                        )
+                        by_topic[tp.topic] = topic_response
+                        response_data.responses.append(topic_response)
+                    topic_response.partitions.append(
+                        AlterPartitionReassignmentsResponseData.ReassignablePartitionResponse(
+                            partition_index=tp.partition,
+                            error_code=api_error.error.code,
+                            error_message=api_error.message,
+                        )
+                    )
+            response_data.throttle_time_ms = 0
+            self.send_response(request, AlterPartitionReassignmentsResponse(response_data))
+
+        reassignments: dict[TopicPartition, list[int] | None] = {}
+        for topic in data.topics:
+            for partition in topic.partitions:
+                tp = TopicPartition(topic.name, partition.partition_index)
+                reassignments[tp] = None if partition.replicas is None else list(partition.replicas)
+        self.controller.alter_partition_reassignments(reassignments, send_response_callback)
+
+    def handle_list_partition_reassignments_request(self, request: Request) -> None:
+        """The controller's ongoing reassignments of the partitions asked for (all when the topics are null)."""
+        from kafka.common.message import ListPartitionReassignmentsResponseData
+        from kafka.common.requests.list_partition_reassignments_response import ListPartitionReassignmentsResponse
+
+        data: Any = request.body.data
+
+        def send_response_callback(result: Any) -> None:
+            if isinstance(result, ApiError):
+                response_data = ListPartitionReassignmentsResponseData(
+                    error_code=result.error.code, error_message=result.message
+                )
+            else:
+                response_data = ListPartitionReassignmentsResponseData()
+                by_topic: dict[str, Any] = {}
+                for tp, assignment in result.items():
+                    topic_reassignment = by_topic.get(tp.topic)
+                    if topic_reassignment is None:
+                        topic_reassignment = ListPartitionReassignmentsResponseData.OngoingTopicReassignment(
+                            name=tp.topic
+                        )
+                        by_topic[tp.topic] = topic_reassignment
+                        response_data.topics.append(topic_reassignment)
+                    topic_reassignment.partitions.append(
+                        ListPartitionReassignmentsResponseData.OngoingPartitionReassignment(
+                            partition_index=tp.partition,
+                            replicas=list(assignment.replicas),
+                            adding_replicas=list(assignment.adding_replicas),
+                            removing_replicas=list(assignment.removing_replicas),
+                        )
+                    )
+            response_data.throttle_time_ms = 0
+            self.send_response(request, ListPartitionReassignmentsResponse(response_data))
+
+        partitions_opt = (
+            None
+            if data.topics is None
+            else {TopicPartition(t.name, p) for t in data.topics for p in t.partition_indexes}
+        )
+        self.controller.list_partition_reassignments(partitions_opt, send_response_callback)
+
     # ---- InitProducerId -------------------------------------------------------------------------------
 
     def handle_init_producer_id_request(self, request: Request) -> None:
@@ -1536,6 +1623,8 @@ class KafkaApis(Logging):
         ApiKeys.DELETE_GROUPS: handle_delete_groups_request,
         ApiKeys.ELECT_LEADERS: handle_elect_replica_leader,
         ApiKeys.INCREMENTAL_ALTER_CONFIGS: handle_incremental_alter_configs_request,
+        ApiKeys.ALTER_PARTITION_REASSIGNMENTS: handle_alter_partition_reassignments_request,
+        ApiKeys.LIST_PARTITION_REASSIGNMENTS: handle_list_partition_reassignments_request,
         ApiKeys.OFFSET_DELETE: handle_offset_delete_request,
         ApiKeys.DESCRIBE_CLIENT_QUOTAS: handle_describe_client_quotas_request,
         ApiKeys.ALTER_CLIENT_QUOTAS: handle_alter_client_quotas_request,
