@@ -10,6 +10,7 @@ import pytest
 from kafka.utils.atomic import AtomicBoolean, AtomicInteger, AtomicLong, AtomicReference
 from kafka.utils.count_down_latch import CountDownLatch
 from kafka.utils.read_write_lock import ReentrantReadWriteLock
+from tests.utils import wait_until_true
 
 
 def _start(fn: object) -> threading.Thread:
@@ -105,9 +106,7 @@ def test_waiting_writer_holds_back_new_readers() -> None:
             order.append("reader")
 
     w = _start(write)
-    deadline = time.monotonic() + 10
-    while not rw._waiting_writers and time.monotonic() < deadline:
-        time.sleep(0.001)
+    wait_until_true(lambda: rw._waiting_writers > 0, "the writer to wait for the reader", pause=0.001)
     r = _start(read)
     time.sleep(0.05)
     assert order == []  # the new reader did not overtake the waiting writer

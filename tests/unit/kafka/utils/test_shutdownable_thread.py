@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 
 import pytest
 
@@ -38,22 +37,19 @@ def test_runs_do_work_until_shutdown() -> None:
         assert t.is_running and not t.is_shutdown_initiated
     finally:
         t.shutdown()
-    assert t.is_shutdown_initiated and t.is_shutdown_complete and not t.is_alive()
+    assert t.is_shutdown_initiated and t.is_shutdown_complete and not t.is_alive()  # so do_work runs no more
     assert not t.is_thread_failed
-    count = t.iterations.get()
-    time.sleep(0.02)
-    assert t.iterations.get() == count
 
 
 def test_pause_is_woken_by_shutdown() -> None:
-    """A long pause returns as soon as shutdown is initiated."""
-    t = CountingThread(pause_s=60)
+    """A long pause returns as soon as shutdown is initiated: the thread stops long before the pause would end."""
+    t = CountingThread(pause_s=3600)
     t.start()
     wait_until_true(lambda: t.iterations.get() == 1, "thread to pause")
-    start = time.monotonic()
-    t.shutdown()
-    assert time.monotonic() - start < 5
-    assert not t.is_alive()
+    t.initiate_shutdown()
+    wait_until_true(lambda: t.is_shutdown_complete, "the paused thread to stop", timeout=60)
+    t.await_shutdown()
+    assert not t.is_alive() and t.iterations.get() == 1
 
 
 def test_initiate_shutdown_is_idempotent() -> None:
