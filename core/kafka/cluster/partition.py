@@ -12,12 +12,13 @@ Locks (the order in which they nest, outermost first):
 Completing delayed operations (`_try_complete_delayed_requests`) takes purgatory and operation locks, so it is
 only ever called with no Partition lock held. `_future_log_lock` (Kafka's futureLogLock) is taken before (1).
 
-# PORT: ISR changes go through an injected AlterIsrManager. Kafka declares that interface, AlterIsrItem and the
-# ZooKeeper-writing ZkIsrManager in server/AlterIsrManager.scala and server/ZkIsrManager.scala; here they live at
-# the end of this module, beside their one user.
-# Metrics (the UnderReplicated, InSyncReplicasCount, ... gauges) are not ported until the metrics layer exists; the
-# values they report are the `is_under_replicated`, `is_under_min_isr`, `is_at_min_isr` properties. Moving a
-# replica between log directories (future logs, ReplicaAlterLogDirsThread) is not ported: `future_log` stays None.
+ISR changes go through an injected AlterIsrManager (kafka.server.alter_isr_manager): AlterIsr to the controller,
+or a ZooKeeper write for an older inter-broker protocol.
+
+# PORT: Metrics (the UnderReplicated, InSyncReplicasCount, ... gauges) are not ported until the metrics layer
+# exists; the values they report are the `is_under_replicated`, `is_under_min_isr`, `is_at_min_isr` properties.
+# Moving a replica between log directories (future logs, ReplicaAlterLogDirsThread) is not ported: `future_log`
+# stays None.
 """
 
 from __future__ import annotations
@@ -25,9 +26,9 @@ from __future__ import annotations
 import dataclasses
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from kafka.api.leader_and_isr import LeaderAndIsr
 from kafka.cluster.replica import UNKNOWN_OFFSET, Replica
@@ -50,11 +51,12 @@ from kafka.common.requests.offsets_for_leader_epoch_response import UNDEFINED_EP
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
 from kafka.controller.state_change_logger import StateChangeLogger
+from kafka.log.log import UnexpectedAppendOffsetException
 from kafka.log.log_append_info import ClientRecordDeletion, Increased, LogAppendInfo, LogReadInfo, Same
+from kafka.server.alter_isr_manager import AlterIsrItem, AlterIsrManager
 from kafka.server.delayed_operation_key import TopicPartitionOperationKey
 from kafka.server.fetch_data_info import FetchDataInfo, FetchIsolation
 from kafka.server.log_offset_metadata import LogOffsetMetadata
-from kafka.utils import replication_utils
 from kafka.utils.logging import Logging
 from kafka.utils.pool import Pool
 from kafka.utils.read_write_lock import ReentrantReadWriteLock
@@ -68,7 +70,6 @@ if TYPE_CHECKING:
     from kafka.server.delayed_operation import DelayedOperationPurgatory
     from kafka.server.metadata_cache import MetadataCache
     from kafka.server.replica_manager import LogDeleteRecordsResult, ReplicaManager
-    from kafka.utils.kafka_scheduler import Scheduler
 
 # KafkaController.InitialControllerEpoch
 INITIAL_CONTROLLER_EPOCH = 0
@@ -815,20 +816,41 @@ class Partition(Logging):
 
     # -- appends and reads --------------------------------------------------------------------------------------
 
-    def append_records_to_follower_or_future_replica(
+    def _do_append_records_to_follower_or_future_replica(
         self, records: MemoryRecords, is_future: bool
     ) -> LogAppendInfo | None:
-        """Appends fetched records to the follower's log.
-
-        # PORT: Kafka retries an UnexpectedAppendOffsetException at the log start by truncating fully; that comes
-        # with the replica fetcher (the replication issue), the only caller."""
         if is_future:
+            # The read lock keeps a request handler from removing the future replica meanwhile.
             with self._leader_isr_update_lock.read_lock:
                 future_log = self.future_log
                 return None if future_log is None else future_log.append_as_follower(records)
+        # The future-log lock keeps the follower log from being swapped for the future one meanwhile.
         with self._future_log_lock:
             result: LogAppendInfo = self.local_log_or_exception().append_as_follower(records)
             return result
+
+    def append_records_to_follower_or_future_replica(
+        self, records: MemoryRecords, is_future: bool
+    ) -> LogAppendInfo | None:
+        """Appends fetched records, with the leader's offsets and epochs, to the follower's (or future) log.
+
+        An empty log whose first fetched batch starts before the log start (the leader's log start fell inside that
+        batch, after a DeleteRecords) starts over at the batch's base offset."""
+        try:
+            return self._do_append_records_to_follower_or_future_replica(records, is_future)
+        except UnexpectedAppendOffsetException as e:
+            log = self.future_local_log_or_exception() if is_future else self.local_log_or_exception()
+            log_end_offset = log.log_end_offset
+            if log_end_offset == log.log_start_offset and e.first_offset < log_end_offset <= e.last_offset:
+                replica_name = "future replica" if is_future else "follower"
+                self.info(
+                    f"Unexpected offset in append to {self.topic_partition}. First offset {e.first_offset} is less "
+                    f"than log start offset {log.log_start_offset}. Since this is the first record to be appended to "
+                    f"the {replica_name}'s log, will start the log from offset {e.first_offset}."
+                )
+                self.truncate_fully_and_start_at(e.first_offset, is_future)
+                return self._do_append_records_to_follower_or_future_replica(records, is_future)
+            raise
 
     def append_records_to_leader(
         self, records: MemoryRecords, origin: AppendOrigin, required_acks: int
@@ -1182,118 +1204,3 @@ class Partition(Logging):
             s += f"; AddingReplicas: {','.join(map(str, state.adding_replicas))}"
             s += f"; RemovingReplicas: {','.join(map(str, state.removing_replicas))}"
         return s
-
-
-# -- kafka.server.AlterIsrManager, kafka.server.ZkIsrManager ------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class AlterIsrItem:
-    """One proposed ISR change. `callback` gets an Errors (Kafka's Left) or the committed LeaderAndIsr (Right).
-    `controller_epoch` is what the ZooKeeper write records."""
-
-    topic_partition: TopicPartition
-    leader_and_isr: LeaderAndIsr
-    callback: Callable[[Errors | LeaderAndIsr], None]
-    controller_epoch: int
-
-
-class AlterIsrManager(ABC):
-    """Sends ISR changes on: to the controller as AlterIsr (AlterPartition) requests, or straight to ZooKeeper.
-    Asynchronous: partitions learn the outcome through the item's callback."""
-
-    def start(self) -> None:  # noqa: B027 - optional hook, as Kafka's default method
-        pass
-
-    def shutdown(self) -> None:  # noqa: B027 - optional hook, as Kafka's default method
-        pass
-
-    @abstractmethod
-    def submit(self, alter_isr_item: AlterIsrItem) -> bool:
-        """Takes the change on; False if it was refused (one change per partition may be pending)."""
-
-    @abstractmethod
-    def clear_pending(self, topic_partition: TopicPartition) -> None:
-        """Drops a change not sent yet (the partition got new state from the controller)."""
-
-
-class IsrZkClient(replication_utils.ConditionalUpdateZkClient, Protocol):
-    """What ZkIsrManager needs of the ZooKeeper client (KafkaZkClient): the conditional write of a partition's state
-    (ReplicationUtils.updateLeaderAndIsr) and the ISR change notification."""
-
-    def propagate_isr_changes(self, isr_change_set: set[TopicPartition]) -> None: ...
-
-
-@dataclass(frozen=True, slots=True)
-class IsrChangePropagationConfig:
-    check_interval_ms: int
-    max_delay_ms: int
-    linger_ms: int
-
-
-class ZkIsrManager(AlterIsrManager, Logging):
-    """ISR changes written straight to ZooKeeper (inter-broker protocol before 2.7-IV2), with the controller told
-    through isr-change notifications batched by the `isr-change-propagation` task."""
-
-    logger_name = "kafka.server.ZkIsrManager"
-
-    DEFAULT_ISR_PROPAGATION_CONFIG = IsrChangePropagationConfig(
-        check_interval_ms=2500, max_delay_ms=60000, linger_ms=5000
-    )
-
-    def __init__(self, scheduler: Scheduler, time: Time, zk_client: IsrZkClient) -> None:
-        self._scheduler = scheduler
-        self._time = time
-        self._zk_client = zk_client
-        self._isr_change_notification_config = ZkIsrManager.DEFAULT_ISR_PROPAGATION_CONFIG
-        self.isr_change_set: set[TopicPartition] = set()
-        self._isr_change_lock = threading.RLock()
-        self._last_isr_change_ms = time.milliseconds()
-        self._last_isr_propagation_ms = time.milliseconds()
-
-    def start(self) -> None:
-        self._scheduler.schedule(
-            "isr-change-propagation",
-            self.maybe_propagate_isr_changes,
-            period_ms=self._isr_change_notification_config.check_interval_ms,
-        )
-
-    def clear_pending(self, topic_partition: TopicPartition) -> None:
-        # Writes happen at once and nothing waits: the notification of a written change still goes out.
-        pass
-
-    def submit(self, alter_isr_item: AlterIsrItem) -> bool:
-        self.debug(
-            f"Writing new ISR {alter_isr_item.leader_and_isr.isr} to ZooKeeper with version "
-            f"{alter_isr_item.leader_and_isr.zk_version} for partition {alter_isr_item.topic_partition}"
-        )
-        update_succeeded, new_version = replication_utils.update_leader_and_isr(
-            self._zk_client,
-            alter_isr_item.topic_partition,
-            alter_isr_item.leader_and_isr,
-            alter_isr_item.controller_epoch,
-        )
-        if update_succeeded:
-            with self._isr_change_lock:
-                self.isr_change_set.add(alter_isr_item.topic_partition)
-                self._last_isr_change_ms = self._time.milliseconds()
-            # The partition has already moved to the pending state, so the callback can run right here.
-            alter_isr_item.callback(alter_isr_item.leader_and_isr.with_zk_version(new_version))
-        else:
-            alter_isr_item.callback(Errors.INVALID_UPDATE_VERSION)
-        # Always accepted: the outcome goes through the callback.
-        return True
-
-    def maybe_propagate_isr_changes(self) -> None:
-        """Notifies the controller of written ISR changes once none came for `linger_ms`, or at the latest
-        `max_delay_ms` after the previous notification."""
-        now = self._time.milliseconds()
-        config = self._isr_change_notification_config
-        with self._isr_change_lock:
-            if self.isr_change_set and (
-                self._last_isr_change_ms + config.linger_ms < now
-                or self._last_isr_propagation_ms + config.max_delay_ms < now
-            ):
-                self._zk_client.propagate_isr_changes(set(self.isr_change_set))
-                self.isr_change_set.clear()
-                self._last_isr_propagation_ms = now

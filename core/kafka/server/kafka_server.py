@@ -58,7 +58,6 @@ from kafka.utils.count_down_latch import CountDownLatch
 from kafka.utils.logging import Logging
 
 if TYPE_CHECKING:
-    from kafka.cluster.partition import ZkIsrManager
     from kafka.common.network.listener_name import ListenerName
     from kafka.controller.kafka_controller import KafkaController
     from kafka.coordinator.group.group_coordinator import GroupCoordinator
@@ -66,6 +65,7 @@ if TYPE_CHECKING:
     from kafka.log.log_dir_failure_channel import LogDirFailureChannel
     from kafka.log.log_manager import LogManager
     from kafka.network.socket_server import SocketServer
+    from kafka.server.alter_isr_manager import AlterIsrManager
     from kafka.server.auto_topic_creation_manager import DefaultAutoTopicCreationManager
     from kafka.server.dynamic_config_manager import DynamicConfigManager
     from kafka.server.fetch_session import FetchManager
@@ -107,7 +107,7 @@ class KafkaServer(Logging):
         self.log_manager: LogManager | None = None
         self.socket_server: SocketServer | None = None
         self.metadata_cache: ZkMetadataCache | None = None
-        self.alter_isr_manager: ZkIsrManager | None = None
+        self.alter_isr_manager: AlterIsrManager | None = None
         self.replica_manager: ReplicaManager | None = None
         self.kafka_healthcheck: KafkaHealthcheck | None = None
         self.kafka_controller: KafkaController | None = None
@@ -378,13 +378,28 @@ class KafkaServer(Logging):
         log_manager: LogManager,
         log_dir_failure_channel: LogDirFailureChannel,
     ) -> ReplicaManager:
-        from kafka.cluster.partition import ZkIsrManager
+        from kafka.server.alter_isr_manager import AlterIsrManager, ZkIsrManager
         from kafka.server.metadata_cache import ZkMetadataCache
         from kafka.server.replica_manager import ReplicaManager
 
         config = self.config
         self.metadata_cache = metadata_cache = ZkMetadataCache(config.broker_id, self.cluster_id)
-        self.alter_isr_manager = alter_isr_manager = ZkIsrManager(scheduler, self.time, zk_client)
+        # AlterIsr to the controller from inter.broker.protocol.version 2.7-IV2 on, else ISR writes to ZooKeeper. The
+        # broker epoch is read when a request is built: the controller (made later) keeps it across re-registrations.
+        alter_isr_manager: AlterIsrManager
+        if config.inter_broker_protocol_version.is_alter_isr_supported:
+            alter_isr_manager = AlterIsrManager.apply(
+                config,
+                metadata_cache,
+                scheduler,
+                self.time,
+                self.thread_name_prefix,
+                lambda: self.broker_epoch if self.kafka_controller is None else self.kafka_controller.broker_epoch,
+                config.broker_id,
+            )
+        else:
+            alter_isr_manager = ZkIsrManager(scheduler, self.time, zk_client)
+        self.alter_isr_manager = alter_isr_manager
         alter_isr_manager.start()
         self.replica_manager = replica_manager = ReplicaManager(
             config,

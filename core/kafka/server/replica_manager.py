@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kafka.api.leader_and_isr import LeaderAndIsr
-from kafka.cluster.partition import INITIAL_CONTROLLER_EPOCH, AlterIsrManager, Partition
+from kafka.cluster.partition import INITIAL_CONTROLLER_EPOCH, Partition
 from kafka.common.election_type import ElectionType
 from kafka.common.errors import (
     ControllerMovedException,
@@ -78,6 +78,7 @@ from kafka.controller.state_change_logger import StateChangeLogger
 from kafka.log.log_append_info import Increased, LogAppendInfo, Same, unknown_log_append_info
 from kafka.log.log_dir_failure_channel import LogDirFailureChannel
 from kafka.log.log_validator import AppendOrigin, RecordValidationException
+from kafka.server.alter_isr_manager import AlterIsrManager
 from kafka.server.checkpoints.offset_checkpoint_file import (
     LazyOffsetCheckpoints,
     OffsetCheckpointFile,

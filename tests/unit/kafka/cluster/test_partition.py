@@ -18,7 +18,6 @@ from kafka.cluster.partition import (
     OngoingReassignmentState,
     Partition,
     PendingExpandIsr,
-    ZkIsrManager,
 )
 from kafka.common.errors import (
     FencedLeaderEpochException,
@@ -37,6 +36,7 @@ from kafka.common.requests.list_offsets_request import LATEST_TIMESTAMP
 from kafka.common.topic_partition import TopicPartition
 from kafka.log.log_append_info import Increased
 from kafka.log.log_validator import Client
+from kafka.server.alter_isr_manager import ZkIsrManager
 from kafka.server.checkpoints.offset_checkpoint_file import LazyOffsetCheckpoints, OffsetCheckpointFile
 from kafka.server.fetch_data_info import FetchHighWatermark, FetchLogEnd
 from kafka.server.replica_manager import HIGH_WATERMARK_FILENAME

@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 from kafka.cluster.broker import Node
-from kafka.cluster.partition import AlterIsrItem, AlterIsrManager
 from kafka.common.errors import ControllerMovedException
 from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import (
@@ -42,6 +41,7 @@ from kafka.common.utils.time import MockTime
 from kafka.log.log_dir_failure_channel import LogDirFailureChannel
 from kafka.log.log_manager import LogManager
 from kafka.log.log_validator import Client
+from kafka.server.alter_isr_manager import AlterIsrItem, AlterIsrManager
 from kafka.server.checkpoints.offset_checkpoint_file import OffsetCheckpointFile
 from kafka.server.delayed_operation import DelayedOperationPurgatory
 from kafka.server.kafka_config import KafkaConfig
