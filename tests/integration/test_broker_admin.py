@@ -4,7 +4,6 @@ bin/kafka-server-start.sh, and a start-up failure that names its cause and exits
 from __future__ import annotations
 
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -105,8 +104,7 @@ def test_delete_records_moves_the_log_start(admin: AdminClient, broker: BrokerPr
 
 def test_invalid_config_value_stops_startup(zookeeper, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """An invalid value stops start-up with a line naming the key and the value, and exit code 1."""
-    start = time.monotonic()
-    done = subprocess.run(
+    done = subprocess.run(  # the timeout makes a broker that does not exit fail the test
         [
             str(ROOT / "bin" / "kafka-server-start.sh"),
             str(ROOT / "config" / "server.properties"),
@@ -126,4 +124,3 @@ def test_invalid_config_value_stops_startup(zookeeper, tmp_path: Path) -> None: 
     output = done.stdout + done.stderr
     assert "num.io.threads" in output and "many" in output
     assert "FATAL" in output
-    assert time.monotonic() - start < 60
