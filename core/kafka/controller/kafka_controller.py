@@ -148,6 +148,8 @@ ElectLeadersCallback = Callable[[dict[TopicPartition, Any]], None]  # per partit
 ListReassignmentsCallback = Callable[[Any], None]  # dict[TopicPartition, ReplicaAssignment] | ApiError
 AlterReassignmentsCallback = Callable[[Any], None]  # dict[TopicPartition, ApiError] | ApiError
 AlterPartitionCallback = Callable[[Any], None]  # AlterPartitionResponseData
+# LeaderRecoveryState.RECOVERED, the state every partition is in here (KIP-704's RECOVERING needs IBP 3.2).
+_LEADER_RECOVERY_STATE_RECOVERED = 0
 
 
 # -- events -----------------------------------------------------------------------------------------------------------
@@ -2154,6 +2156,11 @@ class KafkaController(ControllerEventProcessor, Logging):
         any reassignment the new ISR finishes."""
         try:
             partition_responses = self._try_process_alter_partition(request, request_version, callback)
+        except ControllerMovedException:
+            # PORT: Kafka answers UNKNOWN_SERVER_ERROR here; NOT_CONTROLLER sends the leader to the new controller
+            # at once, and the exception goes on to make this controller resign (in `process`).
+            callback(AlterPartitionResponseData(error_code=Errors.NOT_CONTROLLER.code))
+            raise
         except Exception as e:
             self.error(f"Error when processing AlterIsr for partitions: {request}", e)
             callback(AlterPartitionResponseData(error_code=Errors.UNKNOWN_SERVER_ERROR.code))
@@ -2184,6 +2191,7 @@ class KafkaController(ControllerEventProcessor, Logging):
 
         use_topic_ids = request_version > 1
         isrs_to_alter: dict[TopicPartition, LeaderAndIsr] = {}
+        recovering: set[TopicPartition] = set()  # asked for LeaderRecoveryState RECOVERING (v1+)
         response = AlterPartitionResponseData()
         for topic_req in request.topics:
             topic_name = ctx.topic_name(topic_req.topic_id) if use_topic_ids else topic_req.topic_name
@@ -2205,9 +2213,12 @@ class KafkaController(ControllerEventProcessor, Logging):
                     new_isr = [s.broker_id for s in partition_req.new_isr_with_epochs]
                 else:
                     new_isr = list(partition_req.new_isr)
-                isrs_to_alter[TopicPartition(topic_name, partition_req.partition_index)] = LeaderAndIsr(
+                tp = TopicPartition(topic_name, partition_req.partition_index)
+                isrs_to_alter[tp] = LeaderAndIsr(
                     broker_id, partition_req.leader_epoch, tuple(new_isr), partition_req.partition_epoch
                 )
+                if partition_req.leader_recovery_state != _LEADER_RECOVERY_STATE_RECOVERED:
+                    recovering.add(tp)
 
         partition_responses: dict[TopicPartition, Any] = {}  # Errors or LeaderAndIsr
         adjusted_isrs: dict[TopicPartition, LeaderAndIsr] = {}
@@ -2217,14 +2228,42 @@ class KafkaController(ControllerEventProcessor, Logging):
                 partition_responses[tp] = Errors.UNKNOWN_TOPIC_OR_PARTITION
                 continue
             current_leader_and_isr = info.leader_and_isr
-            if new_leader_and_isr.leader_epoch < current_leader_and_isr.leader_epoch:
+            if (
+                new_leader_and_isr.zk_version > current_leader_and_isr.zk_version
+                or new_leader_and_isr.leader_epoch > current_leader_and_isr.leader_epoch
+            ):
+                # The leader knows a newer state than this controller does: this controller has most likely been
+                # replaced, so the leader is sent to look for the active one (as Kafka 3.x does).
+                partition_responses[tp] = Errors.NOT_CONTROLLER
+            elif new_leader_and_isr.leader_epoch < current_leader_and_isr.leader_epoch:
                 partition_responses[tp] = Errors.FENCED_LEADER_EPOCH
-            elif new_leader_and_isr.equals_ignore_zk(current_leader_and_isr):
-                # Already in the requested state: answer with it.
+            elif tp not in recovering and new_leader_and_isr.equals_ignore_zk(current_leader_and_isr):
+                # Already in the requested state (a retry of an applied change): answer with it. Checked before
+                # the partition epoch, so that a retry is answered alike whatever version it carries.
                 partition_responses[tp] = current_leader_and_isr
+            elif new_leader_and_isr.zk_version < current_leader_and_isr.zk_version:
+                partition_responses[tp] = Errors.INVALID_UPDATE_VERSION
+            elif tp in recovering:
+                # Partitions here are always RECOVERED (no inter-broker protocol this broker speaks marks an
+                # unclean leader as recovering), and going back to RECOVERING is refused, as Kafka 3.x does.
+                self.info(
+                    f"Rejecting AlterIsr from node {broker_id} for {tp} because the leader recovery state cannot "
+                    f"change from RECOVERED to RECOVERING: {new_leader_and_isr}"
+                )
+                partition_responses[tp] = Errors.INVALID_REQUEST
             else:
+                # PORT: Kafka 3.x also refuses an ISR naming brokers that are not alive (INELIGIBLE_REPLICA, KIP-841);
+                # its partitions then fall back to the committed ISR. Our partitions follow Kafka 2.8 and would
+                # retry such an answer at once, so the controller accepts the ISR as Kafka 2.8's does.
                 adjusted_isrs[tp] = new_leader_and_isr
 
+        for tp, outcome in partition_responses.items():
+            if isinstance(outcome, Errors) and outcome != Errors.INVALID_REQUEST:
+                info = ctx.partition_leadership_info(tp)
+                self.info(
+                    f"Rejecting AlterIsr from broker {broker_id} for {tp} with {outcome.name}: requested "
+                    f"{isrs_to_alter[tp]}, current {None if info is None else info.leader_and_isr}"
+                )
         self.debug(f"Updating ISRs for partitions: {_tps_str(adjusted_isrs)}.")
         result = self.zk_client.update_leader_and_isr(adjusted_isrs, ctx.epoch, ctx.epoch_zk_version)
         successful_updates: list[TopicPartition] = []

@@ -35,6 +35,7 @@ from kafka.common.errors import (
     ApiException,
     ControllerMovedException,
     InvalidRequestException,
+    NotControllerException,
     UnsupportedVersionException,
 )
 from kafka.common.internals.topic import Topic
@@ -1461,6 +1462,21 @@ class KafkaApis(Logging):
         )
         self.replica_manager.elect_leaders(self.controller, partitions, election_type, send_callback, data.timeout_ms)
 
+    def handle_alter_isr_request(self, request: Request) -> None:
+        """AlterIsr (AlterPartition in 3.x, key 56) from a partition leader: answered by the controller, from its
+        event thread; a broker that is not the controller answers NOT_CONTROLLER, and the sender looks again."""
+        from kafka.common.requests.alter_partition_response import AlterPartitionResponse
+
+        alter_isr_request: Any = request.body
+        if not self.controller.is_active:
+            self.send_response(request, alter_isr_request.get_error_response(0, NotControllerException()))
+            return
+        self.controller.alter_partitions(
+            alter_isr_request.data,
+            lambda response_data: self.send_response(request, AlterPartitionResponse(response_data)),
+            request.header.api_version,
+        )
+
     def handle_describe_cluster(self, request: Request) -> None:
         listener = request.context.listener_name
         response_data = DescribeClusterResponseData(
@@ -1628,6 +1644,7 @@ class KafkaApis(Logging):
         ApiKeys.OFFSET_DELETE: handle_offset_delete_request,
         ApiKeys.DESCRIBE_CLIENT_QUOTAS: handle_describe_client_quotas_request,
         ApiKeys.ALTER_CLIENT_QUOTAS: handle_alter_client_quotas_request,
+        ApiKeys.ALTER_PARTITION: handle_alter_isr_request,
         ApiKeys.DESCRIBE_CLUSTER: handle_describe_cluster,
     }
     # The keys this broker serves: ApiVersions advertises exactly these.
