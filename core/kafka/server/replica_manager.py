@@ -78,6 +78,7 @@ from kafka.controller.state_change_logger import StateChangeLogger
 from kafka.log.log_append_info import Increased, LogAppendInfo, Same, unknown_log_append_info
 from kafka.log.log_dir_failure_channel import LogDirFailureChannel
 from kafka.log.log_validator import AppendOrigin, RecordValidationException
+from kafka.server.abstract_fetcher_manager import InitialFetchState
 from kafka.server.alter_isr_manager import AlterIsrManager
 from kafka.server.checkpoints.offset_checkpoint_file import (
     LazyOffsetCheckpoints,
@@ -99,7 +100,7 @@ from kafka.server.fetch_data_info import (
 from kafka.server.kafka_config import KAFKA_1_0_IV0, ApiVersion
 from kafka.server.log_offset_metadata import LogOffsetMetadata
 from kafka.server.metadata_cache import MetadataCache
-from kafka.server.replica_fetcher_manager import InitialFetchState, ReplicaFetcherManager
+from kafka.server.replica_fetcher_manager import ReplicaFetcherManager
 from kafka.utils.atomic import AtomicBoolean, AtomicLong
 from kafka.utils.kafka_scheduler import Scheduler
 from kafka.utils.logging import Logging

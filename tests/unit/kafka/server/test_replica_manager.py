@@ -505,9 +505,10 @@ def test_delete_records_moves_the_log_start_offset(broker: BrokerEnv) -> None:
     assert results[1][TopicPartition("__consumer_offsets", 0)].error_code == Errors.INVALID_TOPIC_EXCEPTION.code
 
 
-def test_become_follower_of_a_live_leader_records_the_fetcher(broker: BrokerEnv) -> None:
-    """A LeaderAndIsr naming live broker 1 leader makes this broker a follower: produces are refused, the fetcher
-    manager records the partition with its leader and start offset, and no fetcher thread starts."""
+def test_become_follower_of_a_live_leader_starts_a_fetcher(broker: BrokerEnv) -> None:
+    """A LeaderAndIsr naming live broker 1 leader makes this broker a follower: produces are refused and a
+    ReplicaFetcherThread-0-1 fetches the partition from its log end at the new epoch; becoming leader again
+    removes the partition and the idle thread stops."""
     broker.update_metadata([0, 1])
     broker.leader_and_isr([0])
     broker.produce(TP0, b"a")
@@ -516,13 +517,17 @@ def test_become_follower_of_a_live_leader_records_the_fetcher(broker: BrokerEnv)
     assert response.partition_errors({TOPIC_ID: TOPIC}) == {(TOPIC, 0): Errors.NONE}
     assert changes[0][0] == [] and [p.topic_partition for p in changes[0][1]] == [TP0]
     assert broker.produce(TP0, b"b")[0].error == Errors.NOT_LEADER_OR_FOLLOWER
-    state = broker.replica_manager.replica_fetcher_manager.fetch_state(TP0)
-    assert state is not None
-    assert (state.leader.id, state.current_leader_epoch, state.init_offset) == (1, 2, 1)
+    manager = broker.replica_manager.replica_fetcher_manager
+    fetcher = manager.get_fetcher(TP0)
+    assert fetcher is not None and fetcher.name == "ReplicaFetcherThread-0-1" and fetcher.is_alive()
+    assert fetcher.source_broker.id == 1
+    state = fetcher.fetch_state(TP0)
+    assert state is not None and (state.current_leader_epoch, state.fetch_offset) == (2, 1)
 
     # The leader elsewhere moves on; a LeaderAndIsr making this broker leader again stops the fetcher.
     broker.leader_and_isr([0], leader=0, leader_epoch=3, replicas=[1, 0], isr=[0])
-    assert broker.replica_manager.replica_fetcher_manager.fetch_state(TP0) is None
+    assert manager.get_fetcher(TP0) is None and manager.fetcher_thread_map == {}
+    wait_until_true(lambda: not fetcher.is_alive(), "the idle fetcher thread to stop")
 
 
 def test_describe_log_dirs_and_offsets_for_leader_epoch(broker: BrokerEnv) -> None:
