@@ -46,6 +46,7 @@ from kafka.clients.admin.delete_topics_options import DeleteTopicsOptions
 from kafka.clients.admin.list_topics_options import ListTopicsOptions
 from kafka.clients.admin.new_partitions import NewPartitions
 from kafka.clients.admin.new_topic import NewTopic
+from kafka.clients.admin.partition_reassignment import PartitionReassignment
 from kafka.common.config.config_resource import ConfigResource
 from kafka.common.errors import ClusterAuthorizationException, TopicExistsException, UnsupportedVersionException
 from kafka.common.internals.topic import Topic
@@ -149,7 +150,7 @@ class PartitionDescription:
     info: TopicPartitionInfo
     config: Config | None
     marked_for_deletion: bool
-    reassignment: Any | None  # a PartitionReassignment: replicas, adding_replicas, removing_replicas
+    reassignment: PartitionReassignment | None
 
     def _min_isr_count(self) -> int | None:
         if self.config is None:
@@ -306,14 +307,11 @@ class AdminClientTopicService:
 
     # -- describe --------------------------------------------------------------------------------------------------
 
-    def _list_all_reassignments(self, topic_partitions: set[TopicPartition]) -> dict[TopicPartition, Any]:
+    def _list_all_reassignments(
+        self, topic_partitions: set[TopicPartition]
+    ) -> dict[TopicPartition, PartitionReassignment]:
         try:
             return dict(self.admin_client.list_partition_reassignments(topic_partitions).reassignments().get())
-        except NotImplementedError as e:
-            # PORT: this admin client has no listPartitionReassignments yet; describe goes on without them, as
-            # Kafka's does when the broker does not support the call.
-            _logger.debug(f"Couldn't query reassignments through the AdminClient API: {e}")
-            return {}
         except ExecutionException as e:
             if isinstance(e.cause, UnsupportedVersionException | ClusterAuthorizationException):
                 _logger.debug(f"Couldn't query reassignments through the AdminClient API: {e.cause}")
@@ -450,7 +448,7 @@ def parse_replica_assignment(replica_assignment_list: str) -> dict[int, list[int
     return ret
 
 
-def get_replication_factor(tpi: TopicPartitionInfo, reassignment: Any | None) -> int:
+def get_replication_factor(tpi: TopicPartitionInfo, reassignment: PartitionReassignment | None) -> int:
     """The partition's replica count, leaving out the replicas a reassignment in progress is adding."""
     if reassignment is not None:
         all_replica_ids = {n.id for n in tpi.replicas}

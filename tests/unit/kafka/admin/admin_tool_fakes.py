@@ -11,6 +11,7 @@ from typing import Any
 from kafka.clients.admin.alter_client_quotas_result import AlterClientQuotasResult
 from kafka.clients.admin.alter_config_op import AlterConfigOp, OpType
 from kafka.clients.admin.alter_configs_result import AlterConfigsResult
+from kafka.clients.admin.alter_partition_reassignments_result import AlterPartitionReassignmentsResult
 from kafka.clients.admin.config import Config
 from kafka.clients.admin.config_entry import ConfigEntry, ConfigSource, ConfigSynonym
 from kafka.clients.admin.create_partitions_result import CreatePartitionsResult
@@ -21,14 +22,19 @@ from kafka.clients.admin.deleted_records import DeletedRecords
 from kafka.clients.admin.describe_client_quotas_result import DescribeClientQuotasResult
 from kafka.clients.admin.describe_cluster_result import DescribeClusterResult
 from kafka.clients.admin.describe_configs_result import DescribeConfigsResult
+from kafka.clients.admin.describe_replica_log_dirs_result import DescribeReplicaLogDirsResult, ReplicaLogDirInfo
 from kafka.clients.admin.describe_topics_result import DescribeTopicsResult
 from kafka.clients.admin.elect_leaders_result import ElectLeadersResult
+from kafka.clients.admin.list_partition_reassignments_result import ListPartitionReassignmentsResult
 from kafka.clients.admin.list_topics_result import ListTopicsResult
+from kafka.clients.admin.new_partition_reassignment import NewPartitionReassignment
+from kafka.clients.admin.partition_reassignment import PartitionReassignment
 from kafka.clients.admin.topic_description import TopicDescription
 from kafka.clients.admin.topic_listing import TopicListing
 from kafka.common.config.config_resource import ConfigResource
 from kafka.common.errors import (
     ElectionNotNeededException,
+    NoReassignmentInProgressException,
     TopicExistsException,
     UnknownTopicOrPartitionException,
 )
@@ -81,6 +87,9 @@ class FakeAdmin:
     )
     low_watermarks: dict[TopicPartition, int | BaseException] = field(default_factory=dict)
     election_results: dict[TopicPartition, BaseException | None] | BaseException = field(default_factory=dict)
+    reassignments: dict[TopicPartition, PartitionReassignment] = field(default_factory=dict)
+    reassignments_error: BaseException | None = None
+    reassignment_errors: dict[TopicPartition, BaseException] = field(default_factory=dict)
     create_error: BaseException | None = None
     quotas: dict[ClientQuotaEntity, dict[str, float]] = field(default_factory=dict)
     calls: list[tuple[str, Any]] = field(default_factory=list)
@@ -171,8 +180,50 @@ class FakeAdmin:
             self.topics.pop(t, None)
         return DeleteTopicsResult.of_topic_names({t: done(None) for t in topics})
 
-    def list_partition_reassignments(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError("Admin.listPartitionReassignments is not supported by this client yet")
+    def list_partition_reassignments(
+        self, partitions: Collection[TopicPartition] | None = None, options: Any = None
+    ) -> ListPartitionReassignmentsResult:
+        self.calls.append(("list_partition_reassignments", None if partitions is None else list(partitions)))
+        if isinstance(self.reassignments_error, BaseException):
+            return ListPartitionReassignmentsResult(failed(self.reassignments_error))
+        found = {tp: r for tp, r in self.reassignments.items() if partitions is None or tp in set(partitions)}
+        return ListPartitionReassignmentsResult(done(found))
+
+    def alter_partition_reassignments(
+        self, reassignments: Mapping[TopicPartition, NewPartitionReassignment | None], options: Any = None
+    ) -> AlterPartitionReassignmentsResult:
+        """Starts (as in progress: the target plus the current replicas) or cancels reassignments of existing
+        partitions; `reassignment_errors` fails the partitions a test names."""
+        self.calls.append(("alter_partition_reassignments", dict(reassignments)))
+        futures: dict[TopicPartition, KafkaFuture[None]] = {}
+        for tp, target in reassignments.items():
+            error = self.reassignment_errors.get(tp)
+            topic = self.topics.get(tp.topic)
+            if error is None and (topic is None or tp.partition >= len(topic.partitions)):
+                error = UnknownTopicOrPartitionException("The partition does not exist.")
+            if error is None and target is None and tp not in self.reassignments:
+                error = NoReassignmentInProgressException("No reassignment in progress")
+            if error is not None:
+                futures[tp] = failed(error)
+                continue
+            assert topic is not None
+            if target is None:
+                del self.reassignments[tp]
+            else:
+                current = topic.partitions[tp.partition].replicas
+                replicas = list(dict.fromkeys([*target.target_replicas, *current]))
+                adding = tuple(r for r in replicas if r not in current)
+                removing = tuple(r for r in replicas if r not in target.target_replicas)
+                self.reassignments[tp] = PartitionReassignment(tuple(replicas), adding, removing)
+            futures[tp] = done(None)
+        return AlterPartitionReassignmentsResult(futures)
+
+    def describe_replica_log_dirs(self, replicas: Collection[Any], options: Any = None) -> Any:
+        """No replica moves: every replica asked for is in its broker's only log directory."""
+        self.calls.append(("describe_replica_log_dirs", list(replicas)))
+        return DescribeReplicaLogDirsResult(
+            {r: done(ReplicaLogDirInfo(current_replica_log_dir="/data")) for r in replicas}
+        )
 
     # -- cluster and configs --------------------------------------------------------------------------------------
 

@@ -12,8 +12,10 @@ import pytest
 from kafka.admin import topic_command as tc
 from kafka.admin._tool_support import AdminCommandFailedException
 from kafka.admin.admin_utils import AdminOperationException
+from kafka.clients.admin.partition_reassignment import PartitionReassignment
 from kafka.common.errors import ThrottlingQuotaExceededException
 from kafka.common.node import Node
+from kafka.common.topic_partition import TopicPartition
 from kafka.common.topic_partition_info import TopicPartitionInfo
 from kafka.common.utils.utils import NumberFormatException
 from kafka.utils.topic_filter import IncludeList
@@ -352,6 +354,27 @@ def test_describe_reports_select_partitions() -> None:
     assert partitions("--unavailable-partitions") == ["t-2", "u-0"]
     assert partitions("--under-min-isr-partitions") == ["t-1", "t-2"]
     assert partitions("--at-min-isr-partitions") == ["t-0", "u-0"]
+
+
+def test_describe_prints_reassignment_columns() -> None:
+    """A partition being reassigned prints Kafka's Adding/Removing Replicas columns, and the replicas being added
+    do not count in the replication factor or make the partition under-replicated."""
+    admin = FakeAdmin()
+    admin.add_topic("r", (0, [0, 1, 2], [0, 1, 2]), (1, [1, 2], [1, 2]))
+    # partition 0 goes from 0,1 to 1,2: 2 is being added, 0 removed
+    admin.reassignments[TopicPartition("r", 0)] = PartitionReassignment((0, 1, 2), (2,), (0,))
+    topic_id = admin.topics["r"].topic_id
+    status, out, _ = topics("--describe", "--topic", "r", admin=admin)
+    assert status == 0
+    assert out.splitlines() == [
+        f"Topic: r\tTopicId: {topic_id}\tPartitionCount: 2\tReplicationFactor: 2\tConfigs: ",
+        "\tTopic: r\tPartition: 0\tLeader: 0\tReplicas: 0,1,2\tIsr: 0,1,2\tAdding Replicas: 2\tRemoving Replicas: 0",
+        "\tTopic: r\tPartition: 1\tLeader: 1\tReplicas: 1,2\tIsr: 1,2",
+    ]
+    asked = [set(args) for name, args in admin.calls if name == "list_partition_reassignments"]
+    assert asked == [{TopicPartition("r", 0), TopicPartition("r", 1)}]
+    _, out, _ = topics("--describe", "--topic", "r", "--under-replicated-partitions", admin=admin)
+    assert out == ""
 
 
 def test_describe_topics_with_overrides() -> None:
