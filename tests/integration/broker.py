@@ -35,6 +35,7 @@ class BrokerProcess:
         self.overrides = dict(overrides or {})
         self.port = 0
         self._process: subprocess.Popen[bytes] | None = None
+        self._console_offset = 0
 
     @property
     def bootstrap(self) -> str:
@@ -64,6 +65,7 @@ class BrokerProcess:
         env = dict(os.environ, LOG_DIR=str(self.app_log_dir))
         self.app_log_dir.mkdir(parents=True, exist_ok=True)
         console = open(self.work_dir / "console.log", "ab")
+        self._console_offset = console.tell()  # this run's lines start here (a restart appends to the file)
         self._process = subprocess.Popen(args, stdout=console, stderr=subprocess.STDOUT, env=env)
         console.close()
         self.port = self._wait_for_registration(timeout)
@@ -79,7 +81,7 @@ class BrokerProcess:
                 if self._process.poll() is not None:
                     raise AssertionError(f"broker exited with {self._process.returncode}: {self.console_tail()}")
                 # Registered, and start-up finished (the broker logs `started` once it processes requests).
-                if client.exists(path) and "] started (kafka.server.KafkaServer)" in self.console_tail(1_000_000):
+                if client.exists(path) and "] started (kafka.server.KafkaServer)" in self.console_since_start():
                     data, _ = client.get(path)
                     info = json.loads(data)
                     endpoint = info["endpoints"][0]
@@ -89,6 +91,15 @@ class BrokerProcess:
         finally:
             client.stop()
             client.close()
+
+    def console_since_start(self) -> str:
+        """What the broker wrote to the console since the last start()."""
+        path = self.work_dir / "console.log"
+        if not path.exists():
+            return ""
+        with open(path, "rb") as f:
+            f.seek(self._console_offset)
+            return f.read().decode(errors="replace")
 
     def console_tail(self, n: int = 4000) -> str:
         path = self.work_dir / "console.log"

@@ -7,15 +7,20 @@ KafkaRequestHandlerPool starts, resizes and stops them.
 # PORT: Kafka 2.8 names the threads `data-plane-kafka-request-handler-N`; this port keeps the names without
 # the listener-plane prefix (see socket_server.py). BrokerTopicStats/BrokerTopicMetrics, also in this Scala
 # file, are left to the metrics work; the pool's idle meter is a plain running total of idle nanoseconds.
+# PORT: ClientRequestGate is not in Kafka 2.8: the handlers of a starting broker hold client requests aside until
+# its metadata cache has heard from the controller (see the class).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections import deque
+from collections.abc import Callable
 from typing import Protocol
 
 from kafka.common.errors import InvalidRequestException
+from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.utils.kafka_thread import KafkaThread
 from kafka.common.utils.time import Time
 from kafka.network.request_channel import Request, RequestChannel, ShutdownRequest
@@ -23,7 +28,7 @@ from kafka.utils.atomic import AtomicInteger, AtomicLong
 from kafka.utils.count_down_latch import CountDownLatch
 from kafka.utils.logging import TRACE, Logging
 
-__all__ = ["ApiRequestHandler", "KafkaRequestHandler", "KafkaRequestHandlerPool"]
+__all__ = ["UNGATED_APIS", "ApiRequestHandler", "ClientRequestGate", "KafkaRequestHandler", "KafkaRequestHandlerPool"]
 
 _handler_logger = logging.getLogger("kafka.server.KafkaRequestHandler")
 
@@ -32,6 +37,128 @@ class ApiRequestHandler(Protocol):
     """The api layer (KafkaApis): answers, defers or closes each request through the RequestChannel."""
 
     def handle(self, request: Request) -> None: ...
+
+
+# What a starting broker serves before its metadata cache is ready: what the controller sends it (UpdateMetadata, the
+# request the gate waits for, among them), what another broker sends it while it is the controller (AlterIsr,
+# ControlledShutdown), and ApiVersions, which needs no metadata and comes first on every connection.
+UNGATED_APIS: frozenset[ApiKeys] = frozenset(
+    {
+        ApiKeys.LEADER_AND_ISR,
+        ApiKeys.STOP_REPLICA,
+        ApiKeys.UPDATE_METADATA,
+        ApiKeys.CONTROLLED_SHUTDOWN,
+        ApiKeys.ALTER_PARTITION,  # AlterIsr in Kafka 2.8
+        ApiKeys.API_VERSIONS,
+    }
+)
+
+
+class ClientRequestGate(Logging):
+    """Holds the client requests of a starting broker aside until `is_ready()` (its metadata cache knows the
+    controller and the live brokers), or until `timeout_ms` has passed, then releases them into the request channel.
+
+    # PORT: not in Kafka 2.8, whose ZooKeeper-mode broker answers Metadata from an empty cache right after start-up
+    # (controller id -1, no brokers), an answer some clients wait on for a long time (librdkafka's admin client
+    # waits 30 s for a controller). A KRaft broker serves clients only once its metadata has caught up; this does the
+    # same for ZooKeeper mode. Processing of the listener cannot simply start later, because the controller's own
+    # requests (UPDATE_METADATA among them) arrive on the same listener; so handlers park each client request here
+    # instead of handling it, without waiting on it. The Processor keeps the connection muted while its request is
+    # parked, so each connection's requests still go in order.
+
+    Thread-safety: the handler threads call `park` and `maybe_open`; `_lock` guards the parked requests. `is_open`
+    goes from False to True once, and is read without the lock (a handler that sees False takes the lock)."""
+
+    logger_name = "kafka.server.KafkaRequestHandlerPool"
+
+    def __init__(
+        self,
+        request_channel: RequestChannel,
+        is_ready: Callable[[], bool],
+        waiting_for: str,
+        describe_state: Callable[[], str],
+        timeout_ms: int,
+        time: Time,
+        log_ident: str = "",
+    ) -> None:
+        self._request_channel = request_channel
+        self._is_ready = is_ready
+        self.waiting_for = waiting_for
+        self._describe_state = describe_state
+        self.timeout_ms = timeout_ms
+        self._time = time
+        self.log_ident = log_ident
+        self._start_ms = time.milliseconds()
+        self._deadline_ms = self._start_ms + timeout_ms
+        self._parked: deque[Request] = deque()
+        self._lock = threading.Lock()
+        self._released = False  # ready, or timed out: the parked requests go to the request channel
+        self._closed = False
+        self.is_open = False  # released, and none parked any more: requests are no longer looked at
+        self.info(
+            f"Holding client requests until {waiting_for} (at most {timeout_ms} ms); requests from the controller "
+            "and ApiVersions are served meanwhile"
+        )
+
+    def park(self, request: Request) -> bool:
+        """Keeps `request` aside if it is a client request and the gate is not open yet; False if it is to be handled
+        now."""
+        if self.is_open or request.header.api_key in UNGATED_APIS:
+            return False
+        with self._lock:
+            if self.is_open or self._closed:
+                return False
+            self._parked.append(request)
+        if _handler_logger.isEnabledFor(logging.DEBUG):
+            header = request.header
+            self.debug(
+                f"Holding {header.api_key.name} request {header.correlation_id} from client {header.client_id} "
+                f"({request.context.connection_id}) until {self.waiting_for}"
+            )
+        return True
+
+    def maybe_open(self) -> None:
+        """Releases the parked requests into the request channel once the broker is ready or the timeout has passed;
+        what does not fit into the (full) request queue waits for the next call."""
+        with self._lock:
+            if self.is_open or self._closed:
+                return
+            if not self._released:
+                waited_ms = self._time.milliseconds() - self._start_ms
+                if self._is_ready():
+                    self.info(
+                        f"Serving client requests: {self.waiting_for} after {waited_ms} ms "
+                        f"({len(self._parked)} held client requests released)"
+                    )
+                elif waited_ms >= self.timeout_ms:
+                    self.warn(
+                        f"Serving client requests although {self.waiting_for} has not happened within "
+                        f"{self.timeout_ms} ms ({len(self._parked)} held client requests released): "
+                        f"{self._describe_state()}"
+                    )
+                else:
+                    return
+                self._released = True
+            parked = self._parked
+            while parked:
+                if not self._request_channel.send_request(parked[0], 0):
+                    return
+                parked.popleft()
+            self.is_open = True
+
+    def close(self) -> None:
+        """Drops the requests still parked (the broker is shutting down; their connections are being closed)."""
+        with self._lock:
+            self._closed = True
+            parked = list(self._parked)
+            self._parked.clear()
+        for request in parked:
+            request.release_buffer()
+
+    @property
+    def parked_count(self) -> int:
+        with self._lock:
+            return len(self._parked)
 
 
 class KafkaRequestHandler(Logging):
@@ -48,6 +175,7 @@ class KafkaRequestHandler(Logging):
         request_channel: RequestChannel,
         apis: ApiRequestHandler,
         time: Time,
+        client_request_gate: ClientRequestGate | None = None,
     ) -> None:
         self.id = id
         self.broker_id = broker_id
@@ -56,11 +184,13 @@ class KafkaRequestHandler(Logging):
         self.request_channel = request_channel
         self._apis = apis
         self._time = time
+        self._client_request_gate = client_request_gate
         self.log_ident = f"[Kafka Request Handler {id} on Broker {broker_id}], "
         self._shutdown_complete = CountDownLatch(1)
         self._stopped = False
 
     def run(self) -> None:
+        gate = self._client_request_gate
         while not self._stopped:
             # One idle total for the pool: each handler's idle time counts as its share of the pool's.
             start_select_time = self._time.nanoseconds()
@@ -82,6 +212,8 @@ class KafkaRequestHandler(Logging):
                         )
                     self._shutdown_complete.count_down()
                     return
+                case Request() if gate is not None and gate.park(req):
+                    pass  # handled once the gate opens
                 case Request():
                     try:
                         req.request_dequeue_time_nanos = end_time
@@ -98,6 +230,11 @@ class KafkaRequestHandler(Logging):
                         req.release_buffer()
                 case _:
                     pass
+            if gate is not None:
+                if gate.is_open:
+                    gate = None
+                else:
+                    gate.maybe_open()
         self._shutdown_complete.count_down()
 
     def _parse_body_or_close(self, request: Request) -> bool:
@@ -139,6 +276,7 @@ class KafkaRequestHandlerPool(Logging):
         num_threads: int,
         request_handler_avg_idle_metric_name: str = "RequestHandlerAvgIdlePercent",
         log_and_thread_name_prefix: str = "data-plane",
+        client_request_gate: ClientRequestGate | None = None,
     ) -> None:
         self.broker_id = broker_id
         self.request_channel = request_channel
@@ -149,6 +287,8 @@ class KafkaRequestHandlerPool(Logging):
         # Idle nanoseconds of the pool, each handler's divided by the pool size (Kafka's aggregate idle meter).
         self.aggregate_idle_meter = AtomicLong(0)
         self.log_ident = f"[{log_and_thread_name_prefix} Kafka Request Handler on Broker {broker_id}], "
+        # PORT: see ClientRequestGate; None serves every request at once, as Kafka does.
+        self.client_request_gate = client_request_gate
         self.runnables: list[KafkaRequestHandler] = []
         self._lock = threading.RLock()  # `this.synchronized`
         for i in range(num_threads):
@@ -164,6 +304,7 @@ class KafkaRequestHandlerPool(Logging):
                 self.request_channel,
                 self.apis,
                 self._time,
+                self.client_request_gate,
             )
             self.runnables.append(handler)
             KafkaThread.daemon_thread(f"kafka-request-handler-{id}", handler.run).start()
@@ -188,4 +329,6 @@ class KafkaRequestHandlerPool(Logging):
                 handler.initiate_shutdown()
             for handler in self.runnables:
                 handler.await_shutdown()
+            if self.client_request_gate is not None:
+                self.client_request_gate.close()
             self.info("shut down completely")

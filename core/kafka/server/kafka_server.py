@@ -8,7 +8,9 @@ Start-up order (DESIGN.md, with two changes): broker state Starting; KafkaSchedu
 persistent paths); the finalized feature change listener; cluster id; LogManager (state Recovery while logs
 load); broker id (config, meta.properties or /brokers/seqid); SocketServer (bound, not yet processing);
 ReplicaManager; KafkaHealthcheck registers /brokers/ids/{id}; KafkaController; coordinators; authorizer; KafkaApis and
-the request handler pool, processing starts, state RunningAsBroker; dynamic config; `started`.
+the request handler pool; dynamic config; processing starts, state RunningAsBroker; `started`.
+# PORT: the request handlers hold client requests back until the metadata cache has heard from the controller
+# (ClientRequestGate), so that a client that connects right after start-up gets a usable Metadata answer.
 # PORT: DESIGN.md lists the broker registration last; Kafka 2.8 registers before starting the controller,
 # because the controller is built with this broker's epoch (the registration znode's czxid, KIP-380) and
 # checks controller requests against it. We follow Kafka 2.8 there.
@@ -72,7 +74,7 @@ if TYPE_CHECKING:
     from kafka.server.finalized_feature_change_listener import FinalizedFeatureChangeListener
     from kafka.server.kafka_apis import KafkaApis
     from kafka.server.kafka_healthcheck import KafkaHealthcheck
-    from kafka.server.kafka_request_handler import KafkaRequestHandlerPool
+    from kafka.server.kafka_request_handler import ClientRequestGate, KafkaRequestHandlerPool
     from kafka.server.metadata_cache import ZkMetadataCache
     from kafka.server.replica_manager import ReplicaManager
     from kafka.server.zk_admin_manager import ZkAdminManager
@@ -202,6 +204,11 @@ class KafkaServer(Logging):
         self.log_ident = f"[KafkaServer id={broker_id}] "
         self._step("broker-id")
 
+        # PORT: Kafka 2.8 fails at registration below if the previous run of this broker was killed and its session
+        # still holds /brokers/ids/{id}; this waits for it (at most a session timeout) instead, before the
+        # listeners are bound, so that clients find the port closed rather than unanswered meanwhile.
+        zk_client.await_previous_broker_registration_gone(broker_id, config.zk_session_timeout_ms)
+
         from kafka.network.socket_server import SocketServer
 
         self.socket_server = socket_server = SocketServer(config, self.time)
@@ -277,6 +284,10 @@ class KafkaServer(Logging):
 
         self._start_dynamic_config(zk_client, log_manager, controller)
         self._step("dynamic-config")
+
+        # The listeners were bound early; requests are read only from here on, as in Kafka 2.8.
+        socket_server.start_processing_requests()
+        self.broker_state = BrokerState.RUNNING
         # Keys nobody knows (a typo, a config of a newer Kafka) are reported, as Kafka's AbstractConfig does.
         config.log_unused()
 
@@ -437,6 +448,8 @@ class KafkaServer(Logging):
         from kafka.server.kafka_request_handler import KafkaRequestHandlerPool
 
         config = self.config
+        metadata_cache = self.metadata_cache
+        assert metadata_cache is not None  # made with the ReplicaManager
         self.fetch_manager = FetchManager(
             self.time, FetchSessionCache(config.max_incremental_fetch_session_cache_slots, 120_000)
         )
@@ -476,9 +489,34 @@ class KafkaServer(Logging):
             self.data_plane_request_processor,
             self.time,
             config.num_io_threads,
+            client_request_gate=self._client_request_gate(broker_id, socket_server, metadata_cache),
         )
-        socket_server.start_processing_requests()
-        self.broker_state = BrokerState.RUNNING
+
+    def _client_request_gate(
+        self, broker_id: int, socket_server: SocketServer, metadata_cache: ZkMetadataCache
+    ) -> ClientRequestGate:
+        """Client requests wait until the controller's first UpdateMetadata has reached the metadata cache, so that
+        the first Metadata response a client gets names the controller and this broker.
+
+        # PORT: not in Kafka 2.8 (see ClientRequestGate). The wait is bounded by zookeeper.session.timeout.ms: within
+        # it a controller that died before this broker started has lost its session and a new one has been elected
+        # (and clients' request timeouts are longer than its default)."""
+        from kafka.server.kafka_request_handler import ClientRequestGate
+
+        def describe_state() -> str:
+            controller_id = metadata_cache.get_controller_id()
+            alive = sorted(b.id for b in metadata_cache.get_alive_brokers())
+            return f"controller id {-1 if controller_id is None else controller_id}, live brokers {alive}"
+
+        return ClientRequestGate(
+            socket_server.data_plane_request_channel,
+            metadata_cache.knows_controller_and_this_broker,
+            f"the metadata cache knows the controller and the live brokers, this broker ({broker_id}) among them",
+            describe_state,
+            self.config.zk_session_timeout_ms,
+            self.time,
+            self.log_ident or "",
+        )
 
     def _start_dynamic_config(
         self, zk_client: KafkaZkClient, log_manager: LogManager, controller: KafkaController

@@ -370,6 +370,15 @@ class ZkMetadataCache(MetadataCache, Logging):
     def get_controller_id(self) -> int | None:
         return self._metadata_snapshot.controller_id
 
+    def knows_controller_and_this_broker(self) -> bool:
+        """Whether an UpdateMetadata from the controller has reached this cache: it names the controller and lists
+        this broker among the live brokers (what a client's Metadata request needs for a usable answer).
+
+        # PORT: not in Kafka 2.8; the request handler pool holds client requests back until this is true (see
+        # ClientRequestGate), as a KRaft broker waits for its metadata to catch up before serving clients."""
+        snapshot = self._metadata_snapshot
+        return snapshot.controller_id is not None and self._broker_id in snapshot.alive_brokers
+
     def get_cluster_id(self) -> str | None:
         return self._cluster_id
 

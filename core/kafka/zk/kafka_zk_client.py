@@ -112,6 +112,8 @@ R = TypeVar("R", bound=AsyncResponse)
 # kafka.controller.KafkaController.InitialControllerEpoch / InitialControllerEpochZkVersion
 INITIAL_CONTROLLER_EPOCH = 0
 INITIAL_CONTROLLER_EPOCH_ZK_VERSION = 0
+# How often a starting broker looks whether an earlier session's registration of its id has gone.
+_REGISTRATION_POLL_MS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +225,52 @@ class KafkaZkClient(Logging):
             f"czxid (broker epoch): {stat.czxid}"
         )
         return stat.czxid
+
+    def await_previous_broker_registration_gone(self, broker_id: int, timeout_ms: int) -> bool:
+        """Waits, for at most `timeout_ms`, while /brokers/ids/{broker_id} belongs to a ZooKeeper session that is
+        neither this client's nor the one this client registered it in: the registration of an earlier run of this
+        broker that died (SIGKILL, a crash) before its session expired, or of another broker with the same id.
+        Returns True once the path is free (or ours, which `register_broker` deals with as Kafka's checked ephemeral
+        create does), False if it is still held when the time is up (or is a persistent znode, which no session's end
+        removes).
+
+        # PORT: not in Kafka 2.8, whose broker exits at once with NodeExistsException in that case, so that a broker
+        # restarted right after a crash cannot come back until its old session has expired. ZooKeeper removes the
+        # old registration within the session timeout, which is what `timeout_ms` is meant to be."""
+        path = BrokerIdZNode.path(broker_id)
+        start_ms = self._time.milliseconds()
+        deadline_ms = start_ms + timeout_ms
+        waiting = False
+        while True:
+            response = self._retry_request_until_connected(ExistsRequest(path))
+            now_ms = self._time.milliseconds()
+            if response.result_code == Code.NONODE:
+                if waiting:
+                    self.info(f"The previous registration at {path} went away after {now_ms - start_ms} ms")
+                return True
+            if response.result_code != Code.OK or response.stat is None:
+                raise _exception(response)
+            owner = response.stat.ephemeral_owner
+            session_id = self._zoo_keeper_client.session_id()
+            if owner == session_id or self.should_re_create_ephemeral_z_node(owner):
+                return True
+            if owner == 0:
+                return False  # not an ephemeral znode: no session's end will remove it
+            if not waiting:
+                waiting = True
+                self.info(
+                    f"Waiting up to {timeout_ms} ms for the registration at {path} to go away: it is held by "
+                    f"ZooKeeper session 0x{owner:x}, not this broker's session 0x{session_id:x} (a broker with "
+                    "this id that stopped without closing its session, e.g. killed, or another live broker with "
+                    "the same broker.id)"
+                )
+            if now_ms >= deadline_ms:
+                self.warn(
+                    f"The registration at {path} is still held by ZooKeeper session 0x{owner:x} after "
+                    f"{now_ms - start_ms} ms"
+                )
+                return False
+            self._time.sleep(min(_REGISTRATION_POLL_MS, deadline_ms - now_ms))
 
     def register_controller_and_increment_controller_epoch(self, controller_id: int) -> tuple[int, int]:
         """Creates /controller for `controller_id` and increments /controller_epoch in one multi; returns the new

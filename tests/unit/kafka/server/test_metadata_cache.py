@@ -157,3 +157,16 @@ def test_update_metadata_v0_endpoint_becomes_plaintext_listener() -> None:
     assert node is not None and (node.id, node.host, node.port) == (3, "h", 9000)
     assert cache.get_partition_replica_endpoints(TopicPartition("t", 0), PLAINTEXT) == {3: node}
     assert cache.get_cluster_id() == "cid"
+
+
+def test_knows_controller_and_this_broker_only_after_an_update_naming_both() -> None:
+    """The readiness accessor is false on an empty cache and on an update that lacks this broker or a controller,
+    and true once an update names the controller and lists this broker among the live ones."""
+    cache = ZkMetadataCache(1)
+    assert not cache.knows_controller_and_this_broker()
+    cache.update_metadata(1, _request([], [_broker(0, [PLAINTEXT])], controller_id=0))
+    assert not cache.knows_controller_and_this_broker()
+    cache.update_metadata(2, _request([], [_broker(0, [PLAINTEXT]), _broker(1, [PLAINTEXT])], controller_id=-1))
+    assert not cache.knows_controller_and_this_broker()
+    cache.update_metadata(3, _request([], [_broker(0, [PLAINTEXT]), _broker(1, [PLAINTEXT])], controller_id=0))
+    assert cache.knows_controller_and_this_broker()
