@@ -1,0 +1,242 @@
+"""Port of clients/src/main/java/org/apache/kafka/common/metrics/Sensor.java (Kafka 2.8).
+
+A sensor takes a stream of recorded values and feeds each one to its stats (and then to its parents'); each stat
+backs one or more registered metrics. A metric whose config has a quota is checked after each record: a value
+beyond the bound raises QuotaViolationException (the value stays recorded, as in Kafka).
+
+Thread-safety, as Java's: `record` and `add` hold the sensor's lock (Java's `synchronized (this)`), and the stats are
+updated under the sensor's metric lock, which its KafkaMetrics hold while measuring. Lock order: sensor lock, then the
+Metrics registry's lock (Sensor.add registers metrics; Metrics.remove_sensor takes them in the same order).
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Final, overload
+
+from kafka.common.metrics.compound_stat import CompoundStat
+from kafka.common.metrics.kafka_metric import KafkaMetric
+from kafka.common.metrics.quota_violation_exception import QuotaViolationException
+from kafka.common.metrics.stats.token_bucket import TokenBucket
+
+if TYPE_CHECKING:
+    from kafka.common.metric_name import MetricName
+    from kafka.common.metrics.measurable_stat import MeasurableStat
+    from kafka.common.metrics.metric_config import MetricConfig
+    from kafka.common.metrics.metrics import Metrics
+    from kafka.common.metrics.stat import Stat
+    from kafka.common.utils.time import Time
+
+__all__ = ["RecordingLevel", "Sensor"]
+
+_LONG_MAX: Final = 2**63 - 1
+
+
+class RecordingLevel(enum.Enum):
+    """Sensor.RecordingLevel: a sensor records only if its level is enabled by the config's level."""
+
+    INFO = 0
+    DEBUG = 1
+    TRACE = 2
+
+    @property
+    def id(self) -> int:
+        return self.value
+
+    @staticmethod
+    def for_id(id: int) -> RecordingLevel:
+        if id < 0 or id > 2:
+            raise ValueError(f"Unexpected RecordLevel id `{id}`, it should be between `0` and `2` (inclusive)")
+        return RecordingLevel(id)
+
+    @staticmethod
+    def for_name(name: str) -> RecordingLevel:
+        """The level named `name` (case-insensitive); ValueError for an unknown name."""
+        try:
+            return RecordingLevel[name.upper()]
+        except KeyError:
+            raise ValueError(f"No enum constant org.apache.kafka.common.metrics.Sensor.RecordingLevel.{name}") from None
+
+    def should_record(self, config_id: int) -> bool:
+        """Whether a sensor of this level records when the configured level has id `config_id`."""
+        if config_id == RecordingLevel.INFO.value:
+            return self is RecordingLevel.INFO
+        if config_id == RecordingLevel.DEBUG.value:
+            return self is RecordingLevel.INFO or self is RecordingLevel.DEBUG
+        if config_id == RecordingLevel.TRACE.value:
+            return True
+        raise RuntimeError(f"Did not recognize recording level {config_id}")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class _StatAndConfig:
+    __slots__ = ("stat", "config")
+
+    def __init__(self, stat: Stat, config: Callable[[], MetricConfig]) -> None:
+        self.stat = stat
+        self.config = config
+
+
+class Sensor:
+    """A handle to record values into a group of stats (see the module docstring)."""
+
+    def __init__(
+        self,
+        registry: Metrics | None,
+        name: str,
+        parents: Sequence[Sensor] | None,
+        config: MetricConfig,
+        time: Time,
+        inactive_sensor_expiration_time_seconds: int,
+        recording_level: RecordingLevel,
+    ) -> None:
+        if name is None:
+            raise TypeError("a sensor needs a name")
+        self._registry = registry
+        self._name = name
+        self._parents: tuple[Sensor, ...] = tuple(parents) if parents is not None else ()
+        self._metrics: dict[MetricName, KafkaMetric] = {}
+        self._stats: list[_StatAndConfig] = []
+        self._config = config
+        self._time = time
+        self._inactive_sensor_expiration_time_ms = min(_LONG_MAX, inactive_sensor_expiration_time_seconds * 1000)
+        self._last_record_time = time.milliseconds()
+        self._recording_level = recording_level
+        #: Java's `synchronized (sensor)`: held by record (with the quota check) and add.
+        self.lock = threading.RLock()
+        self._metric_lock = threading.RLock()
+        self._check_forest(set())
+
+    def _check_forest(self, sensors: set[int]) -> None:
+        """Refuses a sensor that is, through its parents, its own ancestor."""
+        if id(self) in sensors:
+            raise ValueError(f"Circular dependency in sensors: {self.name()} is its own parent.")
+        sensors.add(id(self))
+        for parent in self._parents:
+            parent._check_forest(sensors)
+
+    def name(self) -> str:
+        return self._name
+
+    def parents(self) -> list[Sensor]:
+        return list(self._parents)
+
+    def should_record(self) -> bool:
+        """Whether this sensor's level is enabled by its config's recording level."""
+        return self._recording_level.should_record(self._config.record_level.value)
+
+    def record(self, value: float = 1.0, time_ms: int | None = None, check_quotas: bool = True) -> None:
+        """Records `value` (1.0: one occurrence) at `time_ms` (now by default) into every stat, then into the
+        parents; with `check_quotas`, raises QuotaViolationException if a metric is now beyond its quota (the parents
+        are then not recorded, as in Kafka)."""
+        if self.should_record():
+            self._record_internal(float(value), self._time.milliseconds() if time_ms is None else time_ms, check_quotas)
+
+    def _record_internal(self, value: float, time_ms: int, check_quotas: bool) -> None:
+        self._last_record_time = time_ms
+        with self.lock:
+            with self._metric_lock:
+                for stat_and_config in self._stats:
+                    stat_and_config.stat.record(stat_and_config.config(), value, time_ms)
+            if check_quotas:
+                self.check_quotas(time_ms)
+        for parent in self._parents:
+            parent.record(value, time_ms, check_quotas)
+
+    def check_quotas(self, time_ms: int | None = None) -> None:
+        """Raises QuotaViolationException if a metric of this sensor with a quota is beyond it at `time_ms` (now by
+        default). A TokenBucket is beyond its quota when its credits are negative."""
+        if time_ms is None:
+            time_ms = self._time.milliseconds()
+        for metric in list(self._metrics.values()):
+            config = metric.config
+            if config is not None:
+                quota = config.quota
+                if quota is not None:
+                    value = metric.measurable_value(time_ms)
+                    if isinstance(metric.measurable(), TokenBucket):
+                        if value < 0:
+                            raise QuotaViolationException(metric, value, quota.bound())
+                    elif not quota.acceptable(value):
+                        raise QuotaViolationException(metric, value, quota.bound())
+
+    @overload
+    def add(self, stat: CompoundStat, config: MetricConfig | None = None, /) -> bool: ...
+
+    @overload
+    def add(self, metric_name: MetricName, stat: MeasurableStat, config: MetricConfig | None = None, /) -> bool: ...
+
+    def add(
+        self,
+        first: CompoundStat | MetricName,
+        second: MeasurableStat | MetricConfig | None = None,
+        third: MetricConfig | None = None,
+        /,
+    ) -> bool:
+        """`add(compound_stat[, config])` or `add(metric_name, stat[, config])`: registers the stat's metrics with
+        this sensor (and the registry). False if the sensor has expired; adding a metric name the sensor already has
+        does nothing (True); a name another sensor registered raises ValueError."""
+        if isinstance(first, CompoundStat):
+            if second is not None and not _is_metric_config(second):
+                raise TypeError("add(CompoundStat, MetricConfig)")
+            return self._add_compound(first, second)  # type: ignore[arg-type]
+        if second is None:
+            raise TypeError("add(MetricName, MeasurableStat[, MetricConfig])")
+        return self._add_measurable(first, second, third)  # type: ignore[arg-type]
+
+    def _add_compound(self, stat: CompoundStat, config: MetricConfig | None) -> bool:
+        with self.lock:
+            if self.has_expired():
+                return False
+            stat_config = config if config is not None else self._config
+            self._stats.append(_StatAndConfig(stat, lambda: stat_config))
+            for m in stat.stats():
+                metric = KafkaMetric(self._metric_lock, m.name, m.stat, stat_config, self._time)
+                if metric.metric_name() not in self._metrics:
+                    if self._registry is not None:
+                        self._registry.register_metric(metric)
+                    self._metrics[metric.metric_name()] = metric
+            return True
+
+    def _add_measurable(self, metric_name: MetricName, stat: MeasurableStat, config: MetricConfig | None) -> bool:
+        with self.lock:
+            if self.has_expired():
+                return False
+            if metric_name in self._metrics:
+                return True
+            if metric_name is None or stat is None:
+                raise TypeError("a metric needs a name and a stat")
+            stat_config = config if config is not None else self._config
+            metric = KafkaMetric(self._metric_lock, metric_name, stat, stat_config, self._time)
+            if self._registry is not None:
+                self._registry.register_metric(metric)
+            self._metrics[metric.metric_name()] = metric
+            # The stat records under its metric's current config, which KafkaMetric.config may replace.
+            self._stats.append(_StatAndConfig(stat, lambda: metric.config))
+            return True
+
+    def has_metrics(self) -> bool:
+        with self.lock:
+            return bool(self._metrics)
+
+    def has_expired(self) -> bool:
+        """Whether nothing was recorded for longer than the sensor's inactivity expiration time."""
+        return (self._time.milliseconds() - self._last_record_time) > self._inactive_sensor_expiration_time_ms
+
+    def metrics(self) -> list[KafkaMetric]:
+        """The metrics of this sensor, in the order they were added."""
+        with self.lock:
+            return list(self._metrics.values())
+
+    def __repr__(self) -> str:
+        return f"Sensor({self._name!r})"
+
+
+def _is_metric_config(value: object) -> bool:
+    from kafka.common.metrics.metric_config import MetricConfig
+
+    return isinstance(value, MetricConfig)

@@ -1,0 +1,51 @@
+"""Port of clients/src/main/java/org/apache/kafka/common/metrics/stats/Meter.java (Kafka 2.8)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kafka.common.metrics.compound_stat import CompoundStat, NamedMeasurable
+from kafka.common.metrics.internals.metrics_utils import TimeUnit
+from kafka.common.metrics.stats.cumulative_sum import CumulativeSum
+from kafka.common.metrics.stats.rate import Rate
+from kafka.common.metrics.stats.windowed_count import WindowedCount
+from kafka.common.metrics.stats.windowed_sum import WindowedSum
+
+if TYPE_CHECKING:
+    from kafka.common.metric_name import MetricName
+    from kafka.common.metrics.metric_config import MetricConfig
+    from kafka.common.metrics.stats.sampled_stat import SampledStat
+
+__all__ = ["Meter"]
+
+
+class Meter(CompoundStat):
+    """Two metrics from one stream: a rate (of a windowed sum, or count) and a cumulative total (of the values, or
+    of the occurrences when the rate counts)."""
+
+    def __init__(
+        self,
+        rate_metric_name: MetricName,
+        total_metric_name: MetricName,
+        unit: TimeUnit = TimeUnit.SECONDS,
+        rate_stat: SampledStat | None = None,
+    ) -> None:
+        if rate_stat is None:
+            rate_stat = WindowedSum()
+        if not isinstance(rate_stat, WindowedSum):
+            raise ValueError("Meter is supported only for WindowedCount or WindowedSum.")
+        self._total = CumulativeSum()
+        self._rate = Rate(unit, rate_stat)
+        self._rate_metric_name = rate_metric_name
+        self._total_metric_name = total_metric_name
+
+    def stats(self) -> list[NamedMeasurable]:
+        return [
+            NamedMeasurable(self._total_metric_name, self._total),
+            NamedMeasurable(self._rate_metric_name, self._rate),
+        ]
+
+    def record(self, config: MetricConfig, value: float, time_ms: int) -> None:
+        self._rate.record(config, value, time_ms)
+        total_value = 1.0 if isinstance(self._rate.stat, WindowedCount) else value
+        self._total.record(config, total_value, time_ms)

@@ -1,0 +1,41 @@
+"""Port of clients/src/main/java/org/apache/kafka/common/metrics/stats/Min.java (Kafka 2.8)."""
+
+from __future__ import annotations
+
+import math
+import sys
+from typing import TYPE_CHECKING
+
+from kafka.common.metrics.stats.sampled_stat import Sample, SampledStat
+
+if TYPE_CHECKING:
+    from kafka.common.metrics.metric_config import MetricConfig
+
+__all__ = ["Min"]
+
+_DOUBLE_MAX = sys.float_info.max
+
+
+def _java_min(a: float, b: float) -> float:
+    """Math.min: NaN if either is NaN."""
+    if a != a or b != b:
+        return math.nan
+    return a if a <= b else b
+
+
+class Min(SampledStat):
+    """The smallest value recorded in the retained windows (NaN when none)."""
+
+    def __init__(self) -> None:
+        super().__init__(_DOUBLE_MAX)
+
+    def update(self, sample: Sample, config: MetricConfig, value: float, time_ms: int) -> None:
+        sample.value = _java_min(sample.value, float(value))
+
+    def combine(self, samples: list[Sample], config: MetricConfig, now: int) -> float:
+        result = _DOUBLE_MAX
+        count = 0
+        for sample in samples:
+            result = _java_min(result, sample.value)
+            count += sample.event_count
+        return math.nan if count == 0 else result
