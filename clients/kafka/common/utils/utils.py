@@ -376,3 +376,12 @@ def parse_int(text: str) -> int:
 def parse_long(text: str) -> int:
     """Long.parseLong: an optional sign and decimal digits within 64 bits; NumberFormatException otherwise."""
     return _parse_integral(text, 64)
+
+
+def java_divide(numerator: float, denominator: float) -> float:
+    """Java's double division: x/0 is +-Infinity and 0/0 (or NaN/0) is NaN, where Python raises."""
+    if denominator == 0:
+        if numerator == 0 or numerator != numerator:
+            return float("nan")
+        return float("inf") if numerator > 0 else float("-inf")
+    return numerator / denominator
