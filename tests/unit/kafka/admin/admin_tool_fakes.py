@@ -22,11 +22,13 @@ from kafka.clients.admin.deleted_records import DeletedRecords
 from kafka.clients.admin.describe_client_quotas_result import DescribeClientQuotasResult
 from kafka.clients.admin.describe_cluster_result import DescribeClusterResult
 from kafka.clients.admin.describe_configs_result import DescribeConfigsResult
+from kafka.clients.admin.describe_log_dirs_result import DescribeLogDirsResult
 from kafka.clients.admin.describe_replica_log_dirs_result import DescribeReplicaLogDirsResult, ReplicaLogDirInfo
 from kafka.clients.admin.describe_topics_result import DescribeTopicsResult
 from kafka.clients.admin.elect_leaders_result import ElectLeadersResult
 from kafka.clients.admin.list_partition_reassignments_result import ListPartitionReassignmentsResult
 from kafka.clients.admin.list_topics_result import ListTopicsResult
+from kafka.clients.admin.log_dir_description import LogDirDescription
 from kafka.clients.admin.new_partition_reassignment import NewPartitionReassignment
 from kafka.clients.admin.partition_reassignment import PartitionReassignment
 from kafka.clients.admin.topic_description import TopicDescription
@@ -35,6 +37,7 @@ from kafka.common.config.config_resource import ConfigResource
 from kafka.common.errors import (
     ElectionNotNeededException,
     NoReassignmentInProgressException,
+    TimeoutException,
     TopicExistsException,
     UnknownTopicOrPartitionException,
 )
@@ -88,6 +91,7 @@ class FakeAdmin:
     low_watermarks: dict[TopicPartition, int | BaseException] = field(default_factory=dict)
     election_results: dict[TopicPartition, BaseException | None] | BaseException = field(default_factory=dict)
     reassignments: dict[TopicPartition, PartitionReassignment] = field(default_factory=dict)
+    log_dirs: dict[int, dict[str, LogDirDescription]] = field(default_factory=dict)
     reassignments_error: BaseException | None = None
     reassignment_errors: dict[TopicPartition, BaseException] = field(default_factory=dict)
     create_error: BaseException | None = None
@@ -217,6 +221,19 @@ class FakeAdmin:
                 self.reassignments[tp] = PartitionReassignment(tuple(replicas), adding, removing)
             futures[tp] = done(None)
         return AlterPartitionReassignmentsResult(futures)
+
+    def describe_log_dirs(self, brokers: Collection[int], options: Any = None) -> DescribeLogDirsResult:
+        """The log dirs a test set per broker; a broker not in the cluster fails its future."""
+        self.calls.append(("describe_log_dirs", list(brokers)))
+        ids = {n.id for n in self.nodes}
+        return DescribeLogDirsResult(
+            {
+                b: done(dict(self.log_dirs.get(b, {})))
+                if b in ids
+                else failed(TimeoutException("Timed out waiting for a node assignment. Call: describeLogDirs"))
+                for b in brokers
+            }
+        )
 
     def describe_replica_log_dirs(self, replicas: Collection[Any], options: Any = None) -> Any:
         """No replica moves: every replica asked for is in its broker's only log directory."""
