@@ -4,11 +4,15 @@ The handlers DynamicConfigManager calls when the config of an entity changes in 
 entity's name and its full set of overrides read from `/config/<type>/<name>`:
 
 - TopicConfigHandler: every local log of the topic gets a new LogConfig (the broker's current topic defaults
-  overridden by the topic's znode); throttled-replica lists go to the replication quota managers (when given);
-  `unclean.leader.election.enable=true` is passed on to the controller.
+  overridden by the topic's znode); `leader/follower.replication.throttled.replicas` go to the leader and follower
+  replication quota managers (when given); `unclean.leader.election.enable=true` is passed on to the controller.
 - BrokerConfigHandler: `/config/brokers/<default>` and `/config/brokers/<this broker's id>` become the
   broker's dynamic configs (DynamicBrokerConfig below), which rebuild the broker's KafkaConfig and
-  reconfigure what is registered for the changed keys.
+  reconfigure what is registered for the changed keys; this broker's own entity also sets the replication
+  throttle rates (`leader.replication.throttled.rate`, `follower.replication.throttled.rate`,
+  `replica.alter.log.dirs.io.max.bytes.per.second`) on the quota managers, a key that is absent meaning
+  DynamicConfig.Broker's default (unbounded). As in Kafka 2.8, rates set at the cluster default
+  (`/config/brokers/<default>`) are stored and described but throttle nothing.
 
 # PORT: the dynamic broker config machinery of Kafka 2.8 (kafka/server/DynamicBrokerConfig.scala and the
 # `DynamicConfig.Broker` object of kafka/server/DynamicConfig.scala) has no module of its own yet; the part
@@ -31,10 +35,8 @@ entity's name and its full set of overrides read from `/config/<type>/<name>`:
 # `dynamic_config` starts as None and `dynamic_config_of(config)` creates it on first use (KafkaConfig cannot build
 # it in its constructor: this module imports kafka_config), so every component asking for a given KafkaConfig
 # shares one.
-# PORT: the quota-related handlers (ClientIdConfigHandler, UserConfigHandler, IpConfigHandler, QuotaConfigHandler)
-# need the quota managers and credential provider, not ported yet. BrokerConfigHandler does not apply the
-# replication throttle rates (leader/follower.replication.throttled.rate,
-# replica.alter.log.dirs.io.max.bytes.per.second) for the same reason; they are stored and described.
+# PORT: the client quota handlers (ClientIdConfigHandler, UserConfigHandler, IpConfigHandler, QuotaConfigHandler)
+# need the client quota managers and the credential provider, which come with issue 15.
 """
 
 from __future__ import annotations
@@ -47,10 +49,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
 from kafka.common.config.config_def import ConfigDef, Importance, Range, Type
 from kafka.common.config.config_exception import ConfigException
+from kafka.common.metrics.quota import Quota
+from kafka.common.utils.utils import NumberFormatException, parse_long
 from kafka.log.log_cleaner import LogCleaner
 from kafka.log.log_config import LogConfig, ThrottledReplicaListValidator
 from kafka.network.socket_server import RECONFIGURABLE_CONFIGS as SOCKET_SERVER_RECONFIGURABLE_CONFIGS
 from kafka.server.kafka_config import KafkaConfig, _broker_config_synonyms
+from kafka.server.replication_quota_manager import ALL_REPLICAS, ReplicationQuotaManager
 from kafka.utils.core_utils import scala_set
 from kafka.utils.logging import Logging
 from kafka.utils.read_write_lock import ReentrantReadWriteLock
@@ -58,6 +63,7 @@ from kafka.zk.zk_data import ConfigEntityName, ConfigType
 
 if TYPE_CHECKING:
     from kafka.log.log_manager import LogManager
+    from kafka.server.quota_factory import QuotaManagers
     from kafka.zk.kafka_zk_client import KafkaZkClient
 
 __all__ = [
@@ -75,33 +81,12 @@ __all__ = [
 
 _LONG_MAX: Final = 2**63 - 1
 
-#: kafka.server.Constants.AllReplicas (ReplicationQuotaManager.scala): "throttle every replica".
-ALL_REPLICAS: Final = (-1,)
-
 
 class ConfigHandler(ABC):
     """Applies the config overrides of one entity (a topic, a broker, ...) read from ZooKeeper."""
 
     @abstractmethod
     def process_config_changes(self, entity_name: str, value: Mapping[str, str]) -> None: ...
-
-
-class _ReplicationQuotaManager(Protocol):
-    """What TopicConfigHandler asks of Kafka's ReplicationQuotaManager."""
-
-    def mark_throttled(self, topic: str, partitions: Sequence[int]) -> None: ...
-
-    def remove_throttle(self, topic: str) -> None: ...
-
-
-class _QuotaManagers(Protocol):
-    """QuotaFactory.QuotaManagers, as far as topic configs are concerned."""
-
-    @property
-    def leader(self) -> _ReplicationQuotaManager: ...
-
-    @property
-    def follower(self) -> _ReplicationQuotaManager: ...
 
 
 class _UncleanLeaderElectionEnabler(Protocol):
@@ -119,7 +104,7 @@ class TopicConfigHandler(ConfigHandler, Logging):
         self,
         log_manager: LogManager,
         kafka_config: KafkaConfig,
-        quotas: _QuotaManagers | None = None,
+        quotas: QuotaManagers | None = None,
         kafka_controller: _UncleanLeaderElectionEnabler | None = None,
     ) -> None:
         self._log_manager = log_manager
@@ -144,7 +129,7 @@ class TopicConfigHandler(ConfigHandler, Logging):
         config_names_to_exclude = self.excluded_configs(topic, topic_config)
         self._update_log_config(topic, topic_config, config_names_to_exclude)
 
-        def update_throttled_list(prop: str, quota_manager: _ReplicationQuotaManager) -> None:
+        def update_throttled_list(prop: str, quota_manager: ReplicationQuotaManager) -> None:
             if topic_config.get(prop):
                 partitions = self.parse_throttled_partitions(topic_config, self._kafka_config.broker_id, prop)
                 quota_manager.mark_throttled(topic, partitions)
@@ -165,14 +150,14 @@ class TopicConfigHandler(ConfigHandler, Logging):
         if unclean is not None and unclean.lower() == "true" and self._kafka_controller is not None:
             self._kafka_controller.enable_topic_unclean_leader_election(topic)
 
-    def parse_throttled_partitions(self, topic_config: Mapping[str, str], broker_id: int, prop: str) -> list[int]:
-        """The partitions of this broker named in a `partition:broker,...` list (ALL_REPLICAS for `*`)."""
+    def parse_throttled_partitions(self, topic_config: Mapping[str, str], broker_id: int, prop: str) -> Sequence[int]:
+        """The partitions of this broker named in a `partition:broker,...` list (ALL_REPLICAS itself for `*`)."""
         config_value = str(topic_config[prop]).strip()
         ThrottledReplicaListValidator.ensure_valid_string(prop, config_value)
         if config_value == "":
             return []
         if config_value == "*":
-            return list(ALL_REPLICAS)
+            return ALL_REPLICAS
         pairs = [entry.split(":") for entry in config_value.split(",")]
         return [int(pair[0]) for pair in pairs if int(pair[1]) == broker_id]
 
@@ -198,8 +183,11 @@ class BrokerConfigHandler(ConfigHandler, Logging):
 
     logger_name = "kafka.server.BrokerConfigHandler"
 
-    def __init__(self, broker_config: KafkaConfig) -> None:
+    def __init__(self, broker_config: KafkaConfig, quota_managers: QuotaManagers | None = None) -> None:
+        """`quota_managers` are the broker's (QuotaFactory.instantiate), which Kafka's KafkaServer always passes;
+        without them (a handler used for its dynamic configs only) the throttle rates are stored but not applied."""
         self._broker_config = broker_config
+        self._quota_managers = quota_managers
 
     def process_config_changes(self, entity_name: str, value: Mapping[str, str]) -> None:
         broker_id, properties = entity_name, value
@@ -208,7 +196,30 @@ class BrokerConfigHandler(ConfigHandler, Logging):
             dynamic_config.update_default_config(properties)
         elif self._broker_config.broker_id == int(broker_id.strip()):
             dynamic_config.update_broker_config(self._broker_config.broker_id, properties)
-            # PORT: Kafka then sets the replication quota managers' rates; see the module docstring.
+            if self._quota_managers is not None:
+                self._update_replication_quotas(properties, self._quota_managers)
+
+    def _update_replication_quotas(self, properties: Mapping[str, str], quota_managers: QuotaManagers) -> None:
+        broker = DynamicConfig.Broker
+
+        def get_or_default(prop: str) -> int:
+            if prop in properties:
+                return parse_long(str(properties[prop]))
+            return broker.DEFAULT_REPLICATION_THROTTLED_RATE
+
+        try:
+            leader_rate = get_or_default(broker.LEADER_REPLICATION_THROTTLED_RATE_PROP)
+            follower_rate = get_or_default(broker.FOLLOWER_REPLICATION_THROTTLED_RATE_PROP)
+            alter_log_dirs_rate = get_or_default(broker.REPLICA_ALTER_LOG_DIRS_IO_MAX_BYTES_PER_SECOND_PROP)
+        except NumberFormatException as e:
+            # PORT: Kafka's `toLong` throws out of the handler (the notification is logged as failed, or start-up
+            # fails). Values written through the admin path are validated first; a hand-written bad value leaves
+            # every rate as it was, with this error logged.
+            self.error(f"Replication throttle rates of broker {self._broker_config.broker_id} not applied", e)
+            return
+        quota_managers.leader.update_quota(Quota.upper_bound(float(leader_rate)))
+        quota_managers.follower.update_quota(Quota.upper_bound(float(follower_rate)))
+        quota_managers.alter_log_dirs.update_quota(Quota.upper_bound(float(alter_log_dirs_rate)))
 
 
 # ==========================================================================================================
