@@ -5,7 +5,6 @@ its committed offsets), deleting offsets and groups, and the errors users see.""
 
 from __future__ import annotations
 
-import socket
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from tests.integration.broker import BrokerProcess
+from tests.integration.zookeeper import free_port
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
@@ -333,18 +333,11 @@ def test_usage_errors_and_unreachable_broker(broker: BrokerProcess) -> None:
     assert conflicting.status == 1
     assert 'Option "[to-earliest]" can\'t be used with option "[to-latest]"' in conflicting.err.splitlines()
 
-    result = groups_cmd(
-        "--bootstrap-server", f"127.0.0.1:{unused_port()}", "--describe", "--group", "g", "--timeout", "1500"
+    result = groups_cmd(  # a port nothing listens on
+        "--bootstrap-server", f"127.0.0.1:{free_port()}", "--describe", "--group", "g", "--timeout", "1500"
     )
     assert result.status == 1
     assert result.out == (
         "\nError: Executing consumer group command failed due to org.apache.kafka.common.errors.TimeoutException: "
         "Timed out waiting for a node assignment. Call: describeGroups(api=FIND_COORDINATOR)\n"
     )
-
-
-def unused_port() -> int:
-    """A local port with nothing listening on it."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])

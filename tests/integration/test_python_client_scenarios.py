@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 import textwrap
@@ -45,6 +44,7 @@ from tests.integration.python_group_clients import (
     producer,
     read_all,
 )
+from tests.integration.zookeeper import free_port
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
@@ -63,16 +63,10 @@ def broker(zookeeper: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator
     assert b.stop() == 0, b.console_tail()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _restartable_broker(zookeeper: Any, zk_chroot: str, work: Path) -> BrokerProcess:
     """A broker on a fixed port (clients made before a restart find it again there) whose ZooKeeper session, left
     behind by a SIGKILL, expires after 4 s."""
-    port = _free_port()
+    port = free_port()
     return BrokerProcess(
         work,
         zookeeper.connect_string + zk_chroot,
