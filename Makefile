@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 KP_VENV ?= .venv-kafka-python
 KP_STAMP := $(KP_VENV)/.installed
 
-.PHONY: install system-packages python-env peer-broker bytecode run test lint typecheck pytest bench clean
+.PHONY: install system-packages python-env peer-broker bytecode run run-cluster test lint typecheck pytest bench clean
 
 install: system-packages python-env
 
@@ -58,6 +58,42 @@ run: install bytecode
 	done; \
 	echo "ZooKeeper on localhost:2181; starting the broker (Ctrl-C to stop both; logs in $(LOG_DIR))"; \
 	bin/kafka-server-start.sh config/server.properties || true
+
+# ZooKeeper (detached) and three brokers (config/server.properties, server-1, server-2: ids 0..2 on ports
+# 9092..9094) in the foreground, their output prefixed with [broker-N]; each broker logs to $(LOG_DIR)/broker-N.
+# Ctrl-C (or SIGTERM/SIGHUP) stops the brokers one at a time, the controller last, so that each one's controlled
+# shutdown finds the controller in place; then ZooKeeper. The brokers run in a session of their own (setsid), so
+# that the terminal's Ctrl-C reaches this recipe rather than all of them at once.
+CLUSTER_CONFIGS := config/server.properties config/server-1.properties config/server-2.properties
+CONTROLLER_ID = $(PY) -c "import json; from kazoo.client import KazooClient; zk = KazooClient('127.0.0.1:2181'); \
+	zk.start(5); print(json.loads(zk.get('/controller')[0])['brokerid']); zk.stop()" 2>/dev/null || echo -1
+run-cluster: install bytecode
+	@trap 'bin/zookeeper-server-stop.sh config/zookeeper.properties >/dev/null 2>&1 || true' EXIT; \
+	bin/zookeeper-server-start.sh -daemon config/zookeeper.properties; \
+	for i in $$(seq 1 100); do \
+		$(PY) -c "import socket; socket.create_connection(('127.0.0.1', 2181), 1).close()" 2>/dev/null && break; \
+		sleep 0.2; \
+	done; \
+	echo "ZooKeeper on localhost:2181; starting brokers 0, 1, 2 on localhost:9092, 9093, 9094" \
+		"(Ctrl-C stops them all; logs in $(LOG_DIR)/broker-N)"; \
+	pids=(); n=0; \
+	for config in $(CLUSTER_CONFIGS); do \
+		mkdir -p "$(LOG_DIR)/broker-$$n"; \
+		LOG_DIR="$(LOG_DIR)/broker-$$n" setsid bin/kafka-server-start.sh "$$config" \
+			> >(trap '' INT; exec sed -u "s/^/[broker-$$n] /") 2>&1 & \
+		pids+=($$!); n=$$((n + 1)); \
+	done; \
+	stop_broker() { kill -TERM "$${pids[$$1]}" 2>/dev/null && wait "$${pids[$$1]}"; }; \
+	stop_cluster() { \
+		trap '' INT TERM HUP; \
+		controller=$$($(CONTROLLER_ID)); \
+		echo "stopping the brokers, controller ($$controller) last"; \
+		for n in 2 1 0; do [ "$$n" = "$$controller" ] || stop_broker $$n; done; \
+		case "$$controller" in 0|1|2) stop_broker "$$controller";; esac; \
+	}; \
+	trap stop_cluster INT TERM HUP; \
+	while kill -0 "$${pids[@]}" 2>/dev/null; do wait "$${pids[@]}"; done; \
+	echo "brokers stopped"
 
 lint: python-env
 	$(VENV)/bin/ruff check core clients tests bin
