@@ -515,7 +515,7 @@ class KafkaServer(Logging):
             describe_state,
             self.config.zk_session_timeout_ms,
             self.time,
-            self.log_ident or "",
+            f"[data-plane Kafka Request Handler on Broker {broker_id}], ",  # the pool's, whose logger it uses
         )
 
     def _start_dynamic_config(
