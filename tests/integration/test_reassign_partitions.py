@@ -304,9 +304,10 @@ def test_move_with_throttle_while_producing(cluster: KafkaCluster, tmp_path: Pat
     that have none of its data (they must catch up by replication) and shrinks another from 3 replicas to 2
     (its leader removed); every acknowledged record is read back afterwards, and --verify clears the throttles."""
     admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
-    create_topic(cluster, "busy", "0,0:1:2", "--config", "min.insync.replicas=1")
-    wait_until_true(lambda: len(leaders_of(admin, "busy")) == 2, "the topic to be known")
-    acked: list[tuple[int, bytes]] = []
+    create_topic(cluster, "grow", "0")
+    create_topic(cluster, "shrink", "0:1:2")
+    wait_until_true(lambda: leaders_of(admin, "grow") == {0: 0} and leaders_of(admin, "shrink") == {0: 0}, "the topics")
+    acked: list[tuple[str, bytes]] = []
     errors: list[Any] = []
     stop = threading.Event()
 
@@ -319,11 +320,11 @@ def test_move_with_throttle_while_producing(cluster: KafkaCluster, tmp_path: Pat
             if err is not None:
                 errors.append(err)
             else:
-                acked.append((msg.partition(), msg.value()))
+                acked.append((msg.topic(), msg.value()))
 
         i = 0
         while not stop.is_set():
-            producer.produce("busy", value=f"record-{i}".encode(), partition=i % 2, on_delivery=on_delivery)
+            producer.produce(("grow", "shrink")[i % 2], value=f"record-{i}".encode(), on_delivery=on_delivery)
             producer.poll(0)
             i += 1
             time.sleep(0.002)
@@ -331,17 +332,18 @@ def test_move_with_throttle_while_producing(cluster: KafkaCluster, tmp_path: Pat
 
     thread = threading.Thread(target=produce, name="test-producer")
     thread.start()
+    topic_resource = ConfigResource(ResourceType.TOPIC, "grow")
     try:
         wait_until_true(lambda: len(acked) > 500, "records to be acknowledged", timeout=30)
-        path = reassignment_file(tmp_path / "busy.json", {("busy", 0): [1, 2], ("busy", 1): [2, 1]})
+        path = reassignment_file(tmp_path / "busy.json", {("grow", 0): [1, 2], ("shrink", 0): [2, 1]})
         run = reassign(cluster, "--execute", "--reassignment-json-file", path, "--throttle", "10000000")
         assert run.status == 0, run.out + run.err
         assert "The inter-broker throttle limit was set to 10000000 B/s" in run.lines
-        topic_resource = ConfigResource(ResourceType.TOPIC, "busy")
         assert config_value(admin, topic_resource, "follower.replication.throttled.replicas") == "0:1,0:2"
+        assert config_value(admin, topic_resource, "leader.replication.throttled.replicas") == "0:0"
         run = verify_until_complete(cluster, path, timeout=120)
-        assert "Clearing topic-level throttles on topic busy" in run.lines
-        assert replicas_of(admin, "busy") == {0: [1, 2], 1: [2, 1]}
+        assert "Clearing topic-level throttles on topics grow,shrink" in run.lines
+        assert replicas_of(admin, "grow") == {0: [1, 2]} and replicas_of(admin, "shrink") == {0: [2, 1]}
         count = len(acked)
         wait_until_true(lambda: len(acked) > count + 200, "more records after the move", timeout=30)
     finally:
@@ -354,13 +356,13 @@ def test_move_with_throttle_while_producing(cluster: KafkaCluster, tmp_path: Pat
         {"bootstrap.servers": cluster.bootstrap, "group.id": "busy-check", "auto.offset.reset": "earliest"}
     )
     try:
-        consumer.subscribe(["busy"])
-        seen: list[tuple[int, bytes]] = []
+        consumer.subscribe(["grow", "shrink"])
+        seen: list[tuple[str, bytes]] = []
 
         def read_all() -> bool:
             for msg in consumer.consume(500, 1.0):
                 if msg.error() is None:
-                    seen.append((msg.partition(), msg.value()))
+                    seen.append((msg.topic(), msg.value()))
             return len(seen) >= len(acked)
 
         wait_until_true(read_all, "every acknowledged record to be read", timeout=90)
