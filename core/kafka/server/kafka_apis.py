@@ -68,6 +68,7 @@ from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID
 from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID
+from kafka.common.replica.client_metadata import ClientMetadata
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.alter_configs_response import AlterConfigsResponse
 from kafka.common.requests.api_error import ApiError
@@ -117,6 +118,7 @@ from kafka.network.request_channel import NoOpResponse, Request, RequestChannel,
 from kafka.server.delayed_operation_key import TopicPartitionOperationKey
 from kafka.server.kafka_config import KAFKA_2_3_IV0
 from kafka.server.metadata_cache import NO_LEADER_ID
+from kafka.server.quota_factory import UNBOUNDED_QUOTA
 from kafka.server.request_handler_helper import on_leadership_change
 from kafka.utils.logging import Logging
 
@@ -129,7 +131,9 @@ if TYPE_CHECKING:
     from kafka.server.fetch_session import FetchManager
     from kafka.server.kafka_config import KafkaConfig
     from kafka.server.metadata_cache import MetadataCache
+    from kafka.server.quota_factory import QuotaManagers
     from kafka.server.replica_manager import ReplicaManager
+    from kafka.server.replication_quota_manager import ReplicaQuota
     from kafka.server.zk_admin_manager import ZkAdminManager
     from kafka.zk.kafka_zk_client import KafkaZkClient
 
@@ -177,7 +181,10 @@ class KafkaApis(Logging):
         config_helper: ConfigHelper,
         producer_id_manager: ProducerIdManager,
         broker_epoch_supplier: Callable[[], int],
+        quotas: QuotaManagers | None = None,
     ) -> None:
+        """`quotas` are the broker's quota managers (Kafka's `quotas`; KafkaServer always passes them). Without
+        them (unit tests) no fetch is throttled."""
         self.request_channel = request_channel
         self.replica_manager = replica_manager
         self.group_coordinator = group_coordinator
@@ -196,6 +203,7 @@ class KafkaApis(Logging):
         self.config_helper = config_helper
         self.producer_id_manager = producer_id_manager
         self.broker_epoch_supplier = broker_epoch_supplier
+        self.quotas = quotas
         self.log_ident = f"[KafkaApi-{broker_id}] "
 
     def close(self) -> None:
@@ -420,9 +428,20 @@ class KafkaApis(Logging):
         topic_names = self.metadata_cache.topic_ids_to_names() if version >= 13 else {}
         fetch_data = fetch_request.fetch_data(topic_names)
         forgotten = fetch_request.forgotten_topics(topic_names)
+        is_from_follower = fetch_request.is_from_follower()
         context = self.fetch_manager.new_context(
-            version, fetch_request.metadata(), fetch_request.is_from_follower(), fetch_data, forgotten, topic_names
+            version, fetch_request.metadata(), is_from_follower, fetch_data, forgotten, topic_names
         )
+        # Fetch v11+ (KIP-392) tells the leader enough of the consumer to send it to a nearby replica.
+        client_metadata: ClientMetadata | None = None
+        if version >= 11:
+            client_metadata = ClientMetadata(
+                fetch_request.rack_id(),
+                request.header.client_id if request.header.client_id is not None else "",
+                request.context.client_address or "",
+                request.context.principal,
+                request.context.listener_name.value,
+            )
 
         # Partitions are keyed as the requests layer keys them: by TopicIdPartition, the topic None for an unknown id.
         erroneous: list[tuple[TopicIdPartition, Any]] = []
@@ -491,6 +510,11 @@ class KafkaApis(Logging):
             for tip, pd in erroneous:
                 partitions[tip] = pd
             unconverted = context.update_and_generate_response_data(partitions)
+            if is_from_follower and self.quotas is not None:
+                # The quota was applied when reading (throttled partitions of out-of-sync followers came back
+                # empty); what the throttled partitions send now counts against the leader's replication quota.
+                leader_quota = self.quotas.leader
+                leader_quota.record(self.size_of_throttled_partitions(version, unconverted, topic_names, leader_quota))
             if version >= 10 and not self.is_debug_enabled():
                 # Nothing to convert: v10+ reads every record format and zstd. Send what the session built,
                 # rather than building the whole response a second time as Kafka does.
@@ -527,11 +551,34 @@ class KafkaApis(Logging):
             fetch_max_bytes,
             version <= 2,
             [(tip.topic_partition, data) for tip, data in interesting],
-            None,
+            self.replication_quota(fetch_request),
             lambda results: process_response_callback([(keys[tp], data) for tp, data in results]),
             fetch_request.isolation_level(),
-            None,
+            client_metadata,
         )
+
+    def replication_quota(self, fetch_request: Any) -> ReplicaQuota | None:
+        """The leader's replication quota for a follower's fetch; a consumer's fetch is never throttled by it."""
+        if fetch_request.is_from_follower() and self.quotas is not None:
+            return self.quotas.leader
+        return UNBOUNDED_QUOTA
+
+    @staticmethod
+    def size_of_throttled_partitions(
+        version: int, unconverted_response: FetchResponse, topic_names: Mapping[Any, str], quota: ReplicaQuota
+    ) -> int:
+        """The size of a Fetch response holding only the partitions of `unconverted_response` that `quota`
+        throttles (Kafka's sizeOfThrottledPartitions)."""
+        throttled: list[tuple[TopicIdPartition, Any]] = []
+        for topic_response in unconverted_response.data.responses:
+            topic_id = topic_response.topic_id
+            topic_name = topic_response.topic or topic_names.get(topic_id)
+            if topic_name is None:
+                continue
+            for p in topic_response.partitions:
+                if quota.is_throttled(TopicPartition(topic_name, p.partition_index)):
+                    throttled.append((TopicIdPartition.of(topic_id, p.partition_index, topic_name), p))
+        return FetchResponse.size_of(version, throttled)
 
     # ---- ListOffsets ----------------------------------------------------------------------------------
 

@@ -12,9 +12,13 @@ Configs: replica.fetch.max.bytes (per partition), replica.fetch.response.max.byt
 replica.fetch.wait.max.ms, replica.fetch.backoff.ms, and the replica.socket.* settings of its connection
 (ReplicaFetcherBlockingSend).
 
-# PORT: replication quotas (`ReplicaQuota`: the follower-side throttle) and the reassignment/replication
-# byte-rate stats come with reassignment; until then no partition is throttled. Moving replicas between log dirs
-# (ReplicaAlterLogDirsManager) does not exist yet, so a completed truncation has no future replica to mark.
+The follower replication quota (`quota`, the broker's `quota_managers.follower`) leaves a throttled partition of
+an out-of-sync replica out of the fetch request while the quota is exceeded, and the bytes appended to every
+throttled partition are recorded against it.
+
+# PORT: the reassignment/replication byte-rate stats (BrokerTopicStats) are not ported yet. Moving replicas
+# between log dirs (ReplicaAlterLogDirsManager) does not exist yet, so a completed truncation has no future replica
+# to mark.
 """
 
 from __future__ import annotations
@@ -82,6 +86,7 @@ from kafka.server.replica_fetcher_blocking_send import BlockingSend, ReplicaFetc
 
 if TYPE_CHECKING:
     from kafka.server.replica_manager import ReplicaManager
+    from kafka.server.replication_quota_manager import ReplicaQuota
 
 
 def fetch_request_version(ibp: ApiVersion) -> int:
@@ -141,7 +146,7 @@ class ReplicaFetcherThread(AbstractFetcherThread):
         replica_mgr: ReplicaManager,
         metrics: Any,
         time: Time,
-        quota: Any,
+        quota: ReplicaQuota | None,
         leader_endpoint_blocking_send: BlockingSend | None = None,
     ) -> None:
         super().__init__(
@@ -270,6 +275,11 @@ class ReplicaFetcherThread(AbstractFetcherThread):
             self.trace(
                 f"Follower set replica high watermark for partition {topic_partition} to {follower_high_watermark}"
             )
+        # In-sync replicas count too, so that all the replication traffic of throttled partitions stays within the
+        # quota (only out-of-sync ones are ever held back).
+        quota = self._quota
+        if quota is not None and quota.is_throttled(topic_partition):
+            quota.record(records.size_in_bytes())
         return log_append_info
 
     def maybe_warn_if_oversized_records(self, records: MemoryRecords, topic_partition: TopicPartition) -> None:

@@ -13,13 +13,23 @@ Log's lock. Delayed operations are completed with no Partition lock held; after 
 the action queue, which the request handler drains once it has answered (`try_complete_actions`), so a produce
 made while holding a group lock never completes operations that need other locks.
 
+Replication quotas: the follower quota (`quota_managers.follower`) goes to the ReplicaFetcherManager; the quota
+of a fetch (`quotas.leader` for followers, UNBOUNDED_QUOTA for consumers, from KafkaApis) decides here whether an
+out-of-sync follower gets a throttled partition's records (`should_leader_throttle`); a `quota` of None is
+unbounded (tests build a ReplicaManager without quota managers).
+
+Fetch from a follower (KIP-392): `replica.selector.class` names the ReplicaSelector (Kafka's Java class names are
+accepted, `org.apache.kafka.common.replica.RackAwareReplicaSelector`), configured with the broker's original
+configs and closed at shutdown. The leader answers a consumer that sent its client metadata (Fetch v11+) with the
+replica the selector prefers (`find_preferred_read_replica`), and any replica serves such a consumer up to its
+own high watermark.
+
 # PORT: left out until their subsystems exist, each named where it would go: metrics (gauges and meters; the ISR
-# change meters are the `isr_expand_rate`, `isr_shrink_rate`, `failed_isr_updates_rate` counters), quotas (a
-# `quota` is any object with `is_throttled(tp)` and `is_quota_exceeded()`, None meaning unbounded), the replica
-# selector of KIP-392 (no preferred read replica is ever returned), moving replicas between log directories
-# (ReplicaAlterLogDirsManager, `alter_replica_log_dirs`, future logs). Kafka's `configRepository`
-# parameter is not taken: topic configs reach new logs through the LogManager's. ActionQueue.scala is small and
-# owned by the ReplicaManager, so it lives in this module.
+# change meters are the `isr_expand_rate`, `isr_shrink_rate`, `failed_isr_updates_rate` counters), moving replicas
+# between log directories (ReplicaAlterLogDirsManager, `alter_replica_log_dirs`, future logs, and the
+# `quota_managers.alter_log_dirs` quota). Kafka's `configRepository` parameter is not taken: topic configs reach
+# new logs through the LogManager's. ActionQueue.scala is small and owned by the ReplicaManager, so it lives in
+# this module.
 """
 
 from __future__ import annotations
@@ -41,6 +51,7 @@ from kafka.common.errors import (
     CorruptRecordException,
     FencedLeaderEpochException,
     InvalidTopicException,
+    KafkaException,
     KafkaStorageException,
     NotLeaderOrFollowerException,
     OffsetOutOfRangeException,
@@ -60,12 +71,18 @@ from kafka.common.message import (
     LeaderAndIsrResponseData,
     OffsetForLeaderEpochResponseData,
 )
+from kafka.common.network.listener_name import ListenerName
+from kafka.common.node import Node
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID
 from kafka.common.record.file_records import TimestampAndOffset
 from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH, NO_TIMESTAMP
 from kafka.common.record.records import Records
+from kafka.common.replica.client_metadata import ClientMetadata
+from kafka.common.replica.partition_view import PartitionView
+from kafka.common.replica.replica_selector import ReplicaSelector
+from kafka.common.replica.replica_view import ReplicaView
 from kafka.common.requests.describe_log_dirs_response import INVALID_OFFSET_LAG
 from kafka.common.requests.fetch_request import FUTURE_LOCAL_REPLICA_ID, FetchRequest, PartitionData
 from kafka.common.requests.leader_and_isr_request import LeaderAndIsrRequest
@@ -74,6 +91,7 @@ from kafka.common.requests.produce_response import PartitionResponse
 from kafka.common.requests.update_metadata_request import UpdateMetadataRequest
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
+from kafka.common.utils.utils import load_class
 from kafka.controller.state_change_logger import StateChangeLogger
 from kafka.log.log_append_info import Increased, LogAppendInfo, Same, unknown_log_append_info
 from kafka.log.log_dir_failure_channel import LogDirFailureChannel
@@ -111,6 +129,7 @@ if TYPE_CHECKING:
     from kafka.log.log import Log
     from kafka.log.log_manager import LogManager
     from kafka.server.kafka_config import KafkaConfig
+    from kafka.server.replication_quota_manager import ReplicaQuota
 
 HIGH_WATERMARK_FILENAME = "replication-offset-checkpoint"
 # Kafka's Log.UnknownOffset.
@@ -364,7 +383,10 @@ class ReplicaManager(Logging):
             lambda tp: Online(Partition.apply(tp, time, self))
         )
         self.replica_state_change_lock = threading.RLock()
-        self.replica_fetcher_manager = self._create_replica_fetcher_manager(metrics, time, thread_name_prefix)
+        self.replica_fetcher_manager = self._create_replica_fetcher_manager(
+            metrics, time, thread_name_prefix, None if quota_managers is None else quota_managers.follower
+        )
+        self.replica_selector_opt: ReplicaSelector | None = self._create_replica_selector()
         self._high_watermark_check_point_thread_started = AtomicBoolean(False)
         self.high_watermark_checkpoints: dict[str, OffsetCheckpointFile] = {
             _abs(d): OffsetCheckpointFile(Path(_abs(d)) / HIGH_WATERMARK_FILENAME, log_dir_failure_channel)
@@ -990,11 +1012,11 @@ class ReplicaManager(Logging):
         quota: Any,
         response_callback: Callable[[list[tuple[TopicPartition, FetchPartitionData]]], None],
         isolation_level: IsolationLevel,
-        client_metadata: Any | None,
+        client_metadata: ClientMetadata | None,
     ) -> None:
         """Reads the partitions and answers through `response_callback`, at once if the request will not wait,
-        asks for nothing, found fetch_min_bytes, hit an error or a diverging epoch; otherwise after up to
-        `timeout` ms in the Fetch purgatory, completed early when produces bring enough bytes.
+        asks for nothing, found fetch_min_bytes, hit an error, a diverging epoch or a preferred read replica;
+        otherwise after up to `timeout` ms in the Fetch purgatory, completed early when produces bring enough bytes.
 
         Followers (replica_id >= 0) read to the log end and only from the leader; consumers read to the high
         watermark (READ_UNCOMMITTED) or last stable offset (READ_COMMITTED). `fetch_max_bytes` bounds the whole
@@ -1028,21 +1050,27 @@ class ReplicaManager(Logging):
         bytes_readable = 0
         error_reading_data = False
         has_diverging_epoch = False
+        has_preferred_read_replica = False
         log_read_result_map: dict[TopicPartition, LogReadResult] = {}
         for tp, result in log_read_results:
             if result.error != Errors.NONE:
                 error_reading_data = True
             if result.diverging_epoch is not None:
                 has_diverging_epoch = True
+            if result.preferred_read_replica is not None:
+                has_preferred_read_replica = True
             bytes_readable += result.info.records.size_in_bytes()
             log_read_result_map[tp] = result
 
+        # PORT: a preferred read replica is answered at once, as Kafka 3.x does; 2.8 kept such a fetch in the
+        # purgatory for up to its max wait, which only delays the consumer's move to that replica.
         if (
             timeout <= 0
             or not fetch_infos
             or bytes_readable >= fetch_min_bytes
             or error_reading_data
             or has_diverging_epoch
+            or has_preferred_read_replica
         ):
             response_callback(
                 [
@@ -1083,7 +1111,7 @@ class ReplicaManager(Logging):
         hard_max_bytes_limit: bool,
         read_partition_info: Sequence[tuple[TopicPartition, PartitionData]],
         quota: Any,
-        client_metadata: Any | None,
+        client_metadata: ClientMetadata | None,
     ) -> list[tuple[TopicPartition, LogReadResult]]:
         """Reads each partition at its fetch offset, within its max bytes and what is left of `fetch_max_bytes`;
         until some partition returned data, the first batch is returned whole even past those limits."""
@@ -1105,7 +1133,36 @@ class ReplicaManager(Logging):
                     )
                 partition = self.get_partition_or_exception(tp)
                 fetch_time_ms = self._time.milliseconds()
-                # PORT: no replica selector yet, so no preferred read replica (KIP-392) is ever chosen.
+                # The leader may send a consumer that told its rack to another replica (KIP-392).
+                preferred_read_replica = (
+                    None
+                    if client_metadata is None
+                    else self.find_preferred_read_replica(
+                        partition, client_metadata, replica_id, fetch_info.fetch_offset, fetch_time_ms
+                    )
+                )
+                if preferred_read_replica is not None:
+                    if self.is_debug_enabled() and self.replica_selector_opt is not None:
+                        self.debug(
+                            f"Replica selector {type(self.replica_selector_opt).__name__} returned preferred replica "
+                            f"{preferred_read_replica} for {client_metadata}"
+                        )
+                    # No records: the consumer is to fetch them from the preferred replica.
+                    offset_snapshot = partition.fetch_offset_snapshot(
+                        fetch_info.current_leader_epoch, fetch_only_from_leader=False
+                    )
+                    return LogReadResult(
+                        info=FetchDataInfo(LogOffsetMetadata.UNKNOWN_OFFSET_METADATA, MemoryRecords.EMPTY),
+                        diverging_epoch=None,
+                        high_watermark=offset_snapshot.high_watermark.message_offset,
+                        leader_log_start_offset=offset_snapshot.log_start_offset,
+                        leader_log_end_offset=offset_snapshot.log_end_offset.message_offset,
+                        follower_log_start_offset=follower_log_start_offset,
+                        fetch_time_ms=-1,
+                        last_stable_offset=offset_snapshot.last_stable_offset.message_offset,
+                        preferred_read_replica=preferred_read_replica,
+                        exception=None,
+                    )
                 read_info = partition.read_records(
                     last_fetched_epoch=fetch_info.last_fetched_epoch,
                     fetch_offset=fetch_info.fetch_offset,
@@ -1168,6 +1225,63 @@ class ReplicaManager(Logging):
             limit_bytes = max(0, limit_bytes - record_batch_size)
             result.append((tp, read_result))
         return result
+
+    def find_preferred_read_replica(
+        self,
+        partition: Partition,
+        client_metadata: ClientMetadata,
+        replica_id: int,
+        fetch_offset: int,
+        current_time_ms: int,
+    ) -> int | None:
+        """The replica the configured ReplicaSelector prefers for this consumer's fetch at `fetch_offset`, or None
+        when that is the leader (or there is no selector, or this broker does not lead the partition).
+
+        The selector chooses among the leader and the followers that are in the ISR, alive in the metadata cache
+        with an endpoint on the client's listener, and hold `fetch_offset` (between their log start and log end as
+        their last fetch reported); each follower's view says how long ago it was last caught up.
+
+        # PORT: as Kafka 3.x, not 2.8: only a leader answers (2.8 also picked a replica
+        # on a follower that was asked, with the follower's log end as the leader's), and followers outside the ISR
+        # are not offered (a lagging follower chosen again and again would keep the consumer behind). A follower
+        # without an endpoint on the client's listener is left out rather than offered as an empty node."""
+        if not partition.is_leader:
+            return None
+        leader_replica_id = self.local_broker_id
+        # Followers fetching for replication are never sent elsewhere.
+        if FetchRequest.is_valid_broker_id(replica_id):
+            return None
+        replica_selector = self.replica_selector_opt
+        if replica_selector is None:
+            return None
+        replica_endpoints = self.metadata_cache.get_partition_replica_endpoints(
+            partition.topic_partition, ListenerName(client_metadata.listener_name)
+        )
+        in_sync_replica_ids = partition.in_sync_replica_ids
+        replica_infos: set[ReplicaView] = set()
+        for replica in partition.remote_replicas:
+            endpoint = replica_endpoints.get(replica.broker_id)
+            if (
+                endpoint is not None
+                and replica.broker_id in in_sync_replica_ids
+                and replica.log_end_offset >= fetch_offset
+                and replica.log_start_offset <= fetch_offset
+            ):
+                replica_infos.add(
+                    ReplicaView(endpoint, replica.log_end_offset, current_time_ms - replica.last_caught_up_time_ms)
+                )
+        leader_replica = ReplicaView(
+            replica_endpoints.get(leader_replica_id, Node.no_node()),
+            partition.local_log_or_exception().log_end_offset,
+            0,
+        )
+        replica_infos.add(leader_replica)
+        partition_info = PartitionView(frozenset(replica_infos), leader_replica)
+        selected = replica_selector.select(partition.topic_partition, client_metadata, partition_info)
+        # The selector may name the leader; the response then names no preferred replica.
+        if selected is None or selected.endpoint.is_empty() or selected == leader_replica:
+            return None
+        return int(selected.endpoint.id)
 
     def should_leader_throttle(self, quota: Any, partition: Partition, replica_id: int) -> bool:
         """Throttle a follower only if it is out of the ISR, its partition is throttled and the quota exceeded
@@ -1699,12 +1813,26 @@ class ReplicaManager(Logging):
         self.delayed_elect_leader_purgatory.shutdown()
         if checkpoint_hw:
             self.checkpoint_high_watermarks()
+        if self.replica_selector_opt is not None:
+            self.replica_selector_opt.close()
         self.info("Shut down completely")
 
     def _create_replica_fetcher_manager(
-        self, metrics: Any, time: Time, thread_name_prefix: str | None
+        self, metrics: Any, time: Time, thread_name_prefix: str | None, quota_manager: ReplicaQuota | None
     ) -> ReplicaFetcherManager:
-        return ReplicaFetcherManager(self.config, self, metrics, time, thread_name_prefix, None)
+        return ReplicaFetcherManager(self.config, self, metrics, time, thread_name_prefix, quota_manager)
+
+    def _create_replica_selector(self) -> ReplicaSelector | None:
+        """The `replica.selector.class` plug-in, configured with the broker's original configs (None if unset)."""
+        class_name = self.config.replica_selector_class_name
+        if not class_name:
+            return None
+        selector_class = load_class(class_name)
+        if not issubclass(selector_class, ReplicaSelector):
+            raise KafkaException(f"{class_name} is not an instance of {ReplicaSelector.__module__}.ReplicaSelector")
+        tmp_replica_selector = selector_class()
+        tmp_replica_selector.configure(self.config.originals())
+        return tmp_replica_selector
 
     # -- OffsetsForLeaderEpoch and DescribeProducers ---------------------------------------------------------------
 
