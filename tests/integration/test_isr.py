@@ -26,17 +26,19 @@ SESSION_TIMEOUT_MS = 6000
 
 
 @pytest.fixture
-def isr_cluster(zk_chroot: str, zookeeper: ZooKeeperServer, tmp_path: Path) -> Iterator[KafkaCluster]:
+def isr_cluster(
+    request: pytest.FixtureRequest, zk_chroot: str, zookeeper: ZooKeeperServer, tmp_path: Path
+) -> Iterator[KafkaCluster]:
     """The `cluster` fixture's three brokers with a short replica.lag.time.max.ms (and a session timeout that lets
-    a lost broker be noticed within the test)."""
-    cluster = KafkaCluster(
-        tmp_path,
-        zookeeper.connect_string + zk_chroot,
-        overrides={
-            "replica.lag.time.max.ms": str(LAG_MS),
-            "zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS),
-        },
-    )
+    a lost broker be noticed within the test); an indirect parameter sets inter.broker.protocol.version."""
+    overrides = {
+        "replica.lag.time.max.ms": str(LAG_MS),
+        "zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS),
+    }
+    ibp = getattr(request, "param", None)
+    if ibp is not None:
+        overrides["inter.broker.protocol.version"] = ibp
+    cluster = KafkaCluster(tmp_path, zookeeper.connect_string + zk_chroot, overrides=overrides)
     try:
         cluster.start()
         yield cluster
@@ -107,11 +109,13 @@ def produce_one(bootstrap: str, acks: str, value: bytes) -> KafkaError | None:
     return outcome[0]
 
 
+@pytest.mark.parametrize("isr_cluster", [None, "2.6"], ids=["alter-isr", "ibp-2.6-zookeeper"], indirect=True)
 def test_paused_follower_leaves_the_isr_and_rejoins_after_resume(isr_cluster: KafkaCluster, zk: KazooClient) -> None:
     """A follower stopped with SIGSTOP is taken out of the ISR once it has been behind the leader's log end for
-    replica.lag.time.max.ms, by the leader's AlterIsr (the leader epoch does not change, the controller writes the
-    new ISR); acks=all keeps working with two in-sync replicas; after SIGCONT the follower catches up and the
-    leader adds it back the same way."""
+    replica.lag.time.max.ms, by the leader (the leader epoch does not change: no election): through AlterIsr to the
+    controller by default, written to ZooKeeper by the leader itself with inter.broker.protocol.version 2.6.
+    acks=all keeps working with two in-sync replicas; after SIGCONT the follower catches up and the leader adds it
+    back the same way."""
     state = create_topic(isr_cluster, zk)
     leader, leader_epoch = state["leader"], state["leader_epoch"]
     followers = [b for b in (0, 1, 2) if b != leader]
