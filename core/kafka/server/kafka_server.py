@@ -25,8 +25,7 @@ the transaction coordinator's place); GroupCoordinator; ReplicaManager; AlterIsr
 LogManager; KafkaController; feature change listener; ZooKeeper client; SocketServer; the dynamic config's
 reconfigurables and dynamic values cleared; state NotRunning; `shut down completed`.
 # PORT: the parts of Kafka's sequence whose components this broker does not have (the control-plane listener,
-# authorizer, transaction coordinator, delegation tokens, forwarding manager, quota managers, metrics) are
-# skipped.
+# authorizer, transaction coordinator, delegation tokens, forwarding manager) are skipped.
 
 The group coordinator starts at step "coordinators" (with the producer id manager that idempotent producers
 need); the transaction coordinator and the authorizer are not ported: neither is started, and the APIs they
@@ -60,6 +59,7 @@ from kafka.utils.count_down_latch import CountDownLatch
 from kafka.utils.logging import Logging
 
 if TYPE_CHECKING:
+    from kafka.common.metrics.metrics import Metrics
     from kafka.common.network.listener_name import ListenerName
     from kafka.controller.kafka_controller import KafkaController
     from kafka.coordinator.group.group_coordinator import GroupCoordinator
@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from kafka.server.kafka_healthcheck import KafkaHealthcheck
     from kafka.server.kafka_request_handler import ClientRequestGate, KafkaRequestHandlerPool
     from kafka.server.metadata_cache import ZkMetadataCache
+    from kafka.server.quota_factory import QuotaManagers
     from kafka.server.replica_manager import ReplicaManager
     from kafka.server.zk_admin_manager import ZkAdminManager
     from kafka.utils.kafka_scheduler import KafkaScheduler
@@ -121,6 +122,9 @@ class KafkaServer(Logging):
         self.data_plane_request_handler_pool: KafkaRequestHandlerPool | None = None
         self.dynamic_config_manager: DynamicConfigManager | None = None
         self.auto_topic_creation_manager: DefaultAutoTopicCreationManager | None = None
+        # The broker's Metrics registry and quota managers (Kafka's `metrics` and `quotaManagers`).
+        self.metrics: Metrics | None = None
+        self.quota_managers: QuotaManagers | None = None
         # The ReplicaManager's `isShuttingDown`.
         # PORT: Kafka hands ReplicaManager the server's own isShuttingDown flag, which is set as soon as shutdown
         # begins; this one is set just before the ReplicaManager stops (as this broker always did), so partitions
@@ -203,6 +207,14 @@ class KafkaServer(Logging):
         config.broker_id = broker_id
         self.log_ident = f"[KafkaServer id={broker_id}] "
         self._step("broker-id")
+
+        from kafka.server import quota_factory
+        from kafka.server.server import initialize_metrics
+
+        # PORT: Kafka 2.8 makes these right after the scheduler, once the broker id is known (its metrics context
+        # names it); here the broker id is settled after the LogManager, so they come right after it.
+        self.metrics = metrics = initialize_metrics(config, self.time, self.cluster_id)
+        self.quota_managers = quota_factory.instantiate(config, metrics, self.time, self.thread_name_prefix or "")
 
         # PORT: Kafka 2.8 fails at registration below if the previous run of this broker was killed and its session
         # still holds /brokers/ids/{id}; this waits for it (at most a session timeout) instead, before the
@@ -414,13 +426,13 @@ class KafkaServer(Logging):
         alter_isr_manager.start()
         self.replica_manager = replica_manager = ReplicaManager(
             config,
-            None,
+            self.metrics,
             self.time,
             zk_client,
             scheduler,
             log_manager,
             self._replica_manager_shutting_down,
-            None,
+            self.quota_managers,
             None,
             metadata_cache,
             log_dir_failure_channel,
@@ -482,6 +494,7 @@ class KafkaServer(Logging):
             admin_manager.config_helper,
             producer_id_manager,
             lambda: controller.broker_epoch,
+            quotas=self.quota_managers,
         )
         self.data_plane_request_handler_pool = KafkaRequestHandlerPool(
             broker_id,
@@ -532,8 +545,8 @@ class KafkaServer(Logging):
 
         dynamic_config_of(self.config).add_broker_reconfigurable(DynamicLogConfig(log_manager, controller))
         handlers = {
-            ConfigType.TOPIC: TopicConfigHandler(log_manager, self.config, None, controller),
-            ConfigType.BROKER: BrokerConfigHandler(self.config),
+            ConfigType.TOPIC: TopicConfigHandler(log_manager, self.config, self.quota_managers, controller),
+            ConfigType.BROKER: BrokerConfigHandler(self.config, self.quota_managers),
         }
         self.dynamic_config_manager = DynamicConfigManager(zk_client, handlers)
         self.dynamic_config_manager.startup()
@@ -658,8 +671,12 @@ class KafkaServer(Logging):
             swallow(self.feature_change_listener.close, log)
         if zk_client is not None:
             swallow(zk_client.close, log)
+        if self.quota_managers is not None:
+            swallow(self.quota_managers.shutdown, log)
         if self.socket_server is not None:
             swallow(self.socket_server.shutdown, log)
+        if self.metrics is not None:
+            swallow(self.metrics.close, log)
         dynamic_config = self.config.dynamic_config
         if dynamic_config is not None:
             dynamic_config.clear()
