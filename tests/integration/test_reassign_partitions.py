@@ -5,6 +5,8 @@ checked independently with confluent-kafka (librdkafka) where it can be: replica
 from __future__ import annotations
 
 import json
+import socket
+import struct
 import subprocess
 import threading
 import time
@@ -17,6 +19,22 @@ import pytest
 from confluent_kafka import TopicCollection
 from confluent_kafka.admin import AdminClient, ConfigResource, ResourceType
 
+from kafka.clients.admin.admin import Admin
+from kafka.clients.admin.new_partition_reassignment import NewPartitionReassignment
+from kafka.common.errors import (
+    InvalidReplicaAssignmentException,
+    NoReassignmentInProgressException,
+    UnknownTopicOrPartitionException,
+)
+from kafka.common.kafka_future import ExecutionException
+from kafka.common.message import AlterPartitionReassignmentsRequestData, ListPartitionReassignmentsRequestData
+from kafka.common.protocol.api_keys import ApiKeys
+from kafka.common.protocol.errors import Errors
+from kafka.common.protocol.message import ByteBufferAccessor
+from kafka.common.requests.abstract_request import request_class
+from kafka.common.requests.abstract_response import AbstractResponse
+from kafka.common.requests.request_header import RequestHeader
+from kafka.common.topic_partition import TopicPartition
 from tests.integration.cluster import KafkaCluster
 from tests.utils import wait_until_true
 
@@ -246,6 +264,70 @@ def test_generate_execute_verify_list_and_bad_input(cluster: KafkaCluster, tmp_p
         assert log_dir["logDir"] == str(cluster.broker(broker["broker"]).log_dir)
         assert log_dir["error"] is None
         assert sorted(p["partition"] for p in log_dir["partitions"]) == ["moves-0", "moves-1", "moves-2"]
+
+
+def raw_request(port: int, api_key: ApiKeys, data: Any) -> Any:
+    """Sends one v0 request on a fresh connection and returns the parsed response."""
+    header = RequestHeader.of(api_key, 0, "raw-test", 1)
+    payload = bytes(request_class(api_key)(data, 0).serialize_with_header(header))
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(struct.pack(">i", len(payload)) + payload)
+        size = struct.unpack(">i", sock.recv(4, socket.MSG_WAITALL))[0]
+        frame = sock.recv(size, socket.MSG_WAITALL)
+    return AbstractResponse.parse_response(ByteBufferAccessor(memoryview(frame)), header)
+
+
+def test_reassignment_apis_answer_kafkas_errors(cluster: KafkaCluster) -> None:
+    """AlterPartitionReassignments and ListPartitionReassignments through our admin client get Kafka's errors per
+    partition; a broker that is not the controller answers NOT_CONTROLLER at the top level."""
+    admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
+    controller = admin.describe_cluster().result(30).controller.id
+    create_topic(cluster, "errs", "0:1")
+    wait_until_true(lambda: len(leaders_of(admin, "errs")) == 1, "the topic to be known")
+    ours = Admin.create({"bootstrap.servers": cluster.bootstrap})
+    try:
+        tp = TopicPartition("errs", 0)
+        cases: list[tuple[Any, type[BaseException], str]] = [
+            (None, NoReassignmentInProgressException, ""),
+            (NewPartitionReassignment([0, 0]), InvalidReplicaAssignmentException, "Duplicate replica ids"),
+            (NewPartitionReassignment([-1]), InvalidReplicaAssignmentException, "Invalid broker id"),
+            (NewPartitionReassignment([0, 9]), InvalidReplicaAssignmentException, "brokers that are not alive"),
+        ]
+        for target, exception, message in cases:
+            future = ours.alter_partition_reassignments({tp: target}).values()[tp]
+            with pytest.raises(ExecutionException) as info:
+                future.get(30_000)
+            assert isinstance(info.value.cause, exception), info.value.cause
+            assert message in str(info.value.cause)
+        future = ours.alter_partition_reassignments({TopicPartition("errs", 5): NewPartitionReassignment([0])})
+        with pytest.raises(ExecutionException) as info:
+            future.all().get(30_000)
+        assert isinstance(info.value.cause, UnknownTopicOrPartitionException)
+        assert ours.list_partition_reassignments().reassignments().get(30_000) == {}
+    finally:
+        ours.close()
+    assert replicas_of(admin, "errs") == {0: [0, 1]}
+
+    other = next(b for b in (0, 1, 2) if b != controller)
+    port = cluster.broker(other).port
+    assert port is not None
+    data = AlterPartitionReassignmentsRequestData(
+        topics=[
+            AlterPartitionReassignmentsRequestData.ReassignableTopic(
+                name="errs",
+                partitions=[
+                    AlterPartitionReassignmentsRequestData.ReassignablePartition(partition_index=0, replicas=[1])
+                ],
+            )
+        ]
+    )
+    response = raw_request(port, ApiKeys.ALTER_PARTITION_REASSIGNMENTS, data)
+    assert response.data.error_code == Errors.NOT_CONTROLLER.code
+    response = raw_request(
+        port, ApiKeys.LIST_PARTITION_REASSIGNMENTS, ListPartitionReassignmentsRequestData(topics=None)
+    )
+    assert response.data.error_code == Errors.NOT_CONTROLLER.code
+    assert replicas_of(admin, "errs") == {0: [0, 1]}
 
 
 def test_list_describe_and_cancel_an_ongoing_reassignment(cluster: KafkaCluster, tmp_path: Path) -> None:

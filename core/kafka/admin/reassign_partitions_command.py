@@ -971,22 +971,11 @@ def _calculate_current_move_map(current_reassignments: Mapping[TopicPartition, A
     """The moves of the reassignments in progress: from the replicas that are not being added, to those that are."""
     move_map: MoveMap = {}
     for tp, reassignment in current_reassignments.items():
+        # A replica list has no duplicates, so Scala's Seq.diff is a filter here.
         adding = list(reassignment.adding_replicas)
-        sources = set(_seq_diff(list(reassignment.replicas), adding))
+        sources = {r for r in reassignment.replicas if r not in adding}
         move_map.setdefault(tp.topic, {})[tp.partition] = PartitionMove(sources, set(adding))
     return move_map
-
-
-def _seq_diff(a: Sequence[int], b: Sequence[int]) -> list[int]:
-    """Scala's Seq.diff: `a` without one occurrence of each element of `b`."""
-    remaining = list(b)
-    out = []
-    for x in a:
-        if x in remaining:
-            remaining.remove(x)
-        else:
-            out.append(x)
-    return out
 
 
 def calculate_proposed_move_map(
@@ -1006,7 +995,7 @@ def calculate_proposed_move_map(
             if tp not in current_parts:
                 raise RuntimeError(f"Trying to reassign a topic partition {tp} with 0 replicas")
             sources = set(current_parts[tp])
-        destinations = set(_seq_diff(list(replicas), sorted(sources)))
+        destinations = {r for r in replicas if r not in sources}
         part_moves[tp.partition] = PartitionMove(sources, destinations)
     return move_map
 
