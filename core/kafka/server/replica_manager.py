@@ -346,6 +346,8 @@ class ReplicaManager(Logging):
         self._log_dir_failure_channel = log_dir_failure_channel
         self.alter_isr_manager = alter_isr_manager
         broker_id = config.broker_id
+        # Made first: a selector class that cannot be loaded fails the broker before any thread is started here.
+        self.replica_selector_opt: ReplicaSelector | None = self._create_replica_selector()
         self.delayed_produce_purgatory: DelayedOperationPurgatory[DelayedProduce] = (
             delayed_produce_purgatory
             if delayed_produce_purgatory is not None
@@ -386,7 +388,6 @@ class ReplicaManager(Logging):
         self.replica_fetcher_manager = self._create_replica_fetcher_manager(
             metrics, time, thread_name_prefix, None if quota_managers is None else quota_managers.follower
         )
-        self.replica_selector_opt: ReplicaSelector | None = self._create_replica_selector()
         self._high_watermark_check_point_thread_started = AtomicBoolean(False)
         self.high_watermark_checkpoints: dict[str, OffsetCheckpointFile] = {
             _abs(d): OffsetCheckpointFile(Path(_abs(d)) / HIGH_WATERMARK_FILENAME, log_dir_failure_channel)

@@ -25,6 +25,7 @@ from kafka.common.record.compression_type import CompressionType
 from kafka.common.record.file_records import FileRecords
 from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.simple_record import SimpleRecord
+from kafka.common.replica.client_metadata import ClientMetadata
 from kafka.common.requests.fetch_request import PartitionData
 from kafka.common.requests.leader_and_isr_request import LeaderAndIsrRequestBuilder
 from kafka.common.requests.list_offsets_request import (
@@ -101,6 +102,7 @@ class BrokerEnv:
         topic_configs: TopicConfigs | None = None,
         time: MockTime | None = None,
         extra_log_dirs: tuple[Path, ...] = (),
+        extra_props: Mapping[str, Any] | None = None,
     ) -> None:
         self.log_dir = log_dir
         self.time = time if time is not None else MockTime(start_ms=START_MS)
@@ -111,6 +113,7 @@ class BrokerEnv:
                 "broker.id": 0,
                 "log.dirs": ",".join(str(d) for d in (log_dir, *extra_log_dirs)),
                 "log.cleaner.enable": "false",
+                **(extra_props or {}),
             }
         )
         self.channel = LogDirFailureChannel(1 + len(extra_log_dirs))
@@ -150,7 +153,11 @@ class BrokerEnv:
     # -- controller requests -----------------------------------------------------------------------------------
 
     def update_metadata(
-        self, live_brokers: list[int], states: list[Any] | None = None, controller_epoch: int = 1
+        self,
+        live_brokers: list[int],
+        states: list[Any] | None = None,
+        controller_epoch: int = 1,
+        racks: Mapping[int, str] | None = None,
     ) -> list[TopicPartition]:
         brokers = [
             UpdateMetadataRequestData.UpdateMetadataBroker(
@@ -163,7 +170,7 @@ class BrokerEnv:
                         security_protocol=SecurityProtocol.PLAINTEXT.id,
                     )
                 ],
-                rack=None,
+                rack=None if racks is None else racks.get(b),
             )
             for b in live_brokers
         ]
@@ -235,6 +242,8 @@ class BrokerEnv:
         hard_max_bytes_limit: bool = False,
         current_leader_epoch: int | None = None,
         isolation: IsolationLevel = IsolationLevel.READ_UNCOMMITTED,
+        quota: Any = None,
+        client_metadata: ClientMetadata | None = None,
     ) -> list[list[tuple[TopicPartition, FetchPartitionData]]]:
         """Fetches; returns the list the response callback fills (empty while the fetch waits)."""
         infos = [
@@ -249,10 +258,10 @@ class BrokerEnv:
             max_bytes,
             hard_max_bytes_limit,
             infos,
-            None,
+            quota,
             responses.append,
             isolation,
-            None,
+            client_metadata,
         )
         return responses
 
