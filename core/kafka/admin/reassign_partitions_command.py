@@ -19,10 +19,12 @@ With `--bootstrap-server` the tool works through the admin client (Admin.create;
 then read and write ZooKeeper directly (`/admin/reassign_partitions`, the config znodes); so does this port.
 
 # PORT: where the JVM prints a stack trace (after "Error: ..."), the lines naming the exception and its causes are
-printed, without Java frames. The message of a JSON file that does not parse is Python's description of the
-error with Jackson's position suffix, not Jackson's own wording. Moving replicas between log directories needs
-the admin client's alterReplicaLogDirs, which this project does not have yet: a file naming log directories
-other than "any" fails with that call's UnsupportedOperationException ("Error: ...", status 1).
+printed, without Java frames. A command line jopt-simple refuses (an unknown option, a throttle that is not a
+number) gets its message and the help with status 1, as the other tools of this project do. The message of a JSON
+file that does not parse is Python's description of the error with Jackson's position suffix, not Jackson's own
+wording. Moving replicas between log directories needs the admin client's alterReplicaLogDirs, which this project
+does not have yet: a file naming log directories other than "any" fails with that call's
+UnsupportedOperationException ("Error: ...", status 1).
 """
 
 from __future__ import annotations
@@ -451,7 +453,7 @@ def _topic_description_future_to_state(
             raise ExecutionException(UnknownTopicOrPartitionException())
         if partition >= len(partitions):
             # As Kafka's check above lets the partition just past the last one through to the list lookup.
-            raise IndexError(f"Index {partition} out of bounds for length {len(partitions)}")
+            raise _IndexOutOfBoundsException(f"Index {partition} out of bounds for length {len(partitions)}")
         return PartitionReassignmentState([n.id for n in partitions[partition].replicas], target_replicas, True)
     except ExecutionException as e:
         if isinstance(e.cause, UnknownTopicOrPartitionException):
@@ -785,7 +787,7 @@ def execute_assignment(
     # Another reassignment running: only with --additional, so that nobody is surprised.
     if not additional and current_reassignments:
         raise TerseReassignmentFailureException(CANNOT_EXECUTE_BECAUSE_OF_EXISTING_MESSAGE)
-    verify_broker_ids(admin_client, {r for replicas in proposed_parts.values() for r in replicas})
+    verify_broker_ids(admin_client, [r for replicas in proposed_parts.values() for r in replicas])
     current_parts = get_replica_assignment_for_partitions(admin_client, proposed_parts)
     print(current_partition_replica_assignment_to_string(proposed_parts, current_parts), file=out)
 
@@ -1222,6 +1224,10 @@ def _parse_json(text: str) -> Any:
 def _java_quoted(text: str) -> str:
     shown = text if len(text) <= 500 else text[:500] + "[truncated " + str(len(text) - 500) + " chars]"
     return '"' + shown + '"'
+
+
+class _IndexOutOfBoundsException(IndexError):
+    JAVA_CLASS_NAME = "java.lang.IndexOutOfBoundsException"
 
 
 class _JsonParseException(JsonMappingException):

@@ -456,3 +456,18 @@ def test_zookeeper_only_actions_need_bootstrap_server() -> None:
     status = rpc.run_command(["--zookeeper", "z:2181", "--list"], out, err)  # type: ignore[arg-type]
     assert status == 1
     assert 'Option "[zookeeper]" can\'t be used with action "[list]"' in err.text
+
+
+def test_verify_partitions_that_do_not_exist(tmp_path: Path) -> None:
+    """A partition past the topic's end, or of a topic that does not exist, has no replicas: Kafka reports it as
+    not reassigned, with an empty replica set."""
+    admin = cluster_admin()
+    path = reassignment_file(tmp_path, ("foo", 9, [1]), ("nosuch", 0, [0]))
+    status, out, _ = reassign("--verify", "--preserve-throttles", "--reassignment-json-file", path, admin=admin)
+    assert status == 0
+    assert out.splitlines() == [
+        "Status of partition reassignment:",
+        "There is no active reassignment of partition foo-9, but replica set is  rather than 1.",
+        "There is no active reassignment of partition nosuch-0, but replica set is  rather than 0.",
+        "",
+    ]
