@@ -17,6 +17,23 @@ from confluent_kafka import KafkaError, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 from kazoo.client import KazooClient
 
+from kafka.common.message import (
+    AlterPartitionRequestData,
+    FetchRequestData,
+    LeaderAndIsrRequestData,
+    StopReplicaRequestData,
+)
+from kafka.common.node import Node
+from kafka.common.protocol.errors import Errors
+from kafka.common.protocol.types import Uuid
+from kafka.common.requests.abstract_request import DataBuilder
+from kafka.common.requests.alter_partition_request import AlterPartitionRequest
+from kafka.common.requests.fetch_request import FetchRequest
+from kafka.common.requests.leader_and_isr_request import LeaderAndIsrRequestBuilder
+from kafka.common.requests.stop_replica_request import StopReplicaRequestBuilder
+from kafka.common.requests.update_metadata_request import UpdateMetadataRequestBuilder
+from kafka.common.utils.time import SystemTime
+from kafka.controller.controller_channel_manager import ControllerBrokerChannel
 from tests.integration.cluster import KafkaCluster
 from tests.integration.zookeeper import ZooKeeperServer
 
@@ -165,3 +182,171 @@ def test_two_replicas_down_refuses_acks_all_and_accepts_acks_1(isr_cluster: Kafk
     wait_for(refused, "acks=all to be refused with NOT_ENOUGH_REPLICAS", timeout=90)
     assert all(e is not None for e in errors), "an acks=all record was acknowledged with one replica"
     assert produce_one(bootstrap, "1", b"acks-1") is None
+
+
+# -- stale epochs over the wire ------------------------------------------------------------------------------------
+
+
+def _send(cluster: KafkaCluster, broker_id: int, builder: Any) -> Any:
+    """One inter-broker request to a broker over a plain connection; its parsed response."""
+    broker = cluster.broker(broker_id)
+    host, port = broker.bootstrap.rsplit(":", 1)
+    channel = ControllerBrokerChannel(Node(broker_id, host, int(port)), "isr-test", SystemTime(), 30000, "")
+    try:
+        channel.connect(10000)
+        _header, response = channel.send_and_receive(builder)
+        return response
+    finally:
+        channel.close_all()
+
+
+def _broker_epoch(zk: KazooClient, broker_id: int) -> int:
+    stat = zk.exists(f"/brokers/ids/{broker_id}")
+    assert stat is not None
+    return int(stat.czxid)
+
+
+def _alter_isr(broker_id: int, broker_epoch: int, leader_epoch: int, isr: list[int], partition_epoch: int) -> Any:
+    data = AlterPartitionRequestData(
+        broker_id=broker_id,
+        broker_epoch=broker_epoch,
+        topics=[
+            AlterPartitionRequestData.TopicData(
+                topic_name=TOPIC,
+                partitions=[
+                    AlterPartitionRequestData.PartitionData(
+                        partition_index=0, leader_epoch=leader_epoch, new_isr=isr, partition_epoch=partition_epoch
+                    )
+                ],
+            )
+        ],
+    )
+    return DataBuilder(AlterPartitionRequest, data, 1, 1)
+
+
+def test_stale_alter_isr_is_refused_and_changes_nothing(cluster: KafkaCluster, zk_chroot: str) -> None:
+    """AlterIsr to the controller with a stale broker epoch (STALE_BROKER_EPOCH), an old leader epoch
+    (FENCED_LEADER_EPOCH) or an old partition epoch (INVALID_UPDATE_VERSION), or to a broker that is not the
+    controller (NOT_CONTROLLER): Kafka's error codes, and the partition state in ZooKeeper is left as it was."""
+    zk = KazooClient(hosts=cluster.zk_connect, timeout=10.0)
+    zk.start(timeout=10.0)
+    try:
+        state = create_topic(cluster, zk)
+        _, stat = zk.get(f"/brokers/topics/{TOPIC}/partitions/0/state")
+        leader, leader_epoch, version = state["leader"], state["leader_epoch"], stat.version
+        controller = controller_id(zk)
+        epoch = _broker_epoch(zk, leader)
+
+        def partition_error(response: Any) -> int:
+            [p] = [p for t in response.data.topics for p in t.partitions]
+            return int(p.error_code)
+
+        stale_broker = _send(cluster, controller, _alter_isr(leader, epoch - 1, leader_epoch, [leader], version))
+        assert stale_broker.data.error_code == Errors.STALE_BROKER_EPOCH.code
+        fenced = _send(cluster, controller, _alter_isr(leader, epoch, leader_epoch - 1, [leader], version))
+        assert partition_error(fenced) == Errors.FENCED_LEADER_EPOCH.code
+        old_version = _send(cluster, controller, _alter_isr(leader, epoch, leader_epoch, [leader], version - 1))
+        assert partition_error(old_version) == Errors.INVALID_UPDATE_VERSION.code
+        other = next(b for b in (0, 1, 2) if b != controller)
+        not_controller = _send(cluster, other, _alter_isr(leader, epoch, leader_epoch, [leader], version))
+        assert not_controller.data.error_code == Errors.NOT_CONTROLLER.code
+
+        after, after_stat = zk.get(f"/brokers/topics/{TOPIC}/partitions/0/state")
+        assert after_stat.version == version and sorted(json.loads(after)["isr"]) == [0, 1, 2]
+    finally:
+        zk.stop()
+        zk.close()
+
+
+def test_requests_of_a_stale_controller_are_refused(cluster: KafkaCluster) -> None:
+    """LeaderAndIsr, UpdateMetadata and StopReplica carrying a controller epoch older than the broker knows get
+    STALE_CONTROLLER_EPOCH: a follower told by the stale controller to lead does not (it still refuses to serve
+    as leader), and a StopReplica with delete keeps the replica's log."""
+    zk = KazooClient(hosts=cluster.zk_connect, timeout=10.0)
+    zk.start(timeout=10.0)
+    try:
+        state = create_topic(cluster, zk)
+        data, _ = zk.get("/controller_epoch")
+        controller_epoch = int(data)
+        stale_epoch = controller_epoch - 1
+        leader, leader_epoch = state["leader"], state["leader_epoch"]
+        follower = next(b for b in (0, 1, 2) if b != leader)
+        epoch = _broker_epoch(zk, follower)
+        topic_id = _topic_id(zk)
+        wait_for(lambda: produce_one(cluster.bootstrap, "all", b"x") is None, "a first record")
+
+        become_leader = LeaderAndIsrRequestData.LeaderAndIsrPartitionState(
+            topic_name=TOPIC,
+            partition_index=0,
+            controller_epoch=stale_epoch,
+            leader=follower,
+            leader_epoch=leader_epoch + 5,
+            isr=[follower],
+            partition_epoch=10,
+            replicas=[0, 1, 2],
+        )
+        node = Node(follower, *_host_port(cluster, follower))
+        response = _send(
+            cluster,
+            follower,
+            LeaderAndIsrRequestBuilder(5, 0, stale_epoch, epoch, [become_leader], {TOPIC: topic_id}, [node]),
+        )
+        assert response.error() == Errors.STALE_CONTROLLER_EPOCH
+
+        update = UpdateMetadataRequestBuilder(7, 0, stale_epoch, epoch, [], [], {})
+        assert _send(cluster, follower, update).error() == Errors.STALE_CONTROLLER_EPOCH
+
+        stop = StopReplicaRequestBuilder(
+            3,
+            0,
+            stale_epoch,
+            epoch,
+            False,
+            [
+                StopReplicaRequestData.StopReplicaTopicState(
+                    topic_name=TOPIC,
+                    partition_states=[
+                        StopReplicaRequestData.StopReplicaPartitionState(
+                            partition_index=0, leader_epoch=leader_epoch + 5, delete_partition=True
+                        )
+                    ],
+                )
+            ],
+        )
+        assert _send(cluster, follower, stop).error() == Errors.STALE_CONTROLLER_EPOCH
+        assert (cluster.broker(follower).log_dir / f"{TOPIC}-0").is_dir()
+
+        # Still a follower: a consumer's fetch (v10) from it is refused as from a non-leader.
+        fetch = _send(cluster, follower, _consumer_fetch())
+        [partition] = [p for t in fetch.data.responses for p in t.partitions]
+        assert partition.error_code == Errors.NOT_LEADER_OR_FOLLOWER.code
+        log = (cluster.broker(follower).app_log_dir / "state-change.log").read_text()
+        assert "controller epoch" in log and "is old" in log
+    finally:
+        zk.stop()
+        zk.close()
+
+
+def _host_port(cluster: KafkaCluster, broker_id: int) -> tuple[str, int]:
+    host, port = cluster.broker(broker_id).bootstrap.rsplit(":", 1)
+    return host, int(port)
+
+
+def _topic_id(zk: KazooClient) -> Uuid:
+    data, _ = zk.get(f"/brokers/topics/{TOPIC}")
+    return Uuid.from_string(json.loads(data)["topic_id"])
+
+
+def _consumer_fetch() -> Any:
+    data = FetchRequestData(
+        replica_id=-1,
+        max_wait_ms=0,
+        min_bytes=0,
+        topics=[
+            FetchRequestData.FetchTopic(
+                topic=TOPIC, partitions=[FetchRequestData.FetchPartition(partition=0, partition_max_bytes=1 << 20)]
+            )
+        ],
+    )
+    # v10: before fetching from followers (KIP-392, v11), a consumer's fetch is served by the leader only.
+    return DataBuilder(FetchRequest, data, 10, 10)
