@@ -202,12 +202,12 @@ def test_abort_waits_for_the_cleaner(env: Env) -> None:
 
     aborter = threading.Thread(target=abort, name="test-aborter")
     aborter.start()
-    wait_until_true(lambda: manager.cleaning_state(TP) == LogCleaningAborted(), "abort requested", timeout=5)
+    wait_until_true(lambda: manager.cleaning_state(TP) == LogCleaningAborted(), "abort requested")
     with pytest.raises(LogCleaningAbortedException):
         manager.check_cleaning_aborted(TP)
     assert not finished.is_set()
     manager.done_cleaning(TP, env.tmp_path, 0)
-    aborter.join(timeout=5)
+    aborter.join(timeout=30)
     assert finished.is_set() and manager.cleaning_state(TP) == LogCleaningPaused(1)
 
 

@@ -135,7 +135,7 @@ def test_callback_runs_on_io_thread_with_metadata(fixture: Fixture) -> None:
     fixture.producer.send(ProducerRecord(TOPIC, "v", partition=0), callback)
     fixture.client.wait_for_requests(1, 5000)
     fixture.respond_all(offset=3)
-    assert done.wait(5)
+    assert done.wait(30)
     name, metadata, exception = seen[0]
     assert name == f"kafka-producer-network-thread | {fixture.producer.client_id}"
     assert exception is None and metadata is not None and metadata.offset == 3

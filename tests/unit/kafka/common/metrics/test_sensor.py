@@ -117,7 +117,7 @@ def test_check_quotas_in_multi_threads() -> None:
 
     def work(index: int) -> None:
         try:
-            assert start.wait(5)
+            assert start.wait(30)
             for j in range(20):
                 sensor.record(j * index, Time.SYSTEM.milliseconds() + j, False)
                 sensor.check_quotas()

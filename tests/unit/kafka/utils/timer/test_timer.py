@@ -55,7 +55,7 @@ def test_already_expired_task(timer: SystemTimer) -> None:
         tasks.append(task)
     timer.advance_clock(0)
     for task in tasks:
-        assert task.latch.await_(3), "already expired tasks should run immediately"
+        assert task.latch.await_(30), "already expired tasks should run at once"
     assert set(output) == {-5, -4, -3, -2, -1}
     assert {t.thread_name for t in tasks} == {"executor-test"}
 
