@@ -15,10 +15,12 @@ only ever called with no Partition lock held. `_future_log_lock` (Kafka's future
 ISR changes go through an injected AlterIsrManager (kafka.server.alter_isr_manager): AlterIsr to the controller,
 or a ZooKeeper write for an older inter-broker protocol.
 
+A replica being moved to another log directory of this broker (AlterReplicaLogDirs) has a second log,
+`future_log`, which the ReplicaAlterLogDirsThread fills from the current one; once it has caught up it replaces the
+current log (`maybe_replace_current_with_future_replica`).
+
 # PORT: Metrics (the UnderReplicated, InSyncReplicasCount, ... gauges) are not ported until the metrics layer
 # exists; the values they report are the `is_under_replicated`, `is_under_min_isr`, `is_at_min_isr` properties.
-# Moving a replica between log directories (future logs, ReplicaAlterLogDirsThread) is not ported: `future_log`
-# stays None.
 """
 
 from __future__ import annotations
@@ -343,6 +345,30 @@ class Partition(Logging):
 
     # -- logs --------------------------------------------------------------------------------------------------
 
+    def maybe_create_future_replica(self, log_dir: str, high_watermark_checkpoints: OffsetCheckpoints) -> bool:
+        """Creates the future log in `log_dir` unless the current log is there or a future log exists; True if it
+        was created. The current log must exist (NotLeaderOrFollowerException otherwise)."""
+        # The write lock keeps the current log's directory and the future log as they are while this decides.
+        with self._leader_isr_update_lock.write_lock:
+            current_log = self.local_log_or_exception()
+            current_log_dir = current_log.parent_dir
+            if current_log_dir == log_dir:
+                self.info(
+                    f"Current log directory {current_log_dir} is same as requested log dir {log_dir}. Skipping "
+                    "future replica creation."
+                )
+                return False
+            future_log = self.future_log
+            if future_log is not None:
+                if future_log.parent_dir != log_dir:
+                    raise RuntimeError(
+                        f"The future log dir {future_log.parent_dir} of {self.topic_partition} is different from the "
+                        f"requested log dir {log_dir}"
+                    )
+                return False
+            self.create_log_if_not_exists(False, True, high_watermark_checkpoints, current_log.topic_id)
+            return True
+
     def create_log_if_not_exists(
         self, is_new: bool, is_future_replica: bool, offset_checkpoints: OffsetCheckpoints, topic_id: Uuid | None = None
     ) -> None:
@@ -476,6 +502,43 @@ class Partition(Logging):
     @property
     def remote_replicas(self) -> list[Replica]:
         return self._remote_replicas_map.values
+
+    def future_replica_dir_changed(self, new_destination_dir: str) -> bool:
+        """Whether a move is under way to a directory other than `new_destination_dir`."""
+        with self._leader_isr_update_lock.read_lock:
+            future_log = self.future_log
+            return future_log is not None and future_log.parent_dir != new_destination_dir
+
+    def remove_future_local_replica(self, delete_from_log_dir: bool = True) -> None:
+        """Drops the future log (and deletes its directory, unless it is in a failed log dir)."""
+        with self._leader_isr_update_lock.write_lock:
+            self.future_log = None
+            if delete_from_log_dir:
+                self._log_manager.async_delete(self.topic_partition, is_future=True)
+
+    def maybe_replace_current_with_future_replica(self) -> bool:
+        """If the future log has caught up with the current one, it becomes the current log (its directory renamed,
+        the old one deleted) and True is returned. Only the ReplicaAlterLogDirsThread calls this, and it stops
+        copying the partition on True."""
+        # The future-log lock holds follower appends back while the end offsets are compared.
+        with self._future_log_lock:
+            local_replica_leo = self.local_log_or_exception().log_end_offset
+            future_log = self.future_log
+            if future_log is None or future_log.log_end_offset != local_replica_leo:
+                return False
+            # The write lock holds back appends as leader and truncations while the logs are swapped.
+            with self._leader_isr_update_lock.write_lock:
+                future_log = self.future_log
+                if future_log is None:
+                    # Removed meanwhile by a request handler, which also took it from the thread's partitions.
+                    return False
+                log = self.log
+                if log is None or log.log_end_offset != future_log.log_end_offset:
+                    return False
+                self._log_manager.replace_current_with_future_log(self.topic_partition)
+                self.log = future_log
+                self.remove_future_local_replica(delete_from_log_dir=False)
+                return True
 
     def delete(self) -> None:
         """Forgets the partition's state; the log itself is deleted by the ReplicaManager afterwards."""

@@ -42,6 +42,7 @@ from kafka.common.internals.topic import Topic
 from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import (
     AlterConfigsResponseData,
+    AlterReplicaLogDirsResponseData,
     DeleteGroupsResponseData,
     DeleteRecordsResponseData,
     DescribeClusterResponseData,
@@ -71,6 +72,7 @@ from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH, NO_PRODU
 from kafka.common.replica.client_metadata import ClientMetadata
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.alter_configs_response import AlterConfigsResponse
+from kafka.common.requests.alter_replica_log_dirs_response import AlterReplicaLogDirsResponse
 from kafka.common.requests.api_error import ApiError
 from kafka.common.requests.api_versions_response import ApiVersionsResponse
 from kafka.common.requests.controlled_shutdown_response import ControlledShutdownResponse
@@ -1462,6 +1464,28 @@ class KafkaApis(Logging):
         else:
             self.replica_manager.delete_records(data.timeout_ms, to_delete, send_callback)
 
+    def handle_alter_replica_log_dirs_request(self, request: Request) -> None:
+        """AlterReplicaLogDirs: moves replicas of this broker to other log directories (ReplicaManager)."""
+        alter_request: Any = request.body
+        partition_dirs = {
+            TopicPartition(topic, partition): log_dir
+            for (topic, partition), log_dir in alter_request.partition_dirs().items()
+        }
+        result = self.replica_manager.alter_replica_log_dirs(partition_dirs)
+        by_topic: dict[str, Any] = {}
+        for tp, error in result.items():
+            topic_result = by_topic.get(tp.topic)
+            if topic_result is None:
+                topic_result = AlterReplicaLogDirsResponseData.AlterReplicaLogDirTopicResult(topic_name=tp.topic)
+                by_topic[tp.topic] = topic_result
+            topic_result.partitions.append(
+                AlterReplicaLogDirsResponseData.AlterReplicaLogDirPartitionResult(
+                    partition_index=tp.partition, error_code=error.code
+                )
+            )
+        response_data = AlterReplicaLogDirsResponseData(throttle_time_ms=0, results=list(by_topic.values()))
+        self.send_response(request, AlterReplicaLogDirsResponse(response_data))
+
     def handle_describe_log_dirs_request(self, request: Request) -> None:
         describe_request: Any = request.body
         data = describe_request.data
@@ -1681,6 +1705,7 @@ class KafkaApis(Logging):
         ApiKeys.OFFSET_FOR_LEADER_EPOCH: handle_offset_for_leader_epoch_request,
         ApiKeys.ALTER_CONFIGS: handle_alter_configs_request,
         ApiKeys.DESCRIBE_CONFIGS: handle_describe_configs_request,
+        ApiKeys.ALTER_REPLICA_LOG_DIRS: handle_alter_replica_log_dirs_request,
         ApiKeys.DESCRIBE_LOG_DIRS: handle_describe_log_dirs_request,
         ApiKeys.CREATE_PARTITIONS: handle_create_partitions_request,
         ApiKeys.DELETE_GROUPS: handle_delete_groups_request,

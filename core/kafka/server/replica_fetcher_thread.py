@@ -16,9 +16,10 @@ The follower replication quota (`quota`, the broker's `quota_managers.follower`)
 an out-of-sync replica out of the fetch request while the quota is exceeded, and the bytes appended to every
 throttled partition are recorded against it.
 
-# PORT: the reassignment/replication byte-rate stats (BrokerTopicStats) are not ported yet. Moving replicas
-# between log dirs (ReplicaAlterLogDirsManager) does not exist yet, so a completed truncation has no future replica
-# to mark.
+A completed truncation also marks the partition's future replica (a move between log directories) for truncation
+to the same offset.
+
+# PORT: the reassignment/replication byte-rate stats (BrokerTopicStats) are not ported yet.
 """
 
 from __future__ import annotations
@@ -400,6 +401,11 @@ class ReplicaFetcherThread(AbstractFetcherThread):
         if offset_truncation_state.offset < log.high_watermark:
             self.warn(
                 f"Truncating {tp} to offset {offset_truncation_state.offset} below high watermark {log.high_watermark}"
+            )
+        # Only the final truncation is passed on to a future replica.
+        if offset_truncation_state.truncation_completed:
+            self._replica_mgr.replica_alter_log_dirs_manager.mark_partitions_for_truncation(
+                self._broker_config.broker_id, tp, offset_truncation_state.offset
             )
 
     def truncate_fully_and_start_at(self, topic_partition: TopicPartition, offset: int) -> None:

@@ -24,12 +24,15 @@ configs and closed at shutdown. The leader answers a consumer that sent its clie
 replica the selector prefers (`find_preferred_read_replica`), and any replica serves such a consumer up to its
 own high watermark.
 
+Moving replicas between the log directories of this broker (AlterReplicaLogDirs, `alter_replica_log_dirs`): the
+destination of a partition not hosted yet is remembered by the LogManager; a hosted one gets a future log in the
+destination, which the ReplicaAlterLogDirsManager's threads fill from the current log (within the
+`quota_managers.alter_log_dirs` quota) until it replaces it.
+
 # PORT: left out until their subsystems exist, each named where it would go: metrics (gauges and meters; the ISR
-# change meters are the `isr_expand_rate`, `isr_shrink_rate`, `failed_isr_updates_rate` counters), moving replicas
-# between log directories (ReplicaAlterLogDirsManager, `alter_replica_log_dirs`, future logs, and the
-# `quota_managers.alter_log_dirs` quota). Kafka's `configRepository` parameter is not taken: topic configs reach
-# new logs through the LogManager's. ActionQueue.scala is small and owned by the ReplicaManager, so it lives in
-# this module.
+# change meters are the `isr_expand_rate`, `isr_shrink_rate`, `failed_isr_updates_rate` counters). Kafka's
+# `configRepository` parameter is not taken: topic configs reach new logs through the LogManager's. ActionQueue.scala
+# is small and owned by the ReplicaManager, so it lives in this module.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kafka.api.leader_and_isr import LeaderAndIsr
+from kafka.cluster.broker import BrokerEndPoint
 from kafka.cluster.partition import INITIAL_CONTROLLER_EPOCH, Partition
 from kafka.common.election_type import ElectionType
 from kafka.common.errors import (
@@ -53,6 +57,7 @@ from kafka.common.errors import (
     InvalidTopicException,
     KafkaException,
     KafkaStorageException,
+    LogDirNotFoundException,
     NotLeaderOrFollowerException,
     OffsetOutOfRangeException,
     PolicyViolationException,
@@ -93,6 +98,7 @@ from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
 from kafka.common.utils.utils import load_class
 from kafka.controller.state_change_logger import StateChangeLogger
+from kafka.log.log import Log
 from kafka.log.log_append_info import Increased, LogAppendInfo, Same, unknown_log_append_info
 from kafka.log.log_dir_failure_channel import LogDirFailureChannel
 from kafka.log.log_validator import AppendOrigin, RecordValidationException
@@ -118,6 +124,8 @@ from kafka.server.fetch_data_info import (
 from kafka.server.kafka_config import KAFKA_1_0_IV0, ApiVersion
 from kafka.server.log_offset_metadata import LogOffsetMetadata
 from kafka.server.metadata_cache import MetadataCache
+from kafka.server.quota_factory import UNBOUNDED_QUOTA
+from kafka.server.replica_alter_log_dirs_manager import ReplicaAlterLogDirsManager
 from kafka.server.replica_fetcher_manager import ReplicaFetcherManager
 from kafka.utils.atomic import AtomicBoolean, AtomicLong
 from kafka.utils.kafka_scheduler import Scheduler
@@ -126,7 +134,6 @@ from kafka.utils.pool import Pool
 from kafka.utils.shutdownable_thread import ShutdownableThread
 
 if TYPE_CHECKING:
-    from kafka.log.log import Log
     from kafka.log.log_manager import LogManager
     from kafka.server.kafka_config import KafkaConfig
     from kafka.server.replication_quota_manager import ReplicaQuota
@@ -388,6 +395,9 @@ class ReplicaManager(Logging):
         self.replica_fetcher_manager = self._create_replica_fetcher_manager(
             metrics, time, thread_name_prefix, None if quota_managers is None else quota_managers.follower
         )
+        self.replica_alter_log_dirs_manager = self._create_replica_alter_log_dirs_manager(
+            UNBOUNDED_QUOTA if quota_managers is None else quota_managers.alter_log_dirs, broker_topic_stats
+        )
         self._high_watermark_check_point_thread_started = AtomicBoolean(False)
         self.high_watermark_checkpoints: dict[str, OffsetCheckpointFile] = {
             _abs(d): OffsetCheckpointFile(Path(_abs(d)) / HIGH_WATERMARK_FILENAME, log_dir_failure_channel)
@@ -432,6 +442,10 @@ class ReplicaManager(Logging):
                 period_ms=self.config.replica_high_watermark_checkpoint_interval_ms,
             )
 
+    def shutdown_idle_replica_alter_log_dirs_thread(self) -> None:
+        """A ReplicaAlterLogDirsThread whose moves are all done stays up; this task stops it."""
+        self.replica_alter_log_dirs_manager.shutdown_idle_fetcher_threads()
+
     def get_log(self, topic_partition: TopicPartition) -> Log | None:
         return self.log_manager.get_log(topic_partition)
 
@@ -445,12 +459,15 @@ class ReplicaManager(Logging):
 
     def startup(self) -> None:
         """Schedules the ISR expiry (`isr-expiration`, every replica.lag.time.max.ms / 2, so a follower may lag
-        up to 1.5 times that before it leaves the ISR) and starts the LogDirFailureHandler thread.
-
-        # PORT: Kafka also schedules `shutdown-idle-replica-alter-log-dirs-thread`, which has nothing to do until
-        # replicas can move between log directories."""
+        up to 1.5 times that before it leaves the ISR), `shutdown-idle-replica-alter-log-dirs-thread` (every 10 s)
+        and starts the LogDirFailureHandler thread."""
         self._scheduler.schedule(
             "isr-expiration", self._maybe_shrink_isr, period_ms=self.config.replica_lag_time_max_ms // 2
+        )
+        self._scheduler.schedule(
+            "shutdown-idle-replica-alter-log-dirs-thread",
+            self.shutdown_idle_replica_alter_log_dirs_thread,
+            period_ms=10000,
         )
         # Before IBP 1.0 the controller cannot tell new partitions from lost ones: halt on a log dir failure.
         halt_broker_on_failure = self.config.inter_broker_protocol_version < KAFKA_1_0_IV0
@@ -560,6 +577,7 @@ class ReplicaManager(Logging):
         """Stops the partitions (value: whether to delete it); returns the errors of failed deletions."""
         # Fetchers first: they read partition state from here.
         self.replica_fetcher_manager.remove_fetcher_for_partitions(partitions_to_stop.keys())
+        self.replica_alter_log_dirs_manager.remove_fetcher_for_partitions(partitions_to_stop.keys())
         partitions_to_delete: list[TopicPartition] = []
         for tp, should_delete in partitions_to_stop.items():
             if should_delete:
@@ -633,6 +651,12 @@ class ReplicaManager(Logging):
 
     def local_log_or_exception(self, topic_partition: TopicPartition) -> Log:
         return self.get_partition_or_exception(topic_partition).local_log_or_exception()
+
+    def future_local_log_or_exception(self, topic_partition: TopicPartition) -> Log:
+        return self.get_partition_or_exception(topic_partition).future_local_log_or_exception()
+
+    def future_log_exists(self, topic_partition: TopicPartition) -> bool:
+        return self.get_partition_or_exception(topic_partition).future_log is not None
 
     def local_log(self, topic_partition: TopicPartition) -> Log | None:
         partition = self.online_partition(topic_partition)
@@ -762,6 +786,71 @@ class ReplicaManager(Logging):
     def _delayed_delete_records_required(results: Mapping[TopicPartition, LogDeleteRecordsResult]) -> bool:
         # Some partition deleted locally whose followers' log start offsets have not followed yet.
         return any(r.exception is None and r.low_watermark < r.requested_offset for r in results.values())
+
+    # -- log directories -----------------------------------------------------------------------------------------
+
+    def alter_replica_log_dirs(self, partition_dirs: Mapping[TopicPartition, str]) -> dict[TopicPartition, Errors]:
+        """AlterReplicaLogDirs: moves each hosted replica to its destination directory (a future log there, copied by
+        a ReplicaAlterLogDirsThread). The destination of a replica not hosted yet is remembered, so that the next
+        LeaderAndIsr creates it there, and REPLICA_NOT_AVAILABLE is answered for it. An unknown or relative
+        directory is LOG_DIR_NOT_FOUND, an offline one or an offline partition KAFKA_STORAGE_ERROR."""
+        with self.replica_state_change_lock:
+            result: dict[TopicPartition, Errors] = {}
+            for topic_partition, destination_dir in partition_dirs.items():
+                try:
+                    # A directory name longer than a file system allows cannot hold the future log.
+                    if len(Log.log_future_dir_name(topic_partition)) > 255:
+                        raise InvalidTopicException("The topic name is too long.")
+                    if not self.log_manager.is_log_dir_online(destination_dir):
+                        raise KafkaStorageException(f"Log directory {destination_dir} is offline")
+
+                    hosted = self.get_partition(topic_partition)
+                    if isinstance(hosted, Online):
+                        # A move to another directory is under way: stop it before starting this one.
+                        if hosted.partition.future_replica_dir_changed(destination_dir):
+                            self.replica_alter_log_dirs_manager.remove_fetcher_for_partitions({topic_partition})
+                            hosted.partition.remove_future_local_replica()
+                    elif isinstance(hosted, Offline):
+                        raise KafkaStorageException(f"Partition {topic_partition} is offline")
+
+                    # Remembered for a replica created later; ignored by the LogManager if it is there already.
+                    self.log_manager.maybe_update_preferred_log_dir(topic_partition, destination_dir)
+
+                    # NotLeaderOrFollowerException (answered REPLICA_NOT_AVAILABLE) if there is no replica yet.
+                    partition = self.get_partition_or_exception(topic_partition)
+                    partition.local_log_or_exception()
+
+                    # The future log is not created while a log directory is offline (the LogManager refuses), so
+                    # that one partition never gets future logs in two directories.
+                    high_watermark_checkpoints = LazyOffsetCheckpoints(self.high_watermark_checkpoints)
+                    if partition.maybe_create_future_replica(destination_dir, high_watermark_checkpoints):
+                        future_log = self.future_local_log_or_exception(topic_partition)
+                        self.log_manager.abort_and_pause_cleaning(topic_partition)
+                        initial_fetch_state = InitialFetchState(
+                            BrokerEndPoint(self.config.broker_id, "localhost", -1),
+                            partition.get_leader_epoch(),
+                            int(future_log.high_watermark),
+                        )
+                        self.replica_alter_log_dirs_manager.add_fetcher_for_partitions(
+                            {topic_partition: initial_fetch_state}
+                        )
+                    result[topic_partition] = Errors.NONE
+                except (
+                    InvalidTopicException,
+                    LogDirNotFoundException,
+                    ReplicaNotAvailableException,
+                    KafkaStorageException,
+                ) as e:
+                    self.warn(f"Unable to alter log dirs for {topic_partition}", e)
+                    result[topic_partition] = Errors.for_exception(e)
+                except NotLeaderOrFollowerException as e:
+                    # REPLICA_NOT_AVAILABLE, as AlterReplicaLogDirs has always answered for a missing replica.
+                    self.warn(f"Unable to alter log dirs for {topic_partition}", e)
+                    result[topic_partition] = Errors.REPLICA_NOT_AVAILABLE
+                except Exception as t:
+                    self.error(f"Error while changing replica dir for partition {topic_partition}", t)
+                    result[topic_partition] = Errors.for_exception(t)
+            return result
 
     def describe_log_dirs(self, partitions: Iterable[TopicPartition]) -> list[Any]:
         """DescribeLogDirs: for each configured log directory, its error and the size and offset lag of the
@@ -1463,7 +1552,9 @@ class ReplicaManager(Logging):
 
                 # Checkpointing starts after the first LeaderAndIsr, once the partitions are all known.
                 self.start_high_watermark_check_point_thread()
+                self.maybe_add_log_dir_fetchers(partition_states.keys(), high_watermark_checkpoints)
                 self.replica_fetcher_manager.shutdown_idle_fetcher_threads()
+                self.replica_alter_log_dirs_manager.shutdown_idle_fetcher_threads()
                 on_leadership_change(partitions_become_leader, partitions_become_follower)
                 response = self._leader_and_isr_response(leader_and_isr_request, response_map, topic_ids)
 
@@ -1473,6 +1564,27 @@ class ReplicaManager(Logging):
                 f"{controller_id} for {len(request_partition_states)} partitions"
             )
             return response
+
+    def maybe_add_log_dir_fetchers(
+        self, partitions: Iterable[Partition], offset_checkpoints: OffsetCheckpoints
+    ) -> None:
+        """Resumes the moves of partitions that have a future log on disk (a move the broker was making when it
+        stopped, or one whose copying stopped on a leader epoch change)."""
+        future_replicas_and_initial_offset: dict[TopicPartition, InitialFetchState] = {}
+        for partition in partitions:
+            topic_partition = partition.topic_partition
+            if self.log_manager.get_log(topic_partition, is_future=True) is not None:
+                log = partition.log
+                if log is not None:
+                    leader = BrokerEndPoint(self.config.broker_id, "localhost", -1)
+                    partition.create_log_if_not_exists(False, True, offset_checkpoints)
+                    # Not cleaned while it moves.
+                    self.log_manager.abort_and_pause_cleaning(topic_partition)
+                    future_replicas_and_initial_offset[topic_partition] = InitialFetchState(
+                        leader, partition.get_leader_epoch(), int(log.high_watermark)
+                    )
+        if future_replicas_and_initial_offset:
+            self.replica_alter_log_dirs_manager.add_fetcher_for_partitions(future_replicas_and_initial_offset)
 
     @staticmethod
     def _leader_and_isr_response(
@@ -1783,14 +1895,26 @@ class ReplicaManager(Logging):
                 for p in self._online_partitions_iterator()
                 if p.log is not None and str(p.log.parent_dir) == dir
             }
+            partitions_with_offline_future_replica = [
+                p
+                for p in self._online_partitions_iterator()
+                if p.future_log is not None and str(p.future_log.parent_dir) == dir
+            ]
             self.replica_fetcher_manager.remove_fetcher_for_partitions(new_offline_partitions)
+            self.replica_alter_log_dirs_manager.remove_fetcher_for_partitions(
+                new_offline_partitions | {p.topic_partition for p in partitions_with_offline_future_replica}
+            )
+            # The future log's files are in the failed directory: they are left there.
+            for partition in partitions_with_offline_future_replica:
+                partition.remove_future_local_replica(delete_from_log_dir=False)
             for tp in new_offline_partitions:
                 self.mark_partition_offline(tp)
             self.high_watermark_checkpoints = {d: c for d, c in self.high_watermark_checkpoints.items() if d != dir}
             self.warn(
                 f"Broker {self.local_broker_id} stopped fetcher for partitions "
-                f"{','.join(str(tp) for tp in sorted(new_offline_partitions))} and stopped moving logs for partitions  "
-                f"because they are in the failed log directory {dir}."
+                f"{','.join(str(tp) for tp in sorted(new_offline_partitions, key=str))} and stopped moving logs for "
+                f"partitions {','.join(str(p) for p in partitions_with_offline_future_replica)} because they are in "
+                f"the failed log directory {dir}."
             )
         self.log_manager.handle_log_dir_failure(dir)
         if send_zk_notification:
@@ -1808,6 +1932,7 @@ class ReplicaManager(Logging):
         if handler is not None:
             handler.shutdown()
         self.replica_fetcher_manager.shutdown()
+        self.replica_alter_log_dirs_manager.shutdown()
         self.delayed_fetch_purgatory.shutdown()
         self.delayed_produce_purgatory.shutdown()
         self.delayed_delete_records_purgatory.shutdown()
@@ -1822,6 +1947,11 @@ class ReplicaManager(Logging):
         self, metrics: Any, time: Time, thread_name_prefix: str | None, quota_manager: ReplicaQuota | None
     ) -> ReplicaFetcherManager:
         return ReplicaFetcherManager(self.config, self, metrics, time, thread_name_prefix, quota_manager)
+
+    def _create_replica_alter_log_dirs_manager(
+        self, quota_manager: ReplicaQuota, broker_topic_stats: Any
+    ) -> ReplicaAlterLogDirsManager:
+        return ReplicaAlterLogDirsManager(self.config, self, quota_manager, broker_topic_stats, self._time)
 
     def _create_replica_selector(self) -> ReplicaSelector | None:
         """The `replica.selector.class` plug-in, configured with the broker's original configs (None if unset)."""
