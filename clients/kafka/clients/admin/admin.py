@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from kafka.clients.admin.alter_consumer_group_offsets_result import AlterConsumerGroupOffsetsResult
     from kafka.clients.admin.alter_partition_reassignments_options import AlterPartitionReassignmentsOptions
     from kafka.clients.admin.alter_partition_reassignments_result import AlterPartitionReassignmentsResult
+    from kafka.clients.admin.alter_replica_log_dirs_options import AlterReplicaLogDirsOptions
+    from kafka.clients.admin.alter_replica_log_dirs_result import AlterReplicaLogDirsResult
     from kafka.clients.admin.config import Config
     from kafka.clients.admin.create_partitions_options import CreatePartitionsOptions
     from kafka.clients.admin.create_partitions_result import CreatePartitionsResult
@@ -161,6 +163,15 @@ class Admin(abc.ABC):
     ) -> AlterConfigsResult: ...
 
     @abc.abstractmethod
+    def alter_replica_log_dirs(
+        self,
+        replica_assignment: Mapping[TopicPartitionReplica, str],
+        options: AlterReplicaLogDirsOptions | None = None,
+    ) -> AlterReplicaLogDirsResult:
+        """Moves each replica to the given (absolute) log directory of its broker. A replica its broker does not
+        host yet fails with ReplicaNotAvailableException, and the broker creates it in that directory later."""
+
+    @abc.abstractmethod
     def describe_log_dirs(
         self, brokers: Collection[int], options: DescribeLogDirsOptions | None = None
     ) -> DescribeLogDirsResult: ...
@@ -260,9 +271,6 @@ class Admin(abc.ABC):
 
     def delete_acls(self, *args: Any, **kwargs: Any) -> NoReturn:
         _unsupported("deleteAcls")
-
-    def alter_replica_log_dirs(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("alterReplicaLogDirs")
 
     def create_delegation_token(self, *args: Any, **kwargs: Any) -> NoReturn:
         _unsupported("createDelegationToken")

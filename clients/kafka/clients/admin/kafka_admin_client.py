@@ -36,6 +36,8 @@ from kafka.clients.admin.alter_consumer_group_offsets_options import AlterConsum
 from kafka.clients.admin.alter_consumer_group_offsets_result import AlterConsumerGroupOffsetsResult
 from kafka.clients.admin.alter_partition_reassignments_options import AlterPartitionReassignmentsOptions
 from kafka.clients.admin.alter_partition_reassignments_result import AlterPartitionReassignmentsResult
+from kafka.clients.admin.alter_replica_log_dirs_options import AlterReplicaLogDirsOptions
+from kafka.clients.admin.alter_replica_log_dirs_result import AlterReplicaLogDirsResult
 from kafka.clients.admin.config import Config
 from kafka.clients.admin.config_entry import ConfigEntry, ConfigSource, ConfigSynonym, ConfigType
 from kafka.clients.admin.consumer_group_listing import ConsumerGroupListing
@@ -143,6 +145,7 @@ from kafka.common.errors import (
 from kafka.common.kafka_future import KafkaFuture, KafkaFutureImpl
 from kafka.common.message import (
     AlterPartitionReassignmentsRequestData,
+    AlterReplicaLogDirsRequestData,
     CreatePartitionsRequestData,
     CreateTopicsRequestData,
     DeleteTopicsRequestData,
@@ -168,6 +171,8 @@ from kafka.common.requests.alter_client_quotas_response import AlterClientQuotas
 from kafka.common.requests.alter_configs_response import AlterConfigsResponse
 from kafka.common.requests.alter_partition_reassignments_request import AlterPartitionReassignmentsRequest
 from kafka.common.requests.alter_partition_reassignments_response import AlterPartitionReassignmentsResponse
+from kafka.common.requests.alter_replica_log_dirs_request import AlterReplicaLogDirsRequest
+from kafka.common.requests.alter_replica_log_dirs_response import AlterReplicaLogDirsResponse
 from kafka.common.requests.api_error import ApiError
 from kafka.common.requests.create_partitions_request import CreatePartitionsRequest
 from kafka.common.requests.create_partitions_response import CreatePartitionsResponse
@@ -2092,6 +2097,97 @@ class KafkaAdminClient(AdminClient):
         return futures
 
     # -- log dirs -----------------------------------------------------------------------------------------------
+
+    def alter_replica_log_dirs(
+        self,
+        replica_assignment: Mapping[TopicPartitionReplica, str],
+        options: AlterReplicaLogDirsOptions | None = None,
+    ) -> AlterReplicaLogDirsResult:
+        options = AlterReplicaLogDirsOptions() if options is None else options
+        admin = self
+        futures: dict[TopicPartitionReplica, KafkaFutureImpl[None]] = {r: KafkaFutureImpl() for r in replica_assignment}
+        # One request per broker: its replicas grouped by destination directory, then by topic.
+        assignment_by_broker: dict[int, dict[str, dict[str, list[int]]]] = {}
+        for replica, log_dir in replica_assignment.items():
+            topics = assignment_by_broker.setdefault(replica.broker_id, {}).setdefault(log_dir, {})
+            topics.setdefault(replica.topic, []).append(replica.partition)
+        now = self._time.milliseconds()
+        for broker_id, dirs in assignment_by_broker.items():
+            request_data = AlterReplicaLogDirsRequestData(
+                dirs=[
+                    AlterReplicaLogDirsRequestData.AlterReplicaLogDir(
+                        path=log_dir,
+                        topics=[
+                            AlterReplicaLogDirsRequestData.AlterReplicaLogDirTopic(name=topic, partitions=partitions)
+                            for topic, partitions in topics.items()
+                        ],
+                    )
+                    for log_dir, topics in dirs.items()
+                ]
+            )
+            broker_futures = {r: f for r, f in futures.items() if r.broker_id == broker_id}
+
+            class _AlterReplicaLogDirsCall(Call):
+                def __init__(
+                    self,
+                    broker_id: int,
+                    request_data: Any,
+                    broker_futures: dict[TopicPartitionReplica, KafkaFutureImpl[None]],
+                    *args: Any,
+                ) -> None:
+                    super().__init__(*args)
+                    self._broker_id = broker_id
+                    self._request_data = request_data
+                    self._broker_futures = broker_futures
+
+                def create_request(self, timeout_ms: int) -> Builder[Any]:
+                    return DataBuilder(AlterReplicaLogDirsRequest, self._request_data)
+
+                def handle_response(self, abstract_response: AbstractResponse) -> None:
+                    assert isinstance(abstract_response, AlterReplicaLogDirsResponse)
+                    for topic_result in abstract_response.data.results:
+                        for partition_result in topic_result.partitions:
+                            replica = TopicPartitionReplica(
+                                topic_result.topic_name, partition_result.partition_index, self._broker_id
+                            )
+                            future = self._broker_futures.get(replica)
+                            if future is None:
+                                admin._log.warn(
+                                    f"The partition "
+                                    f"{TopicPartition(topic_result.topic_name, partition_result.partition_index)} "
+                                    f"in the response from broker {self._broker_id} is not in the request"
+                                )
+                            elif partition_result.error_code == Errors.NONE.code:
+                                future.complete(None)
+                            else:
+                                exc = Errors.for_code(partition_result.error_code).exception()
+                                assert exc is not None
+                                future.complete_exceptionally(exc)
+                    # Every replica should have a result; any left without one fails.
+                    _complete_unrealized_futures(
+                        self._broker_futures,
+                        lambda missing: (
+                            f"The response from broker {self._broker_id} did not contain a result for replica {missing}"
+                        ),
+                    )
+
+                def handle_failure(self, throwable: BaseException) -> None:
+                    # Only this broker's replicas fail.
+                    _complete_all_exceptionally(self._broker_futures.values(), throwable)
+
+            self._runnable.call(
+                _AlterReplicaLogDirsCall(
+                    broker_id,
+                    request_data,
+                    broker_futures,
+                    self,
+                    "alterReplicaLogDirs",
+                    self._calc_deadline_ms(now, options.timeout_ms()),
+                    ConstantNodeIdProvider(self, broker_id),
+                ),
+                now,
+            )
+        return AlterReplicaLogDirsResult(dict(futures))
 
     def describe_log_dirs(
         self, brokers: Collection[int], options: DescribeLogDirsOptions | None = None
