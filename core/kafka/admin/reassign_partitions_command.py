@@ -1383,6 +1383,16 @@ def validate_and_parse_args(args: Sequence[str], out: TextIO) -> ReassignPartiti
     for opt in options.specs():
         if opt is not action and opt not in required_args[action] and opt not in permitted_args[action]:
             print_usage_and_die(opts.parser, f'Option "{opt}" can\'t be used with action "{action}"')
+    # PORT: Kafka 2.8 takes a negative throttle given on the command line as "no throttle" (its default, -1, means
+    # that) and goes on; a negative rate is a typing mistake that would leave a move unthrottled, so it is refused
+    # before anything changes.
+    for throttle_opt in (opts.inter_broker_throttle_opt, opts.replica_alter_log_dirs_throttle_opt):
+        if options.has(throttle_opt) and options.value_of(throttle_opt) < 0:
+            print_usage_and_die(
+                opts.parser,
+                f"The value of --{throttle_opt.name} must be a non-negative number of bytes per second, "
+                f"not {options.value_of(throttle_opt)}",
+            )
     if not options.has(opts.bootstrap_server_opt):
         bootstrap_server_only_args = [
             opts.additional_opt,

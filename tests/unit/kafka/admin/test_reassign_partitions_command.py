@@ -278,14 +278,16 @@ def test_execute_with_throttle_sets_kafkas_throttle_configs(tmp_path: Path) -> N
         ]
 
 
-def test_execute_negative_throttle_means_no_throttle(tmp_path: Path) -> None:
-    """As in Kafka, a negative --throttle (the default is -1) sets no throttle; the reassignment starts."""
+def test_execute_negative_throttle_is_refused(tmp_path: Path) -> None:
+    """A negative --throttle or --replica-alter-log-dirs-throttle is refused with a usage error, status 1, before
+    anything changes (Kafka 2.8 would silently run the move unthrottled)."""
     admin = cluster_admin()
     path = reassignment_file(tmp_path, ("bar", 0, [1, 0]))
-    status, out, _ = reassign("--execute", "--reassignment-json-file", path, "--throttle", "-100", admin=admin)
-    assert status == 0
-    assert "The inter-broker throttle limit" not in out
-    assert [name for name, _ in changes(admin)] == ["alter_partition_reassignments"]
+    for flag in ("--throttle", "--replica-alter-log-dirs-throttle"):
+        status, out, err = reassign("--execute", "--reassignment-json-file", path, flag, "-100", admin=admin)
+        assert status == 1
+        assert f"The value of {flag} must be a non-negative number of bytes per second, not -100" in out + err
+        assert changes(admin) == []
 
 
 def test_execute_bad_input_changes_nothing(tmp_path: Path) -> None:
