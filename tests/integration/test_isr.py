@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import json
 import signal
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,7 @@ from kafka.common.utils.time import SystemTime
 from kafka.controller.controller_channel_manager import ControllerBrokerChannel
 from tests.integration.cluster import KafkaCluster
 from tests.integration.zookeeper import ZooKeeperServer
+from tests.utils import wait_until_true
 
 TOPIC = "isr"
 LAG_MS = 3000
@@ -77,14 +77,6 @@ def zk(isr_cluster: KafkaCluster) -> Iterator[KazooClient]:
         client.close()
 
 
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)
-
-
 def partition_state(zk: KazooClient) -> dict[str, Any]:
     data, _ = zk.get(f"/brokers/topics/{TOPIC}/partitions/0/state")
     state: dict[str, Any] = json.loads(data)
@@ -102,8 +94,10 @@ def create_topic(cluster: KafkaCluster, zk: KazooClient) -> dict[str, Any]:
     admin.create_topics([NewTopic(TOPIC, num_partitions=1, replication_factor=3, config={"min.insync.replicas": "2"})])[
         TOPIC
     ].result(30)
-    wait_for(lambda: zk.exists(f"/brokers/topics/{TOPIC}/partitions/0/state") is not None, "the partition state")
-    wait_for(lambda: sorted(partition_state(zk)["isr"]) == [0, 1, 2], "the whole ISR")
+    wait_until_true(
+        lambda: zk.exists(f"/brokers/topics/{TOPIC}/partitions/0/state") is not None, "the partition state", timeout=60
+    )
+    wait_until_true(lambda: sorted(partition_state(zk)["isr"]) == [0, 1, 2], "the whole ISR", timeout=60)
     return partition_state(zk)
 
 
@@ -145,7 +139,9 @@ def test_paused_follower_leaves_the_isr_and_rejoins_after_resume(isr_cluster: Ka
     try:
         # A follower at the leader's log end is never out of sync: a record it cannot fetch makes it lag.
         assert produce_one(isr_cluster.bootstrap, "1", b"lagging") is None
-        wait_for(lambda: follower not in partition_state(zk)["isr"], "the paused follower to leave the ISR")
+        wait_until_true(
+            lambda: follower not in partition_state(zk)["isr"], "the paused follower to leave the ISR", timeout=60
+        )
         shrunk = partition_state(zk)
         assert sorted(shrunk["isr"]) == sorted(b for b in (0, 1, 2) if b != follower)
         assert (shrunk["leader"], shrunk["leader_epoch"]) == (leader, leader_epoch)
@@ -153,7 +149,9 @@ def test_paused_follower_leaves_the_isr_and_rejoins_after_resume(isr_cluster: Ka
     finally:
         isr_cluster.resume(follower)
 
-    wait_for(lambda: sorted(partition_state(zk)["isr"]) == [0, 1, 2], "the resumed follower to rejoin the ISR")
+    wait_until_true(
+        lambda: sorted(partition_state(zk)["isr"]) == [0, 1, 2], "the resumed follower to rejoin the ISR", timeout=60
+    )
     rejoined = partition_state(zk)
     assert rejoined["leader"] == leader
     assert produce_one(isr_cluster.bootstrap, "all", b"after") is None
@@ -167,7 +165,7 @@ def test_two_replicas_down_refuses_acks_all_and_accepts_acks_1(isr_cluster: Kafk
     for broker_id in (0, 1, 2):
         if broker_id != leader:
             isr_cluster.kill(broker_id)
-    wait_for(lambda: partition_state(zk)["isr"] == [leader], "the ISR to come down to the leader", timeout=90)
+    wait_until_true(lambda: partition_state(zk)["isr"] == [leader], "the ISR to come down to the leader", timeout=90)
     assert partition_state(zk)["leader"] == leader
 
     bootstrap = isr_cluster.broker(leader).bootstrap
@@ -179,7 +177,7 @@ def test_two_replicas_down_refuses_acks_all_and_accepts_acks_1(isr_cluster: Kafk
         return last is not None and last.code() == KafkaError.NOT_ENOUGH_REPLICAS
 
     # The leader may learn the smaller ISR a moment after ZooKeeper has it: until then acks=all waits and times out.
-    wait_for(refused, "acks=all to be refused with NOT_ENOUGH_REPLICAS", timeout=90)
+    wait_until_true(refused, "acks=all to be refused with NOT_ENOUGH_REPLICAS", timeout=90)
     assert all(e is not None for e in errors), "an acks=all record was acknowledged with one replica"
     assert produce_one(bootstrap, "1", b"acks-1") is None
 
@@ -273,7 +271,7 @@ def test_requests_of_a_stale_controller_are_refused(cluster: KafkaCluster) -> No
         follower = next(b for b in (0, 1, 2) if b != leader)
         epoch = _broker_epoch(zk, follower)
         topic_id = _topic_id(zk)
-        wait_for(lambda: produce_one(cluster.bootstrap, "all", b"x") is None, "a first record")
+        wait_until_true(lambda: produce_one(cluster.bootstrap, "all", b"x") is None, "a first record", timeout=60)
 
         become_leader = LeaderAndIsrRequestData.LeaderAndIsrPartitionState(
             topic_name=TOPIC,
