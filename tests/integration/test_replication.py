@@ -15,6 +15,7 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from kazoo.client import KazooClient
 
 from tests.integration.cluster import KafkaCluster
+from tests.utils import wait_until_true
 
 TOPIC = "replicated"
 
@@ -31,11 +32,7 @@ def zk(cluster: KafkaCluster) -> Iterator[KazooClient]:
 
 
 def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)
+    wait_until_true(condition, what, timeout=timeout, pause=0.2)
 
 
 def partition_state(zk: KazooClient, partition: int = 0) -> dict[str, object]:
