@@ -1200,7 +1200,13 @@ class Partition(Logging):
 
     def _handle_alter_isr_response(self, proposed_isr_state: IsrState, result: Errors | LeaderAndIsr) -> None:
         """The outcome of an ISR change: an Errors, or the LeaderAndIsr the controller (or ZooKeeper) committed.
-        A non-retriable error leaves the change in flight until the next LeaderAndIsr/UpdateMetadata."""
+        A non-retriable error leaves the change in flight until the next LeaderAndIsr/UpdateMetadata.
+
+        # PORT: as Kafka 3.0 (KAFKA-13091) and not 2.8, a committed change also tries to advance the high watermark
+        # and complete the delayed requests: a shrink down to the leader alone must release acks=all produces at
+        # once, not at the next append or follower fetch.
+        """
+        hw_incremented = False
         with self._leader_isr_update_lock.write_lock:
             if self.isr_state != proposed_isr_state:
                 # A leader election or similar replaced the state meanwhile: this answer is out of date.
@@ -1249,6 +1255,10 @@ class Partition(Logging):
                     self._isr_change_listener.mark_expand()
                 elif isinstance(proposed_isr_state, PendingShrinkIsr):
                     self._isr_change_listener.mark_shrink()
+                leader_log = self.leader_log_if_local
+                hw_incremented = leader_log is not None and self._maybe_increment_leader_hw(leader_log)
+        if hw_incremented:
+            self._try_complete_delayed_requests()
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Partition) and self.topic_partition == other.topic_partition

@@ -93,8 +93,9 @@ def test_shrink_is_proposed_to_the_controller_and_committed_from_its_answer(env:
     env.answer([0], partition_epoch=1)
     assert p.isr_state == CommittedIsr(frozenset({0})) and p.get_zk_version() == 1
     assert env.listener.shrinks == 1
-    # With the ISR down to the leader, the next append moves the high watermark to the log end. (Kafka 2.8 does
-    # not move it on the answer itself; Kafka 3.0 does, KAFKA-13091.)
+    # With the ISR down to the leader, the answer itself moves the high watermark to the log end (as Kafka 3.0
+    # does, KAFKA-13091; 2.8 waited for the next append or fetch), and later appends follow at once.
+    assert log.high_watermark == 3
     env.append(b"d")
     assert log.high_watermark == 4
 
