@@ -1578,10 +1578,14 @@ class ReplicaManager(Logging):
                 if log is not None:
                     leader = BrokerEndPoint(self.config.broker_id, "localhost", -1)
                     partition.create_log_if_not_exists(False, True, offset_checkpoints)
+                    future_log = partition.future_local_log_or_exception()
                     # Not cleaned while it moves.
                     self.log_manager.abort_and_pause_cleaning(topic_partition)
+                    # PORT: the copy resumes at the future log's high watermark, as Kafka 3.x does (KAFKA-9087); 2.8
+                    # took the current log's, which fails the move with an offset mismatch when the future log is
+                    # behind it.
                     future_replicas_and_initial_offset[topic_partition] = InitialFetchState(
-                        leader, partition.get_leader_epoch(), int(log.high_watermark)
+                        leader, partition.get_leader_epoch(), int(future_log.high_watermark)
                     )
         if future_replicas_and_initial_offset:
             self.replica_alter_log_dirs_manager.add_fetcher_for_partitions(future_replicas_and_initial_offset)
