@@ -20,6 +20,7 @@ from kazoo.client import KazooClient
 
 from tests.integration.cluster import KafkaCluster
 from tests.integration.zookeeper import ZooKeeperServer
+from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
 
@@ -63,11 +64,7 @@ def zk(racked_cluster: KafkaCluster) -> Iterator[KazooClient]:
 
 
 def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)
+    wait_until_true(condition, what, timeout=timeout, pause=0.2)
 
 
 def isr(zk: KazooClient) -> list[int]:
