@@ -49,7 +49,9 @@ class BrokerProcess:
     def start(self, timeout: float = 60.0) -> None:
         props = {
             "broker.id": str(self.broker_id),
-            "listeners": "PLAINTEXT://127.0.0.1:0",
+            # An ephemeral port the first time; a restart binds the same one again, as an operator's broker does
+            # (clients that only know the old addresses could not find a cluster whose every broker moved).
+            "listeners": f"PLAINTEXT://127.0.0.1:{self.port}",
             "log.dirs": str(self.log_dir),
             "zookeeper.connect": self.zk_connect,
             "num.partitions": "1",
