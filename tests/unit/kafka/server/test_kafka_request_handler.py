@@ -123,7 +123,7 @@ def test_idle_time_is_accounted() -> None:
     channel = RequestChannel(10)
     pool = KafkaRequestHandlerPool(0, channel, RecordingApis(channel), Time.SYSTEM, 2)
     try:
-        wait_until_true(lambda: pool.aggregate_idle_meter.get() > 0, "idle time to be recorded", timeout=5)
+        wait_until_true(lambda: pool.aggregate_idle_meter.get() > 0, "idle time to be recorded", timeout=30)
     finally:
         pool.shutdown()
 
