@@ -111,6 +111,10 @@ LISTENER_RECONFIGURABLE_CONFIGS: Final = frozenset({MAX_CONNECTIONS_PROP})
 _INT_MAX: Final = 2**31 - 1
 
 ChannelMuteEvent = KafkaChannel.ChannelMuteEvent
+# Read once per request: module constants, since reading an Enum member through its class is a lookup each time.
+_REQUEST_RECEIVED: Final = ChannelMuteEvent.REQUEST_RECEIVED
+_RESPONSE_SENT: Final = ChannelMuteEvent.RESPONSE_SENT
+_API_VERSIONS: Final = ApiKeys.API_VERSIONS
 
 # For level checks on the per-request path (cheaper than the Logging mixin's, which looks the logger up each time).
 _processor_logger = logging.getLogger("kafka.network.Processor")
@@ -736,6 +740,7 @@ class Processor(AbstractServerThread):
         self._request_channel = request_channel
         self._listener_name = listener_name
         self._security_protocol = security_protocol
+        self._security_protocol_name = security_protocol.name  # for every RequestContext
         self._memory_pool = memory_pool
         self._connection_queue_size = connection_queue_size
         self._is_privileged_listener = is_privileged_listener
@@ -773,7 +778,14 @@ class Processor(AbstractServerThread):
         self.startup_complete()
         try:
             selector = self._selector
-            while self.is_running:
+            alive = self._alive  # is_running, read without a property call in every round
+            connection_quotas = self.connection_quotas
+            listener_name = self._listener_name
+            # Live views of the Selector's results (it empties them in place; see Selector.completed_receives).
+            completed_receives = selector.completed_receives()
+            completed_sends = selector.completed_sends()
+            disconnected = selector.disconnected()
+            while alive.get():
                 try:
                     if self._new_connections:
                         self._configure_new_connections()
@@ -781,14 +793,16 @@ class Processor(AbstractServerThread):
                     # as soon as they are taken here (the Selector's write_on_send), so they are taken right after
                     # the poll that the handler's wakeup ended, and their completion is handled in the same round.
                     self._poll()
-                    self._process_new_responses()
-                    if selector.completed_receives():
+                    if self._response_queue:
+                        self._process_new_responses()
+                    if completed_receives:
                         self._process_completed_receives()
-                    if selector.completed_sends():
+                    if completed_sends:
                         self._process_completed_sends()
-                    if selector.disconnected():
+                    if disconnected:
                         self._process_disconnected()
-                    self._close_excess_connections()
+                    if connection_quotas.max_connections_exceeded(listener_name):
+                        self._close_excess_connections()
                 except Exception as e:
                     # The methods above deal with a failing connection themselves; whatever still gets here must
                     # not end the thread, which would leave its connections unserved.
@@ -808,10 +822,13 @@ class Processor(AbstractServerThread):
         self.process_exception(error_message, throwable)
 
     def _process_new_responses(self) -> None:
-        while (current_response := self._dequeue_response()) is not None:
+        response_queue = self._response_queue
+        while response_queue and (current_response := self._dequeue_response()) is not None:
             channel_id = current_response.request.context.connection_id
             try:
                 match current_response:
+                    case SendResponse():
+                        self.send_response(current_response, current_response.response_send)
                     case NoOpResponse():
                         # Nothing to send: read the connection's next (possibly already waiting) request.
                         self._update_request_metrics(current_response)
@@ -820,8 +837,6 @@ class Processor(AbstractServerThread):
                         )
                         self._handle_channel_mute_event(channel_id, ChannelMuteEvent.RESPONSE_SENT)
                         self._try_unmute_channel(channel_id)
-                    case SendResponse():
-                        self.send_response(current_response, current_response.response_send)
                     case CloseConnectionResponse():
                         self._update_request_metrics(current_response)
                         self.trace("Closing socket connection actively according to the response code.")
@@ -844,16 +859,18 @@ class Processor(AbstractServerThread):
                 f"Socket server received response to send to {connection_id}, registering for write and sending "
                 f"data: {response}"
             )
+        selector = self._selector
         # The connection may be gone: closed by the client, or by the selector for being idle too long.
-        if self.channel(connection_id) is None:
+        if selector.channel(connection_id) is None:
             self.warn(
                 f"Attempting to send response via channel for which there is no open connection, connection id "
                 f"{connection_id}"
             )
             response.request.update_request_metrics(0, response)
-        if self.open_or_closing_channel(connection_id) is not None:
-            self._selector.send(NetworkSend(connection_id, MultiRecordsSend(response_send)))
-            self._inflight_responses[connection_id] = response
+            if selector.closing_channel(connection_id) is None:
+                return
+        selector.send(NetworkSend(connection_id, MultiRecordsSend(response_send)))
+        self._inflight_responses[connection_id] = response
 
     def _poll(self) -> None:
         poll_timeout = 0 if self._new_connections else 300
@@ -873,7 +890,7 @@ class Processor(AbstractServerThread):
         for receive in selector.completed_receives():
             connection_id = receive.source()
             try:
-                channel = self.open_or_closing_channel(connection_id)
+                channel = selector.channel(connection_id) or selector.closing_channel(connection_id)
                 if channel is None:
                     raise RuntimeError(
                         f"Channel {connection_id} removed from selector before processing completed receive"
@@ -889,14 +906,14 @@ class Processor(AbstractServerThread):
                     channel.socket_address,
                     channel.principal(),
                     self._listener_name,
-                    self._security_protocol.name,
+                    self._security_protocol_name,
                     channel.client_information,
                     self._is_privileged_listener,
                 )
                 req = Request(self.id, context, now_nanos, self._memory_pool, buffer, None, self._time)
                 # KIP-511: the client names its software in ApiVersions; it is remembered per connection here,
                 # so that the api layer need not know connections.
-                if header.api_key is ApiKeys.API_VERSIONS:
+                if header.api_key is _API_VERSIONS:
                     api_versions_request = req.body
                     if isinstance(api_versions_request, ApiVersionsRequest) and api_versions_request.is_valid():
                         data = api_versions_request.data
@@ -905,7 +922,7 @@ class Processor(AbstractServerThread):
                         )
                 self._send_request(req)
                 selector.mute(connection_id)
-                self._handle_channel_mute_event(connection_id, ChannelMuteEvent.REQUEST_RECEIVED)
+                channel.handle_channel_mute_event(_REQUEST_RECEIVED)
             except Exception as e:
                 self._process_channel_exception(
                     connection_id, f"Exception while processing request from {connection_id}", e
@@ -927,13 +944,19 @@ class Processor(AbstractServerThread):
                 response = self._inflight_responses.pop(destination_id, None)
                 if response is None:
                     raise RuntimeError(f"Send for {destination_id} completed, but not in `inflightResponses`")
-                self._update_request_metrics(response)
+                # Looked up once for the metrics, the mute event and the unmute (_update_request_metrics,
+                # _handle_channel_mute_event and _try_unmute_channel, inline): nothing in between closes it.
+                channel = selector.channel(destination_id) or selector.closing_channel(destination_id)
+                response.request.update_request_metrics(
+                    0 if channel is None else channel.get_and_reset_network_thread_time_nanos(), response
+                )
                 on_complete = response.on_complete
                 if on_complete is not None and isinstance(response, SendResponse):
                     on_complete(response.response_send)
-                # Unmuted at once unless the client is being throttled.
-                self._handle_channel_mute_event(destination_id, ChannelMuteEvent.RESPONSE_SENT)
-                self._try_unmute_channel(destination_id)
+                if channel is not None:
+                    # Unmuted at once unless the client is being throttled.
+                    channel.handle_channel_mute_event(_RESPONSE_SENT)
+                    selector.unmute(destination_id)
             except Exception as e:
                 self._process_channel_exception(
                     destination_id, f"Exception while processing completed send to {destination_id}", e

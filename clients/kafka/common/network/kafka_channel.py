@@ -67,6 +67,7 @@ class KafkaChannel:
         "_socket_address",
         "_socket_port",
         "_successful_authentications",
+        "_ready",
         "client_information",
     )
 
@@ -87,12 +88,15 @@ class KafkaChannel:
         self._receive: NetworkReceive | None = None
         self._send: NetworkSend | None = None
         self._disconnected = False
-        self._mute_state = KafkaChannel.ChannelMuteState.NOT_MUTED
+        self._mute_state = _NOT_MUTED
         self._state = ChannelState.NOT_CONNECTED
         self._remote_address: str | None = None
         self._socket_address: str | None = None
         self._socket_port = -1
         self._successful_authentications = 0
+        # Set once the transport's handshake and the authentication are complete; neither is ever undone (no
+        # re-authentication), so ready() need not ask them again on every poll.
+        self._ready = False
         # PORT: Java keeps this in the channel's ChannelMetadataRegistry; the broker sets it from ApiVersions.
         self.client_information = ClientInformation.EMPTY
 
@@ -171,40 +175,38 @@ class KafkaChannel:
 
     def mute(self) -> None:
         """Stops reading the channel (the Selector drops the read interest once the channel turns readable)."""
-        if self._mute_state is KafkaChannel.ChannelMuteState.NOT_MUTED:
-            self._mute_state = KafkaChannel.ChannelMuteState.MUTED
+        if self._mute_state is _NOT_MUTED:
+            self._mute_state = _MUTED
 
     def maybe_unmute(self) -> bool:
         """Unmutes a MUTED channel; returns whether it is now unmuted."""
-        if self._mute_state is KafkaChannel.ChannelMuteState.MUTED:
+        if self._mute_state is _MUTED:
             if not self._disconnected:
                 self._transport_layer.add_interest_ops(SelectionKey.OP_READ)
-            self._mute_state = KafkaChannel.ChannelMuteState.NOT_MUTED
-        return self._mute_state is KafkaChannel.ChannelMuteState.NOT_MUTED
+            self._mute_state = _NOT_MUTED
+        return self._mute_state is _NOT_MUTED
 
     def handle_channel_mute_event(self, event: KafkaChannel.ChannelMuteEvent) -> None:
         """Moves the mute state on a Processor's event. REQUEST_RECEIVED: MUTED becomes MUTED_AND_RESPONSE_PENDING;
         RESPONSE_SENT drops RESPONSE_PENDING; THROTTLE_STARTED adds THROTTLED to MUTED_AND_RESPONSE_PENDING;
         THROTTLE_ENDED drops THROTTLED. Any other move is an error (RuntimeError)."""
         state = self._mute_state
-        states = KafkaChannel.ChannelMuteState
-        events = KafkaChannel.ChannelMuteEvent
         new_state = None
-        if event is events.REQUEST_RECEIVED:
-            if state is states.MUTED:
-                new_state = states.MUTED_AND_RESPONSE_PENDING
-        elif event is events.RESPONSE_SENT:
-            if state is states.MUTED_AND_RESPONSE_PENDING:
-                new_state = states.MUTED
-            elif state is states.MUTED_AND_THROTTLED_AND_RESPONSE_PENDING:
-                new_state = states.MUTED_AND_THROTTLED
-        elif event is events.THROTTLE_STARTED:
-            if state is states.MUTED_AND_RESPONSE_PENDING:
-                new_state = states.MUTED_AND_THROTTLED_AND_RESPONSE_PENDING
-        elif state is states.MUTED_AND_THROTTLED:
-            new_state = states.MUTED
-        elif state is states.MUTED_AND_THROTTLED_AND_RESPONSE_PENDING:
-            new_state = states.MUTED_AND_RESPONSE_PENDING
+        if event is _REQUEST_RECEIVED:
+            if state is _MUTED:
+                new_state = _MUTED_AND_RESPONSE_PENDING
+        elif event is _RESPONSE_SENT:
+            if state is _MUTED_AND_RESPONSE_PENDING:
+                new_state = _MUTED
+            elif state is _MUTED_AND_THROTTLED_AND_RESPONSE_PENDING:
+                new_state = _MUTED_AND_THROTTLED
+        elif event is _THROTTLE_STARTED:
+            if state is _MUTED_AND_RESPONSE_PENDING:
+                new_state = _MUTED_AND_THROTTLED_AND_RESPONSE_PENDING
+        elif state is _MUTED_AND_THROTTLED:
+            new_state = _MUTED
+        elif state is _MUTED_AND_THROTTLED_AND_RESPONSE_PENDING:
+            new_state = _MUTED_AND_RESPONSE_PENDING
         if new_state is None:
             raise RuntimeError(f"Cannot transition from {state.name} for {event.name}")
         self._mute_state = new_state
@@ -213,7 +215,7 @@ class KafkaChannel:
         return self._mute_state
 
     def is_muted(self) -> bool:
-        return self._mute_state is not KafkaChannel.ChannelMuteState.NOT_MUTED
+        return self._mute_state is not _NOT_MUTED
 
     def is_in_mutable_state(self) -> bool:
         """Whether the channel waits for memory for a frame whose size it knows (and so could be muted for it)."""
@@ -222,7 +224,10 @@ class KafkaChannel:
         return self._transport_layer.ready()
 
     def ready(self) -> bool:
-        return self._transport_layer.ready() and self._authenticator.complete()
+        if self._ready:
+            return True
+        ready = self._ready = self._transport_layer.ready() and self._authenticator.complete()
+        return ready
 
     def has_send(self) -> bool:
         return self._send is not None
@@ -257,7 +262,9 @@ class KafkaChannel:
         goes out in the coming polls).
 
         # PORT: Java only registers for writability here and writes in the next poll; see Selector.send."""
-        self._set_send(send)
+        if self._send is not None:
+            self._set_send(send)  # raises
+        self._send = send
         send.write_to(self._transport_layer)
         if send.completed():
             self._send = None
@@ -274,11 +281,17 @@ class KafkaChannel:
         return None
 
     def read(self) -> int:
-        if self._receive is None:
-            self._receive = NetworkReceive(self._max_receive_size, self._id, memory_pool=self._memory_pool)
-        bytes_received = self._receive.read_from(self._transport_layer)
         receive = self._receive
-        if receive.required_memory_amount_known() and not receive.memory_allocated() and self.is_in_mutable_state():
+        if receive is None:
+            receive = self._receive = NetworkReceive(self._max_receive_size, self._id, None, self._memory_pool)
+        bytes_received = receive.read_from(self._transport_layer)
+        # MemoryPool.NONE grants every buffer, so a receive reading with it never waits for memory.
+        if (
+            self._memory_pool is not MemoryPool.NONE
+            and receive.required_memory_amount_known()
+            and not receive.memory_allocated()
+            and self.is_in_mutable_state()
+        ):
             # The pool has no memory for this frame: stop reading until it has. The socket is known to be readable,
             # so the read interest goes at once.
             self.mute()
@@ -323,3 +336,15 @@ class KafkaChannel:
 
     def __repr__(self) -> str:
         return f"KafkaChannel id={self._id}"
+
+
+# The mute states and events as module constants: reading an Enum member through its class costs a lookup in
+# EnumType on every use, and these are read for every request.
+_NOT_MUTED = KafkaChannel.ChannelMuteState.NOT_MUTED
+_MUTED = KafkaChannel.ChannelMuteState.MUTED
+_MUTED_AND_RESPONSE_PENDING = KafkaChannel.ChannelMuteState.MUTED_AND_RESPONSE_PENDING
+_MUTED_AND_THROTTLED = KafkaChannel.ChannelMuteState.MUTED_AND_THROTTLED
+_MUTED_AND_THROTTLED_AND_RESPONSE_PENDING = KafkaChannel.ChannelMuteState.MUTED_AND_THROTTLED_AND_RESPONSE_PENDING
+_REQUEST_RECEIVED = KafkaChannel.ChannelMuteEvent.REQUEST_RECEIVED
+_RESPONSE_SENT = KafkaChannel.ChannelMuteEvent.RESPONSE_SENT
+_THROTTLE_STARTED = KafkaChannel.ChannelMuteEvent.THROTTLE_STARTED

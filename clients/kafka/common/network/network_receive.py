@@ -64,13 +64,14 @@ class NetworkReceive(Receive):
     def read_from(self, channel: TransportLayer) -> int:
         """Reads what the channel has for this frame; returns the bytes read. EOFError at end of stream."""
         read = 0
-        if self._size_read < 4:
-            n = channel.read(self._size_view[self._size_read :])
+        size_read = self._size_read
+        if size_read < 4:
+            n = channel.read(self._size_view[size_read:] if size_read else self._size_view)
             if n < 0:
                 raise EOFError()
             read += n
-            self._size_read += n
-            if self._size_read == 4:
+            size_read = self._size_read = size_read + n
+            if size_read == 4:
                 receive_size = _SIZE.unpack(self._size)[0]
                 if receive_size < 0:
                     raise InvalidReceiveException(f"Invalid receive (size = {receive_size})")
@@ -81,23 +82,30 @@ class NetworkReceive(Receive):
                 self._requested_buffer_size = receive_size
                 if receive_size == 0:
                     self._buffer = b""
-        if self._buffer is None and self._requested_buffer_size != -1:
+        requested = self._requested_buffer_size
+        if self._buffer is None and requested != -1:
             # Taken from the pool only now, so that a connection waiting for memory holds none.
-            if not self._memory_pool.try_allocate(self._requested_buffer_size):
+            memory_pool = self._memory_pool
+            if memory_pool is not MemoryPool.NONE and not memory_pool.try_allocate(requested):
                 return read
-            self._buffer = bytearray(self._requested_buffer_size)
+            self._buffer = bytearray(requested)
             self._buffer_view = memoryview(self._buffer)
         view = self._buffer_view
+        if view is None:
+            return read
         # PORT: Java reads once per call; reading on until the socket has nothing more (or the frame is whole)
         # takes a large frame in far fewer polls, which matters at Python's cost per poll.
-        while view is not None and self._buffer_read < self._requested_buffer_size:
-            n = channel.read(view[self._buffer_read :])
+        buffer_read = self._buffer_read
+        while buffer_read < requested:
+            n = channel.read(view[buffer_read:] if buffer_read else view)
             if n < 0:
+                self._buffer_read = buffer_read
                 raise EOFError()
             if n == 0:
                 break
             read += n
-            self._buffer_read += n
+            buffer_read += n
+        self._buffer_read = buffer_read
         return read
 
     def required_memory_amount_known(self) -> bool:

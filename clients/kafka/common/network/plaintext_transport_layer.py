@@ -99,11 +99,14 @@ class PlaintextTransportLayer(TransportLayer):
     def has_pending_writes(self) -> bool:
         return False
 
+    # The key's interest set is read as a field: these run for every request (its unmute) and response.
     def add_interest_ops(self, ops: int) -> None:
-        self._key.set_interest_ops(self._key.interest_ops() | ops)
+        key = self._key
+        key.set_interest_ops(key._interest_ops | ops)
 
     def remove_interest_ops(self, ops: int) -> None:
-        self._key.set_interest_ops(self._key.interest_ops() & ~ops)
+        key = self._key
+        key.set_interest_ops(key._interest_ops & ~ops)
 
     def is_mute(self) -> bool:
         return self._key.is_valid() and not (self._key.interest_ops() & SelectionKey.OP_READ)

@@ -70,15 +70,6 @@ class SelectionKey:
             self._selector.modify(self._sock, events, self)
         self._registered_events = events
 
-    def set_ready(self, events: int) -> None:
-        """Turns the events a select reported into ready ops within the interest set."""
-        ops = 0
-        if events & selectors.EVENT_READ:
-            ops |= self._interest_ops & self.OP_READ
-        if events & selectors.EVENT_WRITE:
-            ops |= self._interest_ops & (self.OP_WRITE | self.OP_CONNECT)
-        self.ready_ops = ops
-
     def is_readable(self) -> bool:
         return bool(self.ready_ops & self.OP_READ)
 

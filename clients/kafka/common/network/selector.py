@@ -50,6 +50,8 @@ __all__ = ["Selector"]
 
 # The longest single wait in select(); longer polls simply wait again (keeps the float timeout sane).
 _MAX_SELECT_MS = 2**31 - 1
+# Read for every ready connection (an Enum member read through its class is a lookup each time).
+_NOT_MUTED = KafkaChannel.ChannelMuteState.NOT_MUTED
 
 
 class _CloseMode(enum.Enum):
@@ -69,12 +71,12 @@ class Selector(Selectable):
     class IdleExpiryManager:
         """Connections in least-recently-active order, to close the oldest once it has been idle too long."""
 
-        __slots__ = ("lru_connections", "_connections_max_idle_nanos", "_next_idle_close_check_time")
+        __slots__ = ("lru_connections", "_connections_max_idle_nanos", "next_idle_close_check_time")
 
         def __init__(self, time: Time, connections_max_idle_ms: int) -> None:
             self._connections_max_idle_nanos = connections_max_idle_ms * 1000 * 1000
             self.lru_connections: OrderedDict[str, int] = OrderedDict()
-            self._next_idle_close_check_time = time.nanoseconds() + self._connections_max_idle_nanos
+            self.next_idle_close_check_time = time.nanoseconds() + self._connections_max_idle_nanos
 
         def update(self, connection_id: str, current_time_nanos: int) -> None:
             self.lru_connections[connection_id] = current_time_nanos
@@ -82,14 +84,14 @@ class Selector(Selectable):
 
         def poll_expired_connection(self, current_time_nanos: int) -> tuple[str, int] | None:
             """The oldest connection if it has been idle longer than allowed (checked no more often than needed)."""
-            if current_time_nanos <= self._next_idle_close_check_time:
+            if current_time_nanos <= self.next_idle_close_check_time:
                 return None
             if not self.lru_connections:
-                self._next_idle_close_check_time = current_time_nanos + self._connections_max_idle_nanos
+                self.next_idle_close_check_time = current_time_nanos + self._connections_max_idle_nanos
                 return None
             connection_id, last_active = next(iter(self.lru_connections.items()))
-            self._next_idle_close_check_time = last_active + self._connections_max_idle_nanos
-            if current_time_nanos > self._next_idle_close_check_time:
+            self.next_idle_close_check_time = last_active + self._connections_max_idle_nanos
+            if current_time_nanos > self.next_idle_close_check_time:
                 return connection_id, last_active
             return None
 
@@ -115,7 +117,8 @@ class Selector(Selectable):
         self._max_receive_size = max_receive_size
         self._time = time
         self._channels: dict[str, KafkaChannel] = {}
-        self._explicitly_muted_channels: set[KafkaChannel] = set()
+        # The ids of the channels muted by mute() (not those that muted themselves waiting for memory).
+        self._explicitly_muted_channels: set[str] = set()
         self._completed_sends: list[NetworkSend] = []
         self._completed_receives: dict[str, NetworkReceive] = {}
         self._immediately_connected_keys: set[SelectionKey] = set()
@@ -283,11 +286,12 @@ class Selector(Selectable):
 
     def send(self, send: NetworkSend) -> None:
         connection_id = send.destination_id()
-        channel = self._open_or_closing_channel_or_fail(connection_id)
-        if connection_id in self._closing_channels:
+        channel = self._channels.get(connection_id)
+        if channel is None:
+            self._open_or_closing_channel_or_fail(connection_id)  # fails unless the channel is closing
             self._failed_sends.append(connection_id)
             return
-        if self._write_on_send and channel.ready() and not channel.has_send():
+        if self._write_on_send and (channel._ready or channel.ready()) and channel._send is None:
             self._send_and_write(channel, send)
             return
         try:
@@ -314,7 +318,7 @@ class Selector(Selectable):
             self._close(channel, _CloseMode.NOTIFY_ONLY)
         finally:
             if self._record_time_per_connection:
-                channel.add_network_thread_time_nanos(self._time.nanoseconds() - start_nanos)
+                channel._network_thread_time_nanos += self._time.nanoseconds() - start_nanos
 
     # -- polling --------------------------------------------------------------------------------------------
 
@@ -329,7 +333,7 @@ class Selector(Selectable):
             # Memory was given back: the channels that muted themselves waiting for it read again.
             self._log.trace("Broker no longer low on memory - unmuting incoming sockets")
             for channel in self._channels.values():
-                if channel.is_in_mutable_state() and channel not in self._explicitly_muted_channels:
+                if channel.is_in_mutable_state() and channel.id() not in self._explicitly_muted_channels:
                     channel.maybe_unmute()
             self._out_of_memory = False
 
@@ -337,7 +341,29 @@ class Selector(Selectable):
         if self._immediately_connected_keys or (made_read_progress_last_call and data_in_buffers):
             timeout = 0
 
-        ready_keys = self._select(timeout)
+        # Select (inline, as this runs in every poll): the ready keys with their ready ops set. The wakeup
+        # socketpair's key carries no SelectionKey.
+        wait = 0.0 if timeout == 0 else min(timeout, _MAX_SELECT_MS) / 1000
+        try:
+            events = self._nio_selector.select(wait)
+        except InterruptedError:
+            events = []
+        ready_keys: list[SelectionKey] = []
+        for selector_key, mask in events:
+            key = selector_key.data
+            if key is None:
+                self._drain_wakeups()
+                self._wakeup_pending = False
+                continue
+            # The ready ops: what select reported, within the key's interest set.
+            interest_ops = key._interest_ops
+            ready_ops = 0
+            if mask & selectors.EVENT_READ:
+                ready_ops = interest_ops & SelectionKey.OP_READ
+            if mask & selectors.EVENT_WRITE:
+                ready_ops |= interest_ops & (SelectionKey.OP_WRITE | SelectionKey.OP_CONNECT)
+            key.ready_ops = ready_ops
+            ready_keys.append(key)
         end_select = self._time.nanoseconds()
 
         if ready_keys or self._immediately_connected_keys or data_in_buffers:
@@ -357,40 +383,37 @@ class Selector(Selectable):
         else:
             self._made_read_progress_last_poll = True  # nothing to do counts as progress
 
-        self._maybe_close_oldest_connection(end_select)
-
-    def _select(self, timeout_ms: int) -> list[SelectionKey]:
-        wait = 0.0 if timeout_ms == 0 else min(timeout_ms, _MAX_SELECT_MS) / 1000
-        try:
-            events = self._nio_selector.select(wait)
-        except InterruptedError:
-            return []
-        ready: list[SelectionKey] = []
-        for selector_key, mask in events:
-            key = selector_key.data
-            if key is None:
-                self._drain_wakeups()
-                self._wakeup_pending = False
-                continue
-            key.set_ready(mask)
-            ready.append(key)
-        return ready
+        # Nothing can have expired before the next check time (read here to spare a call in every poll).
+        idle_expiry_manager = self._idle_expiry_manager
+        if idle_expiry_manager is not None and end_select > idle_expiry_manager.next_idle_close_check_time:
+            self._maybe_close_oldest_connection(end_select)
 
     def _poll_selection_keys(
         self, selection_keys: Iterable[SelectionKey], is_immediately_connected: bool, current_time_nanos: int
     ) -> None:
+        # The loop runs for every ready connection of every poll, where Python's cost per call adds up: what it
+        # uses is looked up once, and the getters of KafkaChannel and SelectionKey that only return a field
+        # (attachment, id, state, is_muted, has_send, is_valid, and ready once true) are read as fields, as this
+        # package's own classes.
+        idle_connections = None if self._idle_expiry_manager is None else self._idle_expiry_manager.lru_connections
+        record_time = self._record_time_per_connection
+        time = self._time
+        explicitly_muted_channels = self._explicitly_muted_channels
+        completed_receives = self._completed_receives
         for key in selection_keys:
-            channel: KafkaChannel | None = key.attachment()
+            channel: KafkaChannel | None = key._attachment
             if channel is None:
                 continue  # closed while handling an earlier key of this poll
-            channel_start_time_nanos = self._time.nanoseconds() if self._record_time_per_connection else 0
+            channel_start_time_nanos = time.nanoseconds() if record_time else 0
             send_failed = False
-            node_id = channel.id()
-            if self._idle_expiry_manager is not None:
-                self._idle_expiry_manager.update(node_id, current_time_nanos)
+            node_id = channel._id
+            if idle_connections is not None:
+                # IdleExpiryManager.update, inline
+                idle_connections[node_id] = current_time_nanos
+                idle_connections.move_to_end(node_id)
             try:
                 # Finish connections that completed (normally or at once).
-                if is_immediately_connected or key.is_connectable():
+                if is_immediately_connected or key.ready_ops & SelectionKey.OP_CONNECT:
                     if channel.finish_connect():
                         self._connected.append(node_id)
                         if self._log.is_debug_enabled():
@@ -405,37 +428,37 @@ class Selector(Selectable):
                         continue
 
                 # A connected channel that is not ready yet does its handshake.
-                ready = channel.ready()
+                ready = channel._ready or channel.ready()
                 if not ready and channel.is_connected():
                     channel.prepare()
                     ready = channel.ready()
-                if ready and channel.state() is ChannelState.NOT_CONNECTED:
-                    channel.set_state(ChannelState.READY)
+                if ready and channel._state is ChannelState.NOT_CONNECTED:
+                    channel._state = ChannelState.READY
 
-                readable = key.is_readable()
-                explicitly_muted = channel in self._explicitly_muted_channels
-                if readable and channel.is_muted():
+                readable = key.ready_ops & SelectionKey.OP_READ
+                explicitly_muted = node_id in explicitly_muted_channels
+                if readable and channel._mute_state is not _NOT_MUTED:
                     # Muted, and data (or the peer's close) is waiting: stop watching reads until unmuted.
                     key.set_interest_ops(key.interest_ops() & ~SelectionKey.OP_READ)
                 elif (
                     ready
                     and (readable or channel.has_bytes_buffered())
                     and not explicitly_muted
-                    and not self._has_completed_receive(channel)
+                    and node_id not in completed_receives
                 ):
                     self._attempt_read(channel)
 
-                if not explicitly_muted and channel.has_bytes_buffered():
+                if not explicitly_muted and channel._transport_layer.has_bytes_buffered():
                     self._keys_with_buffered_read.add(key)
 
-                try:
-                    if key.is_writable() and ready and channel.has_send():
+                if key.ready_ops & SelectionKey.OP_WRITE and ready and channel._send is not None:
+                    try:
                         self.write(channel)
-                except Exception:
-                    send_failed = True
-                    raise
+                    except Exception:
+                        send_failed = True
+                        raise
 
-                if not key.is_valid():
+                if not key._valid:
                     self._close(channel, _CloseMode.GRACEFUL)
             except Exception as e:
                 self._log_channel_error(channel, e)
@@ -444,8 +467,8 @@ class Selector(Selectable):
                     _CloseMode.NOTIFY_ONLY if send_failed else _CloseMode.GRACEFUL,
                 )
             finally:
-                if self._record_time_per_connection:
-                    channel.add_network_thread_time_nanos(self._time.nanoseconds() - channel_start_time_nanos)
+                if record_time:
+                    channel._network_thread_time_nanos += time.nanoseconds() - channel_start_time_nanos
 
     def _log_channel_error(self, channel: KafkaChannel, e: Exception) -> None:
         desc = f"{channel.socket_description()} (channelId={channel.id()})"
@@ -466,8 +489,11 @@ class Selector(Selectable):
             self._made_read_progress_last_poll = True
             receive = channel.maybe_complete_receive()
             if receive is not None:
-                self._add_to_completed_receives(channel, receive)
-        if channel.is_muted():
+                node_id = channel._id
+                if node_id in self._completed_receives:
+                    raise RuntimeError(f"Attempting to add second completed receive to channel {node_id}")
+                self._completed_receives[node_id] = receive
+        if channel._mute_state is not _NOT_MUTED:
             self._out_of_memory = True  # the channel muted itself: the memory pool has nothing for its frame
         else:
             self._made_read_progress_last_poll = True
@@ -476,7 +502,7 @@ class Selector(Selectable):
         """Whether a closing channel still has a receive to deliver (reading what is left if it can)."""
         if channel.state().state() is not ChannelState.State.READY:
             return False
-        if channel in self._explicitly_muted_channels or self._has_completed_receive(channel):
+        if channel.id() in self._explicitly_muted_channels or self._has_completed_receive(channel):
             return True
         try:
             self._attempt_read(channel)
@@ -488,6 +514,8 @@ class Selector(Selectable):
     # -- results of the last poll ---------------------------------------------------------------------------
 
     def completed_sends(self) -> Sequence[NetworkSend]:
+        """The sends completed by the last poll. This and completed_receives() and disconnected() return live
+        collections, emptied in place by the next poll (a broker's Processor keeps them for its life)."""
         return self._completed_sends
 
     def completed_receives(self) -> Collection[NetworkReceive]:
@@ -502,20 +530,23 @@ class Selector(Selectable):
     # -- muting ---------------------------------------------------------------------------------------------
 
     def mute(self, id: str) -> None:
-        self._mute(self._open_or_closing_channel_or_fail(id))
+        channel = self._channels.get(id)
+        self._mute(channel if channel is not None else self._open_or_closing_channel_or_fail(id))
 
     def _mute(self, channel: KafkaChannel) -> None:
         channel.mute()
-        self._explicitly_muted_channels.add(channel)
-        self._keys_with_buffered_read.discard(channel.selection_key())
+        self._explicitly_muted_channels.add(channel._id)
+        if self._keys_with_buffered_read:
+            self._keys_with_buffered_read.discard(channel.selection_key())
 
     def unmute(self, id: str) -> None:
-        self._unmute(self._open_or_closing_channel_or_fail(id))
+        channel = self._channels.get(id)
+        self._unmute(channel if channel is not None else self._open_or_closing_channel_or_fail(id))
 
     def _unmute(self, channel: KafkaChannel) -> None:
         if channel.maybe_unmute():
-            self._explicitly_muted_channels.discard(channel)
-            if channel.has_bytes_buffered():
+            self._explicitly_muted_channels.discard(channel._id)
+            if channel._transport_layer.has_bytes_buffered():
                 self._keys_with_buffered_read.add(channel.selection_key())
                 self._made_read_progress_last_poll = True
 
@@ -601,7 +632,7 @@ class Selector(Selectable):
         finally:
             key.cancel()
             key.attach(None)
-        self._explicitly_muted_channels.discard(channel)
+        self._explicitly_muted_channels.discard(channel.id())
         if notify_disconnect:
             self._disconnected[channel.id()] = channel.state()
 
@@ -646,11 +677,6 @@ class Selector(Selectable):
 
     def _has_completed_receive(self, channel: KafkaChannel) -> bool:
         return channel.id() in self._completed_receives
-
-    def _add_to_completed_receives(self, channel: KafkaChannel, receive: NetworkReceive) -> None:
-        if self._has_completed_receive(channel):
-            raise RuntimeError(f"Attempting to add second completed receive to channel {channel.id()}")
-        self._completed_receives[channel.id()] = receive
 
     def keys(self) -> set[SelectionKey]:
         return {c.selection_key() for c in self._channels.values()}
