@@ -315,6 +315,13 @@ class AlterPartitionReceived(_SimpleEvent):
     callback: AlterPartitionCallback
     _state = ControllerState.IsrChange
 
+    def preempt(self) -> None:
+        # PORT: Kafka 2.8 drops a preempted AlterIsr without an answer, so the leader waits out its request
+        # timeout (controller.socket.timeout.ms) before trying the new controller, its ISR changes stalled
+        # meanwhile. Preemption means this controller is resigning (session expiry) or shutting down:
+        # NOT_CONTROLLER sends the leader to the next controller at once.
+        self.callback(AlterPartitionResponseData(error_code=Errors.NOT_CONTROLLER.code))
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class ReplicaLeaderElection(ControllerEvent):

@@ -254,3 +254,13 @@ def test_moved_controller_answers_not_controller_and_resigns(env: Env) -> None:
     assert response.error_code == Errors.NOT_CONTROLLER.code
     assert resigned == [True]
     assert list(env.zk.state(T0).leader_and_isr.isr) == [0, 1, 2]
+
+
+def test_alter_isr_dropped_from_the_queue_is_answered_not_controller(env: Env) -> None:
+    """An AlterIsr still queued when the controller's session expires (Expire clears the queue) is answered
+    NOT_CONTROLLER, so the leader goes to the next controller instead of waiting out its request timeout; nothing
+    is written."""
+    request = AlterPartitionRequestData(broker_id=0, broker_epoch=100)
+    env.controller.preempt(AlterPartitionReceived(request, 2, env.answers.append))
+    assert [a.error_code for a in env.answers] == [Errors.NOT_CONTROLLER.code]
+    assert list(env.zk.state(T0).leader_and_isr.isr) == [0, 1, 2]
