@@ -57,8 +57,14 @@ def tansu() -> Iterator[Tansu]:
 
 @pytest.fixture
 def cluster(zk_chroot: str, zookeeper: ZooKeeperServer, tmp_path: Path) -> Iterator[KafkaCluster]:
-    """Three brokers (ids 0, 1, 2) started from the bin scripts on a fresh chroot; stopped after the test."""
-    kafka_cluster = KafkaCluster(tmp_path, zookeeper.connect_string + zk_chroot, num_brokers=3)
+    """Three brokers (ids 0, 1, 2) started from the bin scripts on a fresh chroot; stopped after the test. The last
+    broker to stop has nobody to hand its leadership to: one controlled-shutdown try instead of Kafka's three."""
+    kafka_cluster = KafkaCluster(
+        tmp_path,
+        zookeeper.connect_string + zk_chroot,
+        num_brokers=3,
+        overrides={"controlled.shutdown.max.retries": "1"},
+    )
     try:
         kafka_cluster.start()
         yield kafka_cluster
