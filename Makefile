@@ -107,8 +107,10 @@ typecheck: python-env
 peer-broker: python-env
 	$(PY) -c "from pathlib import Path; from tests.bench.broker_bench import tansu_binary; tansu_binary(Path('.bench-cache'))"
 
+# Two workers, a test file each at a time (--dist loadfile keeps a file's module fixtures in one process): the
+# integration tests spend most of their time waiting on brokers, timeouts and ZooKeeper sessions, not on the CPU.
 pytest: install peer-broker
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n 2 --dist loadfile
 
 test: lint typecheck pytest
 
