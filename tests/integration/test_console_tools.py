@@ -27,12 +27,17 @@ pytestmark = pytest.mark.integration
 ROOT = Path(__file__).resolve().parents[2]
 BIN = ROOT / "bin"
 BASE_TIMESTAMP_MS = 1_600_000_000_000  # 2020-09-13T12:26:40.000Z
+# Records stamped BASE_TIMESTAMP_MS are years past the default log.retention.hours (168): as Kafka does, the
+# broker's retention check (log.retention.check.interval.ms) deletes such a segment, the active one included
+# (rolling a new one), whenever it runs, and a consumer started after it finds nothing from the beginning and waits
+# for ever. The module's broker keeps records without a time limit, so what a test produced stays readable.
+BROKER_OVERRIDES = {"log.retention.ms": "-1"}
 
 
 @pytest.fixture(scope="module")
 def broker(zookeeper: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
     work = Path(tmp_path_factory.mktemp("console"))
-    b = BrokerProcess(work, zookeeper.connect_string + "/console-" + work.name)
+    b = BrokerProcess(work, zookeeper.connect_string + "/console-" + work.name, overrides=BROKER_OVERRIDES)
     b.start()
     yield b
     assert b.stop() == 0, b.console_tail()
