@@ -28,7 +28,9 @@ OLD_TIMESTAMP_MS = 1_600_000_000_000  # 2020-09-13T12:26:40.000Z
 @pytest.fixture(scope="module")
 def broker(zookeeper, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:  # type: ignore[no-untyped-def]
     work = Path(tmp_path_factory.mktemp("cgcommand"))
-    b = BrokerProcess(work, zookeeper.connect_string + "/cgcommand-" + work.name)
+    # Records stamped OLD_TIMESTAMP_MS are years past the default retention: without this the broker's retention
+    # check (30 s after start, then every 5 minutes) may delete them between a test's produce and its reads.
+    b = BrokerProcess(work, zookeeper.connect_string + "/cgcommand-" + work.name, overrides={"log.retention.ms": "-1"})
     b.start()
     yield b
     assert b.stop() == 0, b.console_tail()
