@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -104,15 +105,26 @@ def perf(bootstrap: str, msgs: int, size: int) -> dict[str, Any]:
     return dict(json.loads(out.stdout.strip().splitlines()[-1]))
 
 
-def latency(bootstrap: str, rate: int = 1000, seconds: float = 5.0, size: int = 1024) -> dict[str, float]:
-    """p50/p99 of produce-to-acknowledgement with acks=1, records sent at a fixed rate."""
+def latency(
+    bootstrap: str,
+    rate: int = 1000,
+    seconds: float = 5.0,
+    size: int = 1024,
+    acks: str = "1",
+    create_topic: Callable[[str], None] | None = None,
+) -> dict[str, float]:
+    """p50/p99 of produce-to-acknowledgement, records sent at a fixed rate to one partition of a new topic
+    (made by `create_topic(name)`, by default with one replica)."""
     from confluent_kafka import Producer
     from confluent_kafka.admin import AdminClient, NewTopic
 
     topic = f"latency-{os.getpid()}-{time.monotonic_ns()}"
-    admin = AdminClient({"bootstrap.servers": bootstrap})  # kept alive until the future completes
-    admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
-    producer = Producer({"bootstrap.servers": bootstrap, "acks": "1", "linger.ms": 0})
+    if create_topic is None:
+        admin = AdminClient({"bootstrap.servers": bootstrap})  # kept alive until the future completes
+        admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
+    else:
+        create_topic(topic)
+    producer = Producer({"bootstrap.servers": bootstrap, "acks": acks, "linger.ms": 0})
     samples: list[float] = []
     payload = b"x" * size
     start = time.perf_counter()
