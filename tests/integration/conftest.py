@@ -3,9 +3,9 @@ peer broker) per module."""
 
 from __future__ import annotations
 
-import signal
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -13,7 +13,7 @@ from kazoo.client import KazooClient
 
 from tests.bench.broker_bench import Tansu, tansu_binary
 from tests.integration.broker import ROOT
-from tests.integration.cluster import KafkaCluster
+from tests.integration.cluster import ClusterFactory, ClusterView, KafkaCluster, running_cluster
 from tests.integration.zookeeper import ZooKeeperServer
 
 
@@ -56,20 +56,32 @@ def tansu() -> Iterator[Tansu]:
 
 
 @pytest.fixture
-def cluster(zk_chroot: str, zookeeper: ZooKeeperServer, tmp_path: Path) -> Iterator[KafkaCluster]:
-    """Three brokers (ids 0, 1, 2) started from the bin scripts on a fresh chroot; stopped after the test. The last
-    broker to stop has nobody to hand its leadership to: one controlled-shutdown try instead of Kafka's three."""
-    kafka_cluster = KafkaCluster(
-        tmp_path,
-        zookeeper.connect_string + zk_chroot,
-        num_brokers=3,
-        overrides={"controlled.shutdown.max.retries": "1"},
-    )
-    try:
-        kafka_cluster.start()
-        yield kafka_cluster
-    finally:
-        for broker in kafka_cluster.brokers:
-            if broker.is_running:
-                broker.signal(signal.SIGCONT)  # a test may leave one paused
-        kafka_cluster.stop()
+def cluster_factory(zk_chroot: str, zookeeper: ZooKeeperServer, tmp_path: Path) -> Iterator[ClusterFactory]:
+    """`start_cluster(overrides, racks, num_brokers)`: brokers with ids 0..num_brokers-1 started from the bin scripts
+    on the test's chroot, with `overrides` over tests.integration.cluster.TEST_OVERRIDES and `racks` as their
+    broker.rack (tests.integration.cluster.running_cluster). After the test, paused brokers are resumed and the
+    cluster is stopped. One cluster per test: it works in the test's tmp_path."""
+    with ExitStack() as stack:
+
+        def start_cluster(
+            overrides: dict[str, str] | None = None, racks: Mapping[int, str] | None = None, num_brokers: int = 3
+        ) -> KafkaCluster:
+            assert not any(tmp_path.glob("broker-*")), "one cluster per test"
+            zk_connect = zookeeper.connect_string + zk_chroot
+            return stack.enter_context(running_cluster(tmp_path, zk_connect, overrides, racks, num_brokers))
+
+        yield start_cluster
+
+
+@pytest.fixture
+def cluster(cluster_factory: ClusterFactory) -> KafkaCluster:
+    """Three brokers (ids 0, 1, 2) started from the bin scripts on a fresh chroot; stopped after the test."""
+    return cluster_factory()
+
+
+@pytest.fixture
+def cluster_view(zk_chroot: str, zookeeper: ZooKeeperServer) -> Iterator[ClusterView]:
+    """ZooKeeper's view of the test's cluster (the one on its chroot): controller, partition states, ISRs. Ask for
+    it after the cluster fixture: the chroot exists once the brokers have started."""
+    with ClusterView(zookeeper.connect_string + zk_chroot) as view:
+        yield view

@@ -9,7 +9,6 @@ script (tests/bench/replication_soak.py).
 
 from __future__ import annotations
 
-import json
 import random
 import signal
 import threading
@@ -18,9 +17,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from kazoo.client import KazooClient
-
-from tests.integration.cluster import KafkaCluster
+from tests.integration.cluster import ClusterView, KafkaCluster
 from tests.utils import wait_until_true
 
 KEYS = 12
@@ -35,32 +32,6 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
     # Records the producer itself wrote twice, each copy under a different producer epoch (see check()).
     rewritten_by_client: list[str] = field(default_factory=list)
-
-
-class ClusterView:
-    """What ZooKeeper says about the cluster: the controller and each partition's leader and ISR."""
-
-    def __init__(self, zk_connect: str) -> None:
-        self._zk = KazooClient(hosts=zk_connect, timeout=10.0)
-        self._zk.start(timeout=10.0)
-
-    def close(self) -> None:
-        self._zk.stop()
-        self._zk.close()
-
-    def controller(self) -> int:
-        try:
-            data, _ = self._zk.get("/controller")
-        except Exception:
-            return -1
-        return int(json.loads(data)["brokerid"])
-
-    def partition_state(self, topic: str, partition: int) -> dict[str, Any]:
-        data, _ = self._zk.get(f"/brokers/topics/{topic}/partitions/{partition}/state")
-        return dict(json.loads(data))
-
-    def live_brokers(self) -> list[int]:
-        return sorted(int(b) for b in self._zk.get_children("/brokers/ids"))
 
 
 class FaultWorkload:
@@ -91,9 +62,7 @@ class FaultWorkload:
     def wait_for_full_isr(self, timeout: float) -> None:
         def whole() -> bool:
             try:
-                return all(
-                    sorted(self.view.partition_state(self.topic, p)["isr"]) == [0, 1, 2] for p in range(self.partitions)
-                )
+                return all(self.view.isr(self.topic, p) == [0, 1, 2] for p in range(self.partitions))
             except Exception:
                 return False
 
@@ -158,7 +127,7 @@ class FaultWorkload:
     # -- the nemesis -------------------------------------------------------------------------------------------
 
     def leader_of(self, partition: int) -> int:
-        return int(self.view.partition_state(self.topic, partition)["leader"])
+        return self.view.leader(self.topic, partition)
 
     def inject_fault(self, heal_after: float = 3.0, session_timeout_ms: int = 6000) -> str:
         """One fault, healed: SIGKILL a leader or the controller and restart it, or pause one past its ZooKeeper

@@ -20,10 +20,9 @@ from typing import Any
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
-from kazoo.client import KazooClient
 
 from tests.integration.broker import ROOT
-from tests.integration.cluster import KafkaCluster
+from tests.integration.cluster import ClusterView, KafkaCluster, running_cluster
 from tests.integration.zookeeper import ZooKeeperServer
 from tests.utils import wait_until_true
 
@@ -37,71 +36,45 @@ N = 100  # records before the kill, and again after it
 @pytest.fixture(scope="module")
 def leaders_cluster(zookeeper: ZooKeeperServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[KafkaCluster]:
     work = Path(tmp_path_factory.mktemp("follow-leaders"))
-    cluster = KafkaCluster(
-        work,
-        f"{zookeeper.connect_string}/follow-leaders-{work.name}",
-        overrides={"zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS), "controlled.shutdown.max.retries": "1"},
-    )
-    try:
-        cluster.start()
+    zk_connect = f"{zookeeper.connect_string}/follow-leaders-{work.name}"
+    with running_cluster(work, zk_connect, {"zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS)}) as cluster:
         yield cluster
-    finally:
-        for broker in cluster.brokers:
-            if broker.is_running:
-                broker.signal(signal.SIGCONT)
-        cluster.stop()
 
 
 @pytest.fixture(scope="module")
-def zk(leaders_cluster: KafkaCluster) -> Iterator[KazooClient]:
-    client = KazooClient(hosts=leaders_cluster.zk_connect, timeout=10.0)
-    client.start(timeout=10.0)
-    try:
-        yield client
-    finally:
-        client.stop()
-        client.close()
+def leaders_view(leaders_cluster: KafkaCluster) -> Iterator[ClusterView]:
+    with ClusterView(leaders_cluster.zk_connect) as view:
+        yield view
 
 
-def state(zk: KazooClient, topic: str) -> dict[str, Any]:
-    data, _ = zk.get(f"/brokers/topics/{topic}/partitions/0/state")
-    result: dict[str, Any] = json.loads(data)
-    return result
-
-
-def controller_id(zk: KazooClient) -> int:
-    data, _ = zk.get("/controller")
-    return int(json.loads(data)["brokerid"])
-
-
-def create_topic(cluster: KafkaCluster, zk: KazooClient, topic: str) -> int:
+def create_topic(cluster: KafkaCluster, view: ClusterView, topic: str) -> int:
     """One partition on all three brokers, led by one that is not the controller (so the kill below does not also
     cost a controller election); returns its leader."""
     for broker in cluster.brokers:
         if not broker.is_running:
             broker.start(timeout=120)
-    controller = controller_id(zk)
+    controller = view.controller()
     leader = next(b for b in range(3) if b != controller)
     replicas = [leader] + [b for b in range(3) if b != leader]
     admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
     new_topic = NewTopic(topic, 1, replica_assignment=[replicas], config={"min.insync.replicas": "2"})
     admin.create_topics([new_topic])[topic].result(30)
-    wait_until_true(lambda: sorted(state(zk, topic)["isr"]) == [0, 1, 2], "ISR of three", 60, pause=0.1)
-    assert state(zk, topic)["leader"] == leader
+    wait_until_true(lambda: view.isr(topic) == [0, 1, 2], "ISR of three", 60, pause=0.1)
+    assert view.leader(topic) == leader
     return leader
 
 
-def kill_leader(cluster: KafkaCluster, zk: KazooClient, topic: str) -> int:
-    leader = int(state(zk, topic)["leader"])
+def kill_leader(cluster: KafkaCluster, view: ClusterView, topic: str) -> int:
+    leader = view.leader(topic)
     cluster.kill(leader)
     return leader
 
 
-def heal(cluster: KafkaCluster, zk: KazooClient, topic: str, killed: int) -> None:
+def heal(cluster: KafkaCluster, view: ClusterView, topic: str, killed: int) -> None:
     """The killed broker comes back and rejoins the ISR, for the next test."""
-    assert state(zk, topic)["leader"] != killed
+    assert view.leader(topic) != killed
     cluster.broker(killed).start(timeout=120)
-    wait_until_true(lambda: sorted(state(zk, topic)["isr"]) == [0, 1, 2], "ISR whole again", 90, pause=0.2)
+    wait_until_true(lambda: view.isr(topic) == [0, 1, 2], "ISR whole again", 90, pause=0.2)
 
 
 def values(start: int, count: int) -> list[str]:
@@ -112,10 +85,10 @@ def all_brokers(cluster: KafkaCluster) -> str:
     return ",".join(b.bootstrap for b in cluster.brokers)
 
 
-def test_librdkafka_follows_the_leader(leaders_cluster: KafkaCluster, zk: KazooClient) -> None:
+def test_librdkafka_follows_the_leader(leaders_cluster: KafkaCluster, leaders_view: ClusterView) -> None:
     """confluent-kafka's producer and consumer carry on across a SIGKILL of the partition's leader."""
-    cluster, topic = leaders_cluster, "follow-librdkafka"
-    create_topic(cluster, zk, topic)
+    cluster, view, topic = leaders_cluster, leaders_view, "follow-librdkafka"
+    create_topic(cluster, view, topic)
     producer = Producer({"bootstrap.servers": all_brokers(cluster), "acks": "all", "enable.idempotence": True})
     consumer = Consumer({"bootstrap.servers": all_brokers(cluster), "group.id": "unused", "enable.auto.commit": False})
     consumer.assign([TopicPartition(topic, 0, 0)])
@@ -138,17 +111,17 @@ def test_librdkafka_follows_the_leader(leaders_cluster: KafkaCluster, zk: KazooC
     try:
         produce(values(0, N))
         consume(N)
-        killed = kill_leader(cluster, zk, topic)
+        killed = kill_leader(cluster, view, topic)
         produce(values(N, N))
         consume(2 * N)
     finally:
         consumer.close()
     assert errors == []
     assert got == values(0, 2 * N)
-    heal(cluster, zk, topic, killed)
+    heal(cluster, view, topic, killed)
 
 
-def test_our_python_clients_follow_the_leader(leaders_cluster: KafkaCluster, zk: KazooClient) -> None:
+def test_our_python_clients_follow_the_leader(leaders_cluster: KafkaCluster, leaders_view: ClusterView) -> None:
     """kafka.clients' KafkaProducer and KafkaConsumer carry on across a SIGKILL of the partition's leader."""
     from kafka.clients.consumer.kafka_consumer import KafkaConsumer
     from kafka.clients.producer.kafka_producer import KafkaProducer
@@ -157,8 +130,8 @@ def test_our_python_clients_follow_the_leader(leaders_cluster: KafkaCluster, zk:
     from kafka.common.serialization.string_serializer import StringSerializer
     from kafka.common.topic_partition import TopicPartition as TP
 
-    cluster, topic = leaders_cluster, "follow-ours"
-    create_topic(cluster, zk, topic)
+    cluster, view, topic = leaders_cluster, leaders_view, "follow-ours"
+    create_topic(cluster, view, topic)
     producer: KafkaProducer[str, str] = KafkaProducer(
         {"bootstrap.servers": all_brokers(cluster), "acks": "all", "enable.idempotence": True},
         StringSerializer(),
@@ -189,23 +162,23 @@ def test_our_python_clients_follow_the_leader(leaders_cluster: KafkaCluster, zk:
     try:
         produce(values(0, N))
         consume(N)
-        killed = kill_leader(cluster, zk, topic)
+        killed = kill_leader(cluster, view, topic)
         produce(values(N, N))
         consume(2 * N)
     finally:
         consumer.close(5000)
         producer.close()
     assert got == values(0, 2 * N)
-    heal(cluster, zk, topic, killed)
+    heal(cluster, view, topic, killed)
 
 
-def test_aiokafka_follows_the_leader(leaders_cluster: KafkaCluster, zk: KazooClient) -> None:
+def test_aiokafka_follows_the_leader(leaders_cluster: KafkaCluster, leaders_view: ClusterView) -> None:
     """aiokafka's producer and consumer carry on across a SIGKILL of the partition's leader."""
     import aiokafka
     from aiokafka.structs import TopicPartition as AioTP
 
-    cluster, topic = leaders_cluster, "follow-aiokafka"
-    create_topic(cluster, zk, topic)
+    cluster, view, topic = leaders_cluster, leaders_view, "follow-aiokafka"
+    create_topic(cluster, view, topic)
     killed: list[int] = []
 
     async def run() -> list[str]:
@@ -236,7 +209,7 @@ def test_aiokafka_follows_the_leader(leaders_cluster: KafkaCluster, zk: KazooCli
             await consumer.seek_to_beginning(tp)
             await produce(values(0, N))
             await consume(N)
-            killed.append(kill_leader(cluster, zk, topic))
+            killed.append(kill_leader(cluster, view, topic))
             await produce(values(N, N))
             await consume(2 * N)
             return got
@@ -245,7 +218,7 @@ def test_aiokafka_follows_the_leader(leaders_cluster: KafkaCluster, zk: KazooCli
             await producer.stop()
 
     assert asyncio.run(run()) == values(0, 2 * N)
-    heal(cluster, zk, topic, killed[0])
+    heal(cluster, view, topic, killed[0])
 
 
 KAFKA_PYTHON_SCRIPT = textwrap.dedent(
@@ -284,13 +257,15 @@ KAFKA_PYTHON_SCRIPT = textwrap.dedent(
 )
 
 
-def test_kafka_python_follows_the_leader(leaders_cluster: KafkaCluster, zk: KazooClient, tmp_path: Path) -> None:
+def test_kafka_python_follows_the_leader(
+    leaders_cluster: KafkaCluster, leaders_view: ClusterView, tmp_path: Path
+) -> None:
     """kafka-python (its own virtualenv, its own process) produces and consumes; its leader is SIGKILLed between
     the two halves and the same producer and consumer carry on."""
     if not KAFKA_PYTHON.exists():
         pytest.fail("make install creates .venv-kafka-python with kafka-python")
-    cluster, topic = leaders_cluster, "follow-kafka-python"
-    create_topic(cluster, zk, topic)
+    cluster, view, topic = leaders_cluster, leaders_view, "follow-kafka-python"
+    create_topic(cluster, view, topic)
     script = tmp_path / "follow.py"
     script.write_text(KAFKA_PYTHON_SCRIPT)
     process = subprocess.Popen(
@@ -304,7 +279,7 @@ def test_kafka_python_follows_the_leader(leaders_cluster: KafkaCluster, zk: Kazo
     try:
         assert process.stdout is not None and process.stdin is not None
         assert process.stdout.readline().strip() == "killed?", process.stderr.read() if process.stderr else ""
-        killed = kill_leader(cluster, zk, topic)
+        killed = kill_leader(cluster, view, topic)
         process.stdin.write("yes\n")
         process.stdin.flush()
         out, err = process.communicate(timeout=240)
@@ -313,17 +288,17 @@ def test_kafka_python_follows_the_leader(leaders_cluster: KafkaCluster, zk: Kazo
             process.kill()
     assert process.returncode == 0, err[-3000:]
     assert json.loads(out.strip().splitlines()[-1]) == values(0, 2 * N)
-    heal(cluster, zk, topic, killed)
+    heal(cluster, view, topic, killed)
 
 
 def test_controlled_shutdown_moves_leadership_before_the_broker_stops(
-    leaders_cluster: KafkaCluster, zk: KazooClient
+    leaders_cluster: KafkaCluster, leaders_view: ClusterView
 ) -> None:
     """SIGTERM to the leader while a producer writes: the broker logs a successful controlled shutdown, the
     partition has a new leader and an ISR without it, and no record fails although each must be delivered within
     five seconds, less than the ZooKeeper session an uncontrolled exit would leave the partition leaderless for."""
-    cluster, topic = leaders_cluster, "follow-controlled-shutdown"
-    leader = create_topic(cluster, zk, topic)
+    cluster, view, topic = leaders_cluster, leaders_view, "follow-controlled-shutdown"
+    leader = create_topic(cluster, view, topic)
     producer = Producer(
         {
             "bootstrap.servers": all_brokers(cluster),
@@ -361,7 +336,7 @@ def test_controlled_shutdown_moves_leadership_before_the_broker_stops(
         succeeded_before = server_log.read_text(errors="replace").count("Controlled shutdown succeeded")
         assert broker.stop(signal.SIGTERM, timeout=120) == 0
         assert server_log.read_text(errors="replace").count("Controlled shutdown succeeded") == succeeded_before + 1
-        after = state(zk, topic)
+        after = view.partition_state(topic)
         assert after["leader"] not in (-1, leader) and leader not in after["isr"], after
         count = len(delivered)
         wait_until_true(lambda: len(delivered) >= count + 200, "the producer goes on with the new leader", 60)
@@ -370,4 +345,4 @@ def test_controlled_shutdown_moves_leadership_before_the_broker_stops(
         writer.join(60)
     assert errors == []
     cluster.broker(leader).start(timeout=120)
-    wait_until_true(lambda: sorted(state(zk, topic)["isr"]) == [0, 1, 2], "ISR whole again", 90, pause=0.2)
+    wait_until_true(lambda: view.isr(topic) == [0, 1, 2], "ISR whole again", 90, pause=0.2)

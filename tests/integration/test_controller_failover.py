@@ -5,19 +5,14 @@ its committed offsets, served by the broker that takes over its __consumer_offse
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
-from kazoo.client import KazooClient
 
-from tests.integration.cluster import KafkaCluster
-from tests.integration.zookeeper import ZooKeeperServer
+from tests.integration.cluster import ClusterFactory, ClusterView, KafkaCluster
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
@@ -26,67 +21,29 @@ SESSION_TIMEOUT_MS = 6000
 
 
 @pytest.fixture
-def failover_cluster(zk_chroot: str, zookeeper: ZooKeeperServer, tmp_path: Path) -> Iterator[KafkaCluster]:
-    cluster = KafkaCluster(
-        tmp_path,
-        zookeeper.connect_string + zk_chroot,
-        overrides={
+def failover_cluster(cluster_factory: ClusterFactory) -> KafkaCluster:
+    return cluster_factory(
+        {
             "zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS),
             # Deleted logs are renamed, then removed after this delay (a minute by default).
             "log.segment.delete.delay.ms": "500",
             "offsets.topic.num.partitions": "6",
-            "controlled.shutdown.max.retries": "1",
-        },
+        }
     )
-    try:
-        cluster.start()
-        yield cluster
-    finally:
-        cluster.stop()
 
 
-@pytest.fixture
-def zk(failover_cluster: KafkaCluster) -> Iterator[KazooClient]:
-    client = KazooClient(hosts=failover_cluster.zk_connect, timeout=10.0)
-    client.start(timeout=10.0)
-    try:
-        yield client
-    finally:
-        client.stop()
-        client.close()
-
-
-def controller_id(zk: KazooClient) -> int:
-    try:
-        data, _ = zk.get("/controller")
-    except Exception:
-        return -1
-    return int(json.loads(data)["brokerid"])
-
-
-def partition_states(zk: KazooClient, topic: str) -> dict[int, dict[str, Any] | None]:
-    """Each partition of the topic's assignment with its leader and ISR (None while it has no state znode)."""
-    data, _ = zk.get(f"/brokers/topics/{topic}")
-    assignment = json.loads(data)["partitions"]
-    states: dict[int, dict[str, Any] | None] = {}
-    for p in assignment:
-        path = f"/brokers/topics/{topic}/partitions/{p}/state"
-        states[int(p)] = json.loads(zk.get(path)[0]) if zk.exists(path) else None
-    return states
-
-
-def fully_made(zk: KazooClient, topic: str) -> bool:
+def fully_made(view: ClusterView, topic: str) -> bool:
     """Every partition has a live leader and all three replicas in its ISR."""
-    states = partition_states(zk, topic)
+    states = view.partition_states(topic)
     return all(s is not None and s["leader"] >= 0 and sorted(s["isr"]) == [0, 1, 2] for s in states.values())
 
 
-def kill_controller_when(zk: KazooClient, cluster: KafkaCluster, ready: Any, what: str) -> int:
+def kill_controller_when(view: ClusterView, cluster: KafkaCluster, ready: Any, what: str) -> int:
     """SIGKILLs the controller as soon as `ready()`, then restarts it once another broker has taken over."""
-    victim = controller_id(zk)
+    victim = view.controller()
     wait_until_true(ready, what, 30, pause=0.005)
     cluster.kill(victim)
-    wait_until_true(lambda: controller_id(zk) not in (-1, victim), "another controller", 60, pause=0.2)
+    wait_until_true(lambda: view.controller() not in (-1, victim), "another controller", 60, pause=0.2)
     cluster.broker(victim).start(timeout=120)
     return victim
 
@@ -106,30 +63,32 @@ def log_dirs_of(cluster: KafkaCluster, topics: set[str]) -> list[str]:
 
 
 def test_controller_killed_during_topic_creation_leaves_no_half_made_topic(
-    failover_cluster: KafkaCluster, zk: KazooClient
+    failover_cluster: KafkaCluster, cluster_view: ClusterView
 ) -> None:
     """Thirty topics are being created when the controller is killed: each one that exists in ZooKeeper ends up
     with every partition led and fully replicated, and clients see exactly those topics; the others can be created
     again."""
-    cluster = failover_cluster
+    cluster, view = failover_cluster, cluster_view
     names = [f"created-{i:02d}" for i in range(30)]
     admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
     futures = admin.create_topics([NewTopic(t, 4, 3) for t in names], operation_timeout=0, request_timeout=30)
 
     def first_topic_registered() -> bool:
-        return zk.exists("/brokers/topics") is not None and any(t in names for t in zk.get_children("/brokers/topics"))
+        return view.zk.exists("/brokers/topics") is not None and any(
+            t in names for t in view.zk.get_children("/brokers/topics")
+        )
 
-    kill_controller_when(zk, cluster, first_topic_registered, "the first topic is registered")
+    kill_controller_when(view, cluster, first_topic_registered, "the first topic is registered")
     for future in futures.values():
         try:
             future.result(60)
         except Exception:
             pass  # the controller died under the request: the client is told so, or times out
 
-    existing = {t for t in zk.get_children("/brokers/topics") if t in names}
+    existing = {t for t in view.zk.get_children("/brokers/topics") if t in names}
     assert existing, "at least one topic was registered before the kill"
     wait_until_true(
-        lambda: all(fully_made(zk, t) for t in existing),
+        lambda: all(fully_made(view, t) for t in existing),
         "every registered topic has each partition led by a live broker with an ISR of three",
         120,
         pause=0.5,
@@ -155,22 +114,22 @@ def test_controller_killed_during_topic_creation_leaves_no_half_made_topic(
         retried = admin.create_topics([NewTopic(t, 4, 3) for t in missing], operation_timeout=30)
         for future in retried.values():
             future.result(60)
-        wait_until_true(lambda: all(fully_made(zk, t) for t in missing), "the retried topics are made", 120, 0.5)
+        wait_until_true(lambda: all(fully_made(view, t) for t in missing), "the retried topics are made", 120, 0.5)
 
 
 def test_controller_killed_during_topic_deletion_finishes_the_deletion(
-    failover_cluster: KafkaCluster, zk: KazooClient
+    failover_cluster: KafkaCluster, cluster_view: ClusterView
 ) -> None:
     """Ten topics with data are being deleted when the controller is killed: the next controller finishes every
     deletion that was accepted (nothing left in ZooKeeper or on any broker's disk), the others are whole with their
     data; deleted again, nothing of them is left in ZooKeeper, in clients' metadata or on disk, and a topic of the
     same name created afterwards starts empty."""
-    cluster = failover_cluster
+    cluster, view = failover_cluster, cluster_view
     names = [f"deleted-{i}" for i in range(10)]
     admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
     for future in admin.create_topics([NewTopic(t, 3, 3) for t in names], operation_timeout=30).values():
         future.result(60)
-    wait_until_true(lambda: all(fully_made(zk, t) for t in names), "topics made", 60, 0.2)
+    wait_until_true(lambda: all(fully_made(view, t) for t in names), "topics made", 60, 0.2)
     producer = Producer({"bootstrap.servers": cluster.bootstrap, "acks": "all"})
     for t in names:
         for i in range(30):
@@ -180,9 +139,9 @@ def test_controller_killed_during_topic_deletion_finishes_the_deletion(
     futures = admin.delete_topics(names, operation_timeout=0, request_timeout=30)
 
     def deletion_started() -> bool:
-        return bool(zk.exists("/admin/delete_topics") and zk.get_children("/admin/delete_topics"))
+        return bool(view.zk.exists("/admin/delete_topics") and view.zk.get_children("/admin/delete_topics"))
 
-    kill_controller_when(zk, cluster, deletion_started, "deletion markers under /admin/delete_topics")
+    kill_controller_when(view, cluster, deletion_started, "deletion markers under /admin/delete_topics")
     for future in futures.values():
         try:
             future.result(60)
@@ -191,13 +150,13 @@ def test_controller_killed_during_topic_deletion_finishes_the_deletion(
 
     # Every topic whose deletion was accepted goes, everywhere; every other one is whole, with all its records.
     def settled() -> bool:
-        if zk.get_children("/admin/delete_topics"):
+        if view.zk.get_children("/admin/delete_topics"):
             return False
-        remaining = {t for t in zk.get_children("/brokers/topics") if t in names}
-        return not log_dirs_of(cluster, set(names) - remaining) and all(fully_made(zk, t) for t in remaining)
+        remaining = {t for t in view.zk.get_children("/brokers/topics") if t in names}
+        return not log_dirs_of(cluster, set(names) - remaining) and all(fully_made(view, t) for t in remaining)
 
     wait_until_true(settled, "each topic deleted everywhere or whole", 120, pause=0.5)
-    remaining = sorted(t for t in zk.get_children("/brokers/topics") if t in names)
+    remaining = sorted(t for t in view.zk.get_children("/brokers/topics") if t in names)
     bootstrap = ",".join(b.bootstrap for b in cluster.brokers)
     admin = AdminClient({"bootstrap.servers": bootstrap})
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "unused"})
@@ -214,10 +173,10 @@ def test_controller_killed_during_topic_deletion_finishes_the_deletion(
             future.result(60)
 
     def all_gone() -> bool:
-        topics = set(zk.get_children("/brokers/topics"))
+        topics = set(view.zk.get_children("/brokers/topics"))
         return (
             not (topics & set(names))
-            and not zk.get_children("/admin/delete_topics")
+            and not view.zk.get_children("/admin/delete_topics")
             and not log_dirs_of(cluster, set(names))
         )
 
@@ -230,7 +189,7 @@ def test_controller_killed_during_topic_deletion_finishes_the_deletion(
     )
 
     admin.create_topics([NewTopic(names[0], 3, 3)], operation_timeout=30)[names[0]].result(60)
-    wait_until_true(lambda: fully_made(zk, names[0]), "re-created", 60, 0.2)
+    wait_until_true(lambda: fully_made(view, names[0]), "re-created", 60, 0.2)
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "unused"})
     try:
         for p in range(3):
@@ -240,11 +199,11 @@ def test_controller_killed_during_topic_deletion_finishes_the_deletion(
 
 
 def test_group_keeps_committed_offsets_when_its_coordinator_dies(
-    failover_cluster: KafkaCluster, zk: KazooClient
+    failover_cluster: KafkaCluster, cluster_view: ClusterView
 ) -> None:
     """A group commits offsets, then its coordinator is SIGKILLed: another broker becomes coordinator (it led a
     replica of the group's __consumer_offsets partition) and a new member resumes from the committed offsets."""
-    cluster = failover_cluster
+    cluster, view = failover_cluster, cluster_view
     topic = "grouped"
     bootstrap = cluster.bootstrap
     admin = AdminClient({"bootstrap.servers": bootstrap})
@@ -283,7 +242,7 @@ def test_group_keeps_committed_offsets_when_its_coordinator_dies(
 
     group = admin.describe_consumer_groups(["survivors"])["survivors"].result(30)
     coordinator = group.coordinator.id
-    wait_until_true(lambda: fully_made(zk, "__consumer_offsets"), "__consumer_offsets fully replicated", 60, 0.2)
+    wait_until_true(lambda: fully_made(view, "__consumer_offsets"), "__consumer_offsets fully replicated", 60, 0.2)
     cluster.kill(coordinator)
 
     second = member()

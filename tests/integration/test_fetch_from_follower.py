@@ -7,19 +7,15 @@ statistics: the partition is fetched through the follower's connection, which ca
 from __future__ import annotations
 
 import json
-import signal
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
-from kazoo.client import KazooClient
 
-from tests.integration.cluster import KafkaCluster
-from tests.integration.zookeeper import ZooKeeperServer
+from tests.integration.cluster import ClusterFactory, ClusterView, KafkaCluster
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
@@ -35,41 +31,9 @@ def rack_of(broker_id: int) -> str:
 
 
 @pytest.fixture
-def racked_cluster(zk_chroot: str, zookeeper: ZooKeeperServer, tmp_path: Path) -> Iterator[KafkaCluster]:
+def racked_cluster(cluster_factory: ClusterFactory) -> KafkaCluster:
     """Three brokers (ids 0, 1, 2) in racks rack-a, rack-b, rack-c, with the rack-aware replica selector."""
-    cluster = KafkaCluster(
-        tmp_path, zookeeper.connect_string + zk_chroot, num_brokers=3, overrides={"replica.selector.class": RACK_AWARE}
-    )
-    for broker in cluster.brokers:
-        broker.overrides["broker.rack"] = rack_of(broker.broker_id)
-    try:
-        cluster.start()
-        yield cluster
-    finally:
-        for broker in cluster.brokers:
-            if broker.is_running:
-                broker.signal(signal.SIGCONT)
-        cluster.stop()
-
-
-@pytest.fixture
-def zk(racked_cluster: KafkaCluster) -> Iterator[KazooClient]:
-    client = KazooClient(hosts=racked_cluster.zk_connect, timeout=10.0)
-    client.start(timeout=10.0)
-    try:
-        yield client
-    finally:
-        client.stop()
-        client.close()
-
-
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
-    wait_until_true(condition, what, timeout=timeout, pause=0.2)
-
-
-def isr(zk: KazooClient) -> list[int]:
-    data, _ = zk.get(f"/brokers/topics/{TOPIC}/partitions/0/state")
-    return sorted(json.loads(data)["isr"])
+    return cluster_factory({"replica.selector.class": RACK_AWARE}, racks={b: rack_of(b) for b in range(3)})
 
 
 def produce(cluster: KafkaCluster, values: list[bytes]) -> None:
@@ -145,19 +109,19 @@ class RackConsumer:
 
 
 def test_consumer_with_client_rack_reads_everything_from_the_follower_in_its_rack(
-    racked_cluster: KafkaCluster, zk: KazooClient
+    racked_cluster: KafkaCluster, cluster_view: ClusterView
 ) -> None:
     """Brokers register their racks; a consumer in rack-b (follower 1's) reads every record, fetching the
     partition through broker 1, not the leader; a consumer in the leader's rack keeps fetching from the leader."""
-    cluster = racked_cluster
+    cluster, view = racked_cluster, cluster_view
     for broker in cluster.brokers:
-        data, _ = zk.get(f"/brokers/ids/{broker.broker_id}")
+        data, _ = view.zk.get(f"/brokers/ids/{broker.broker_id}")
         assert json.loads(data)["rack"] == rack_of(broker.broker_id)
 
     admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
     admin.create_topics([NewTopic(TOPIC, num_partitions=1, replica_assignment=[[LEADER, 1, 2]])])[TOPIC].result(30)
-    wait_for(lambda: zk.exists(f"/brokers/topics/{TOPIC}/partitions/0/state") is not None, "the partition state")
-    wait_for(lambda: isr(zk) == [0, 1, 2], "the ISR to hold every replica")
+    wait_until_true(lambda: view.has_partition_state(TOPIC), "the partition state", timeout=60, pause=0.2)
+    wait_until_true(lambda: view.isr(TOPIC) == [0, 1, 2], "the ISR to hold every replica", timeout=60, pause=0.2)
     values = [f"record-{i:05d}".encode() for i in range(NUM_RECORDS)]
     produce(cluster, values)
 

@@ -6,15 +6,11 @@ is refused with NOT_ENOUGH_REPLICAS while acks=1 is still written."""
 from __future__ import annotations
 
 import json
-import signal
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from confluent_kafka import KafkaError, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
-from kazoo.client import KazooClient
 
 from kafka.common.message import (
     AlterPartitionRequestData,
@@ -33,8 +29,7 @@ from kafka.common.requests.stop_replica_request import StopReplicaRequestBuilder
 from kafka.common.requests.update_metadata_request import UpdateMetadataRequestBuilder
 from kafka.common.utils.time import SystemTime
 from kafka.controller.controller_channel_manager import ControllerBrokerChannel
-from tests.integration.cluster import KafkaCluster
-from tests.integration.zookeeper import ZooKeeperServer
+from tests.integration.cluster import ClusterFactory, ClusterView, KafkaCluster
 from tests.utils import wait_until_true
 
 TOPIC = "isr"
@@ -43,9 +38,7 @@ SESSION_TIMEOUT_MS = 6000
 
 
 @pytest.fixture
-def isr_cluster(
-    request: pytest.FixtureRequest, zk_chroot: str, zookeeper: ZooKeeperServer, tmp_path: Path
-) -> Iterator[KafkaCluster]:
+def isr_cluster(request: pytest.FixtureRequest, cluster_factory: ClusterFactory) -> KafkaCluster:
     """The `cluster` fixture's three brokers with a short replica.lag.time.max.ms (and a session timeout that lets
     a lost broker be noticed within the test); an indirect parameter sets inter.broker.protocol.version."""
     overrides = {
@@ -55,50 +48,18 @@ def isr_cluster(
     ibp = getattr(request, "param", None)
     if ibp is not None:
         overrides["inter.broker.protocol.version"] = ibp
-    cluster = KafkaCluster(tmp_path, zookeeper.connect_string + zk_chroot, overrides=overrides)
-    try:
-        cluster.start()
-        yield cluster
-    finally:
-        for broker in cluster.brokers:
-            if broker.is_running:
-                broker.signal(signal.SIGCONT)
-        cluster.stop()
+    return cluster_factory(overrides)
 
 
-@pytest.fixture
-def zk(isr_cluster: KafkaCluster) -> Iterator[KazooClient]:
-    client = KazooClient(hosts=isr_cluster.zk_connect, timeout=10.0)
-    client.start(timeout=10.0)
-    try:
-        yield client
-    finally:
-        client.stop()
-        client.close()
-
-
-def partition_state(zk: KazooClient) -> dict[str, Any]:
-    data, _ = zk.get(f"/brokers/topics/{TOPIC}/partitions/0/state")
-    state: dict[str, Any] = json.loads(data)
-    return state
-
-
-def controller_id(zk: KazooClient) -> int:
-    data, _ = zk.get("/controller")
-    return int(json.loads(data)["brokerid"])
-
-
-def create_topic(cluster: KafkaCluster, zk: KazooClient) -> dict[str, Any]:
+def create_topic(cluster: KafkaCluster, view: ClusterView) -> dict[str, Any]:
     """RF=3, min.insync.replicas=2; returns the partition state once its ISR is whole."""
     admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
     admin.create_topics([NewTopic(TOPIC, num_partitions=1, replication_factor=3, config={"min.insync.replicas": "2"})])[
         TOPIC
     ].result(30)
-    wait_until_true(
-        lambda: zk.exists(f"/brokers/topics/{TOPIC}/partitions/0/state") is not None, "the partition state", timeout=60
-    )
-    wait_until_true(lambda: sorted(partition_state(zk)["isr"]) == [0, 1, 2], "the whole ISR", timeout=60)
-    return partition_state(zk)
+    wait_until_true(lambda: view.has_partition_state(TOPIC), "the partition state", timeout=60)
+    wait_until_true(lambda: view.isr(TOPIC) == [0, 1, 2], "the whole ISR", timeout=60)
+    return view.partition_state(TOPIC)
 
 
 def produce_one(bootstrap: str, acks: str, value: bytes) -> KafkaError | None:
@@ -121,17 +82,20 @@ def produce_one(bootstrap: str, acks: str, value: bytes) -> KafkaError | None:
 
 
 @pytest.mark.parametrize("isr_cluster", [None, "2.6"], ids=["alter-isr", "ibp-2.6-zookeeper"], indirect=True)
-def test_paused_follower_leaves_the_isr_and_rejoins_after_resume(isr_cluster: KafkaCluster, zk: KazooClient) -> None:
+def test_paused_follower_leaves_the_isr_and_rejoins_after_resume(
+    isr_cluster: KafkaCluster, cluster_view: ClusterView
+) -> None:
     """A follower stopped with SIGSTOP is taken out of the ISR once it has been behind the leader's log end for
     replica.lag.time.max.ms, by the leader (the leader epoch does not change: no election): through AlterIsr to the
     controller by default, written to ZooKeeper by the leader itself with inter.broker.protocol.version 2.6.
     acks=all keeps working with two in-sync replicas; after SIGCONT the follower catches up and the leader adds it
     back the same way."""
-    state = create_topic(isr_cluster, zk)
+    view = cluster_view
+    state = create_topic(isr_cluster, view)
     leader, leader_epoch = state["leader"], state["leader_epoch"]
     followers = [b for b in (0, 1, 2) if b != leader]
     # A follower that is not the controller, if there is one: pausing the controller would add a failover.
-    controller = controller_id(zk)
+    controller = view.controller()
     follower = next((b for b in followers if b != controller), followers[0])
     assert produce_one(isr_cluster.bootstrap, "all", b"before") is None
 
@@ -139,34 +103,33 @@ def test_paused_follower_leaves_the_isr_and_rejoins_after_resume(isr_cluster: Ka
     try:
         # A follower at the leader's log end is never out of sync: a record it cannot fetch makes it lag.
         assert produce_one(isr_cluster.bootstrap, "1", b"lagging") is None
-        wait_until_true(
-            lambda: follower not in partition_state(zk)["isr"], "the paused follower to leave the ISR", timeout=60
-        )
-        shrunk = partition_state(zk)
+        wait_until_true(lambda: follower not in view.isr(TOPIC), "the paused follower to leave the ISR", timeout=60)
+        shrunk = view.partition_state(TOPIC)
         assert sorted(shrunk["isr"]) == sorted(b for b in (0, 1, 2) if b != follower)
         assert (shrunk["leader"], shrunk["leader_epoch"]) == (leader, leader_epoch)
         assert produce_one(isr_cluster.bootstrap, "all", b"while-paused") is None
     finally:
         isr_cluster.resume(follower)
 
-    wait_until_true(
-        lambda: sorted(partition_state(zk)["isr"]) == [0, 1, 2], "the resumed follower to rejoin the ISR", timeout=60
-    )
-    rejoined = partition_state(zk)
+    wait_until_true(lambda: view.isr(TOPIC) == [0, 1, 2], "the resumed follower to rejoin the ISR", timeout=60)
+    rejoined = view.partition_state(TOPIC)
     assert rejoined["leader"] == leader
     assert produce_one(isr_cluster.bootstrap, "all", b"after") is None
 
 
-def test_two_replicas_down_refuses_acks_all_and_accepts_acks_1(isr_cluster: KafkaCluster, zk: KazooClient) -> None:
+def test_two_replicas_down_refuses_acks_all_and_accepts_acks_1(
+    isr_cluster: KafkaCluster, cluster_view: ClusterView
+) -> None:
     """With both followers killed the ISR comes down to the leader; acks=all is then answered NOT_ENOUGH_REPLICAS
     (min.insync.replicas=2) while acks=1 is acknowledged."""
-    state = create_topic(isr_cluster, zk)
+    view = cluster_view
+    state = create_topic(isr_cluster, view)
     leader = state["leader"]
     for broker_id in (0, 1, 2):
         if broker_id != leader:
             isr_cluster.kill(broker_id)
-    wait_until_true(lambda: partition_state(zk)["isr"] == [leader], "the ISR to come down to the leader", timeout=90)
-    assert partition_state(zk)["leader"] == leader
+    wait_until_true(lambda: view.isr(TOPIC) == [leader], "the ISR to come down to the leader", timeout=90)
+    assert view.leader(TOPIC) == leader
 
     bootstrap = isr_cluster.broker(leader).bootstrap
     errors: list[KafkaError | None] = []
@@ -198,8 +161,8 @@ def _send(cluster: KafkaCluster, broker_id: int, builder: Any) -> Any:
         channel.close_all()
 
 
-def _broker_epoch(zk: KazooClient, broker_id: int) -> int:
-    stat = zk.exists(f"/brokers/ids/{broker_id}")
+def _broker_epoch(view: ClusterView, broker_id: int) -> int:
+    stat = view.zk.exists(f"/brokers/ids/{broker_id}")
     assert stat is not None
     return int(stat.czxid)
 
@@ -222,107 +185,97 @@ def _alter_isr(broker_id: int, broker_epoch: int, leader_epoch: int, isr: list[i
     return DataBuilder(AlterPartitionRequest, data, 1, 1)
 
 
-def test_stale_alter_isr_is_refused_and_changes_nothing(cluster: KafkaCluster, zk_chroot: str) -> None:
+def test_stale_alter_isr_is_refused_and_changes_nothing(cluster: KafkaCluster, cluster_view: ClusterView) -> None:
     """AlterIsr to the controller with a stale broker epoch (STALE_BROKER_EPOCH), an old leader epoch
     (FENCED_LEADER_EPOCH) or an old partition epoch (INVALID_UPDATE_VERSION), or to a broker that is not the
     controller (NOT_CONTROLLER): Kafka's error codes, and the partition state in ZooKeeper is left as it was."""
-    zk = KazooClient(hosts=cluster.zk_connect, timeout=10.0)
-    zk.start(timeout=10.0)
-    try:
-        state = create_topic(cluster, zk)
-        _, stat = zk.get(f"/brokers/topics/{TOPIC}/partitions/0/state")
-        leader, leader_epoch, version = state["leader"], state["leader_epoch"], stat.version
-        controller = controller_id(zk)
-        epoch = _broker_epoch(zk, leader)
+    view = cluster_view
+    state = create_topic(cluster, view)
+    _, stat = view.zk.get(f"/brokers/topics/{TOPIC}/partitions/0/state")
+    leader, leader_epoch, version = state["leader"], state["leader_epoch"], stat.version
+    controller = view.controller()
+    epoch = _broker_epoch(view, leader)
 
-        def partition_error(response: Any) -> int:
-            [p] = [p for t in response.data.topics for p in t.partitions]
-            return int(p.error_code)
+    def partition_error(response: Any) -> int:
+        [p] = [p for t in response.data.topics for p in t.partitions]
+        return int(p.error_code)
 
-        stale_broker = _send(cluster, controller, _alter_isr(leader, epoch - 1, leader_epoch, [leader], version))
-        assert stale_broker.data.error_code == Errors.STALE_BROKER_EPOCH.code
-        fenced = _send(cluster, controller, _alter_isr(leader, epoch, leader_epoch - 1, [leader], version))
-        assert partition_error(fenced) == Errors.FENCED_LEADER_EPOCH.code
-        old_version = _send(cluster, controller, _alter_isr(leader, epoch, leader_epoch, [leader], version - 1))
-        assert partition_error(old_version) == Errors.INVALID_UPDATE_VERSION.code
-        other = next(b for b in (0, 1, 2) if b != controller)
-        not_controller = _send(cluster, other, _alter_isr(leader, epoch, leader_epoch, [leader], version))
-        assert not_controller.data.error_code == Errors.NOT_CONTROLLER.code
+    stale_broker = _send(cluster, controller, _alter_isr(leader, epoch - 1, leader_epoch, [leader], version))
+    assert stale_broker.data.error_code == Errors.STALE_BROKER_EPOCH.code
+    fenced = _send(cluster, controller, _alter_isr(leader, epoch, leader_epoch - 1, [leader], version))
+    assert partition_error(fenced) == Errors.FENCED_LEADER_EPOCH.code
+    old_version = _send(cluster, controller, _alter_isr(leader, epoch, leader_epoch, [leader], version - 1))
+    assert partition_error(old_version) == Errors.INVALID_UPDATE_VERSION.code
+    other = next(b for b in (0, 1, 2) if b != controller)
+    not_controller = _send(cluster, other, _alter_isr(leader, epoch, leader_epoch, [leader], version))
+    assert not_controller.data.error_code == Errors.NOT_CONTROLLER.code
 
-        after, after_stat = zk.get(f"/brokers/topics/{TOPIC}/partitions/0/state")
-        assert after_stat.version == version and sorted(json.loads(after)["isr"]) == [0, 1, 2]
-    finally:
-        zk.stop()
-        zk.close()
+    after, after_stat = view.zk.get(f"/brokers/topics/{TOPIC}/partitions/0/state")
+    assert after_stat.version == version and sorted(json.loads(after)["isr"]) == [0, 1, 2]
 
 
-def test_requests_of_a_stale_controller_are_refused(cluster: KafkaCluster) -> None:
+def test_requests_of_a_stale_controller_are_refused(cluster: KafkaCluster, cluster_view: ClusterView) -> None:
     """LeaderAndIsr, UpdateMetadata and StopReplica carrying a controller epoch older than the broker knows get
     STALE_CONTROLLER_EPOCH: a follower told by the stale controller to lead does not (it still refuses to serve
     as leader), and a StopReplica with delete keeps the replica's log."""
-    zk = KazooClient(hosts=cluster.zk_connect, timeout=10.0)
-    zk.start(timeout=10.0)
-    try:
-        state = create_topic(cluster, zk)
-        data, _ = zk.get("/controller_epoch")
-        controller_epoch = int(data)
-        stale_epoch = controller_epoch - 1
-        leader, leader_epoch = state["leader"], state["leader_epoch"]
-        follower = next(b for b in (0, 1, 2) if b != leader)
-        epoch = _broker_epoch(zk, follower)
-        topic_id = _topic_id(zk)
-        wait_until_true(lambda: produce_one(cluster.bootstrap, "all", b"x") is None, "a first record", timeout=60)
+    view = cluster_view
+    state = create_topic(cluster, view)
+    data, _ = view.zk.get("/controller_epoch")
+    controller_epoch = int(data)
+    stale_epoch = controller_epoch - 1
+    leader, leader_epoch = state["leader"], state["leader_epoch"]
+    follower = next(b for b in (0, 1, 2) if b != leader)
+    epoch = _broker_epoch(view, follower)
+    topic_id = _topic_id(view)
+    wait_until_true(lambda: produce_one(cluster.bootstrap, "all", b"x") is None, "a first record", timeout=60)
 
-        become_leader = LeaderAndIsrRequestData.LeaderAndIsrPartitionState(
-            topic_name=TOPIC,
-            partition_index=0,
-            controller_epoch=stale_epoch,
-            leader=follower,
-            leader_epoch=leader_epoch + 5,
-            isr=[follower],
-            partition_epoch=10,
-            replicas=[0, 1, 2],
-        )
-        node = Node(follower, *_host_port(cluster, follower))
-        response = _send(
-            cluster,
-            follower,
-            LeaderAndIsrRequestBuilder(5, 0, stale_epoch, epoch, [become_leader], {TOPIC: topic_id}, [node]),
-        )
-        assert response.error() == Errors.STALE_CONTROLLER_EPOCH
+    become_leader = LeaderAndIsrRequestData.LeaderAndIsrPartitionState(
+        topic_name=TOPIC,
+        partition_index=0,
+        controller_epoch=stale_epoch,
+        leader=follower,
+        leader_epoch=leader_epoch + 5,
+        isr=[follower],
+        partition_epoch=10,
+        replicas=[0, 1, 2],
+    )
+    node = Node(follower, *_host_port(cluster, follower))
+    response = _send(
+        cluster,
+        follower,
+        LeaderAndIsrRequestBuilder(5, 0, stale_epoch, epoch, [become_leader], {TOPIC: topic_id}, [node]),
+    )
+    assert response.error() == Errors.STALE_CONTROLLER_EPOCH
 
-        update = UpdateMetadataRequestBuilder(7, 0, stale_epoch, epoch, [], [], {})
-        assert _send(cluster, follower, update).error() == Errors.STALE_CONTROLLER_EPOCH
+    update = UpdateMetadataRequestBuilder(7, 0, stale_epoch, epoch, [], [], {})
+    assert _send(cluster, follower, update).error() == Errors.STALE_CONTROLLER_EPOCH
 
-        stop = StopReplicaRequestBuilder(
-            3,
-            0,
-            stale_epoch,
-            epoch,
-            False,
-            [
-                StopReplicaRequestData.StopReplicaTopicState(
-                    topic_name=TOPIC,
-                    partition_states=[
-                        StopReplicaRequestData.StopReplicaPartitionState(
-                            partition_index=0, leader_epoch=leader_epoch + 5, delete_partition=True
-                        )
-                    ],
-                )
-            ],
-        )
-        assert _send(cluster, follower, stop).error() == Errors.STALE_CONTROLLER_EPOCH
-        assert (cluster.broker(follower).log_dir / f"{TOPIC}-0").is_dir()
+    stop = StopReplicaRequestBuilder(
+        3,
+        0,
+        stale_epoch,
+        epoch,
+        False,
+        [
+            StopReplicaRequestData.StopReplicaTopicState(
+                topic_name=TOPIC,
+                partition_states=[
+                    StopReplicaRequestData.StopReplicaPartitionState(
+                        partition_index=0, leader_epoch=leader_epoch + 5, delete_partition=True
+                    )
+                ],
+            )
+        ],
+    )
+    assert _send(cluster, follower, stop).error() == Errors.STALE_CONTROLLER_EPOCH
+    assert (cluster.broker(follower).log_dir / f"{TOPIC}-0").is_dir()
 
-        # Still a follower: a consumer's fetch (v10) from it is refused as from a non-leader.
-        fetch = _send(cluster, follower, _consumer_fetch())
-        [partition] = [p for t in fetch.data.responses for p in t.partitions]
-        assert partition.error_code == Errors.NOT_LEADER_OR_FOLLOWER.code
-        log = (cluster.broker(follower).app_log_dir / "state-change.log").read_text()
-        assert "controller epoch" in log and "is old" in log
-    finally:
-        zk.stop()
-        zk.close()
+    # Still a follower: a consumer's fetch (v10) from it is refused as from a non-leader.
+    fetch = _send(cluster, follower, _consumer_fetch())
+    [partition] = [p for t in fetch.data.responses for p in t.partitions]
+    assert partition.error_code == Errors.NOT_LEADER_OR_FOLLOWER.code
+    log = (cluster.broker(follower).app_log_dir / "state-change.log").read_text()
+    assert "controller epoch" in log and "is old" in log
 
 
 def _host_port(cluster: KafkaCluster, broker_id: int) -> tuple[str, int]:
@@ -330,8 +283,8 @@ def _host_port(cluster: KafkaCluster, broker_id: int) -> tuple[str, int]:
     return host, int(port)
 
 
-def _topic_id(zk: KazooClient) -> Uuid:
-    data, _ = zk.get(f"/brokers/topics/{TOPIC}")
+def _topic_id(view: ClusterView) -> Uuid:
+    data, _ = view.zk.get(f"/brokers/topics/{TOPIC}")
     return Uuid.from_string(json.loads(data)["topic_id"])
 
 

@@ -5,49 +5,24 @@ ZooKeeper stays whole, and a follower SIGKILLed while records are produced catch
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Callable, Iterator
 
-import pytest
 from confluent_kafka import Consumer, KafkaError, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
-from kazoo.client import KazooClient
 
-from tests.integration.cluster import KafkaCluster
+from tests.integration.cluster import ClusterView, KafkaCluster
 from tests.utils import wait_until_true
 
 TOPIC = "replicated"
 
 
-@pytest.fixture
-def zk(cluster: KafkaCluster) -> Iterator[KazooClient]:
-    client = KazooClient(hosts=cluster.zk_connect, timeout=10.0)
-    client.start(timeout=10.0)
-    try:
-        yield client
-    finally:
-        client.stop()
-        client.close()
-
-
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
-    wait_until_true(condition, what, timeout=timeout, pause=0.2)
-
-
-def partition_state(zk: KazooClient, partition: int = 0) -> dict[str, object]:
-    data, _ = zk.get(f"/brokers/topics/{TOPIC}/partitions/{partition}/state")
-    state: dict[str, object] = json.loads(data)
-    return state
-
-
-def create_topic(cluster: KafkaCluster, zk: KazooClient) -> None:
+def create_topic(cluster: KafkaCluster, view: ClusterView) -> None:
     admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
     futures = admin.create_topics(
         [NewTopic(TOPIC, num_partitions=1, replication_factor=3, config={"min.insync.replicas": "2"})]
     )
     futures[TOPIC].result(30)
-    wait_for(lambda: zk.exists(f"/brokers/topics/{TOPIC}/partitions/0/state") is not None, "the partition state")
+    wait_until_true(lambda: view.has_partition_state(TOPIC), "the partition state", timeout=60, pause=0.2)
 
 
 def produce(cluster: KafkaCluster, values: list[bytes]) -> None:
@@ -118,36 +93,54 @@ def log_size(cluster: KafkaCluster, broker_id: int) -> int:
 
 
 def test_followers_replicate_byte_identical_logs_and_catch_up_after_sigkill(
-    cluster: KafkaCluster, zk: KazooClient
+    cluster: KafkaCluster, cluster_view: ClusterView
 ) -> None:
     """acks=all writes to an RF=3, min.insync.replicas=2 topic are acknowledged and read back; the followers'
     segment files and leader-epoch-checkpoint equal the leader's byte for byte while the ISR stays [0,1,2]; a
     follower killed with SIGKILL misses writes, comes back after restart and is byte-identical again."""
-    create_topic(cluster, zk)
+    view = cluster_view
+    create_topic(cluster, view)
     first = [f"record-{i:05d}".encode() for i in range(2000)]
     produce(cluster, first)
     assert sorted(consume_all(cluster, len(first))) == sorted(first)
 
-    state = partition_state(zk)
-    leader = int(state["leader"])  # type: ignore[call-overload]
-    assert sorted(state["isr"]) == [0, 1, 2]  # type: ignore[call-overload]
+    state = view.partition_state(TOPIC)
+    leader = int(state["leader"])
+    assert sorted(state["isr"]) == [0, 1, 2]
     leader_size = log_size(cluster, leader)
-    wait_for(lambda: replicas_identical(cluster, leader, leader_size), "the followers' logs to equal the leader's")
-    assert sorted(partition_state(zk)["isr"]) == [0, 1, 2]  # type: ignore[call-overload]
+    wait_until_true(
+        lambda: replicas_identical(cluster, leader, leader_size),
+        "the followers' logs to equal the leader's",
+        timeout=60,
+        pause=0.2,
+    )
+    assert view.isr(TOPIC) == [0, 1, 2]
 
     # A follower dies without a clean shutdown; writes go on with the two others (min.insync.replicas=2).
     follower = next(b for b in (0, 1, 2) if b != leader)
     cluster.kill(follower)
-    wait_for(lambda: follower not in partition_state(zk)["isr"], "the dead follower to leave the ISR")  # type: ignore[operator]
+    wait_until_true(
+        lambda: follower not in view.isr(TOPIC), "the dead follower to leave the ISR", timeout=60, pause=0.2
+    )
     second = [f"late-{i:05d}".encode() for i in range(1000)]
     produce(cluster, second)
     assert log_size(cluster, follower) < log_size(cluster, leader)
 
     # Kafka 2.8 refuses to register while the dead broker's ZooKeeper session still holds /brokers/ids/N.
-    wait_for(lambda: zk.exists(f"/brokers/ids/{follower}") is None, "the dead broker's registration to expire")
+    wait_until_true(
+        lambda: view.zk.exists(f"/brokers/ids/{follower}") is None,
+        "the dead broker's registration to expire",
+        timeout=60,
+        pause=0.2,
+    )
     cluster.broker(follower).start()
     leader_size = log_size(cluster, leader)
-    wait_for(lambda: replicas_identical(cluster, leader, leader_size), "the restarted follower to catch up")
-    wait_for(lambda: sorted(partition_state(zk)["isr"]) == [0, 1, 2], "the ISR to be whole again")  # type: ignore[call-overload]
-    assert int(partition_state(zk)["leader"]) == leader  # type: ignore[call-overload]
+    wait_until_true(
+        lambda: replicas_identical(cluster, leader, leader_size),
+        "the restarted follower to catch up",
+        timeout=60,
+        pause=0.2,
+    )
+    wait_until_true(lambda: view.isr(TOPIC) == [0, 1, 2], "the ISR to be whole again", timeout=60, pause=0.2)
+    assert view.leader(TOPIC) == leader
     assert sorted(consume_all(cluster, len(first) + len(second))) == sorted(first + second)

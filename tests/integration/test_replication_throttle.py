@@ -6,21 +6,15 @@ ISR; once the throttle is removed it catches up, its log equals the leader's and
 
 from __future__ import annotations
 
-import json
-import signal
 import subprocess
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
 from confluent_kafka import KafkaError, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
-from kazoo.client import KazooClient
 
 from tests.integration.broker import ROOT
-from tests.integration.cluster import KafkaCluster
-from tests.integration.zookeeper import ZooKeeperServer
+from tests.integration.cluster import ClusterFactory, ClusterView, KafkaCluster
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
@@ -34,43 +28,10 @@ OBSERVATION_S = 8.0
 
 
 @pytest.fixture
-def small_fetch_cluster(zk_chroot: str, zookeeper: ZooKeeperServer, tmp_path: Path) -> Iterator[KafkaCluster]:
+def small_fetch_cluster(cluster_factory: ClusterFactory) -> KafkaCluster:
     """The `cluster` fixture's three brokers, with followers fetching at most 16 KB per partition per request, so
     that the throttle, which acts between fetches, has many fetches to act on."""
-    kafka_cluster = KafkaCluster(
-        tmp_path,
-        zookeeper.connect_string + zk_chroot,
-        num_brokers=3,
-        overrides={"replica.fetch.max.bytes": "16384", "replica.fetch.response.max.bytes": "16384"},
-    )
-    try:
-        kafka_cluster.start()
-        yield kafka_cluster
-    finally:
-        for broker in kafka_cluster.brokers:
-            if broker.is_running:
-                broker.signal(signal.SIGCONT)
-        kafka_cluster.stop()
-
-
-@pytest.fixture
-def zk(small_fetch_cluster: KafkaCluster) -> Iterator[KazooClient]:
-    client = KazooClient(hosts=small_fetch_cluster.zk_connect, timeout=10.0)
-    client.start(timeout=10.0)
-    try:
-        yield client
-    finally:
-        client.stop()
-        client.close()
-
-
-def wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:
-    wait_until_true(condition, what, timeout=timeout, pause=0.2)
-
-
-def isr(zk: KazooClient) -> list[int]:
-    data, _ = zk.get(f"/brokers/topics/{TOPIC}/partitions/0/state")
-    return sorted(json.loads(data)["isr"])
+    return cluster_factory({"replica.fetch.max.bytes": "16384", "replica.fetch.response.max.bytes": "16384"})
 
 
 def configs(cluster: KafkaCluster, *args: str) -> str:
@@ -121,7 +82,7 @@ def produce(cluster: KafkaCluster) -> None:
 )
 def test_throttled_follower_catches_up_at_the_throttled_rate_then_fully_once_the_throttle_is_removed(
     small_fetch_cluster: KafkaCluster,
-    zk: KazooClient,
+    cluster_view: ClusterView,
     throttled_broker: int,
     rate_config: str,
     replicas_config: str,
@@ -131,11 +92,13 @@ def test_throttled_follower_catches_up_at_the_throttled_rate_then_fully_once_the
     missed 2 MB gets them at about that rate: it makes progress but stays far behind and out of the ISR for
     seconds (unthrottled it would catch up in about one). After kafka-configs.sh --delete-config it catches up:
     its segment files equal the leader's and the ISR is [0, 1] again."""
-    cluster = small_fetch_cluster
+    cluster, view = small_fetch_cluster, cluster_view
     admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
     admin.create_topics([NewTopic(TOPIC, num_partitions=1, replica_assignment=[[LEADER, FOLLOWER]])])[TOPIC].result(30)
-    wait_for(lambda: zk.exists(f"/brokers/topics/{TOPIC}/partitions/0/state") is not None, "the partition state")
-    wait_for(lambda: isr(zk) == [LEADER, FOLLOWER], "the ISR to hold both replicas")
+    wait_until_true(lambda: view.has_partition_state(TOPIC), "the partition state", timeout=60, pause=0.2)
+    wait_until_true(
+        lambda: view.isr(TOPIC) == [LEADER, FOLLOWER], "the ISR to hold both replicas", timeout=60, pause=0.2
+    )
 
     configs(
         cluster,
@@ -162,18 +125,18 @@ def test_throttled_follower_catches_up_at_the_throttled_rate_then_fully_once_the
 
     # The follower misses the writes: stopped (controlled shutdown takes it out of the ISR), then restarted.
     cluster.broker(FOLLOWER).stop()
-    wait_for(lambda: isr(zk) == [LEADER], "the ISR to shrink to the leader")
+    wait_until_true(lambda: view.isr(TOPIC) == [LEADER], "the ISR to shrink to the leader", timeout=60, pause=0.2)
     produce(cluster)
     leader_size = log_size(cluster, LEADER)
     assert leader_size >= NUM_RECORDS * RECORD_SIZE
     cluster.broker(FOLLOWER).start()
 
     # Throttled: the follower replicates, but at about the throttled rate.
-    wait_for(lambda: log_size(cluster, FOLLOWER) > 0, "the restarted follower to fetch")
+    wait_until_true(lambda: log_size(cluster, FOLLOWER) > 0, "the restarted follower to fetch", timeout=60, pause=0.2)
     start_size, start = log_size(cluster, FOLLOWER), time.monotonic()
     samples: list[tuple[float, int, list[int]]] = []
     while time.monotonic() - start < OBSERVATION_S:
-        samples.append((time.monotonic() - start, log_size(cluster, FOLLOWER), isr(zk)))
+        samples.append((time.monotonic() - start, log_size(cluster, FOLLOWER), view.isr(TOPIC)))
         time.sleep(0.5)
     end_elapsed, end_size, _ = samples[-1]
     replicated = end_size - start_size
@@ -197,9 +160,13 @@ def test_throttled_follower_catches_up_at_the_throttled_rate_then_fully_once_the
         rate_config,
     )
     configs(cluster, "--alter", "--entity-type", "topics", "--entity-name", TOPIC, "--delete-config", replicas_config)
-    wait_for(lambda: isr(zk) == [LEADER, FOLLOWER], "the follower to rejoin the ISR", timeout=60)
-    wait_for(
+    wait_until_true(
+        lambda: view.isr(TOPIC) == [LEADER, FOLLOWER], "the follower to rejoin the ISR", timeout=60, pause=0.2
+    )
+    wait_until_true(
         lambda: segment_bytes(cluster, FOLLOWER) == segment_bytes(cluster, LEADER),
         "the follower's segments to equal the leader's",
+        timeout=60,
+        pause=0.2,
     )
     assert log_size(cluster, FOLLOWER) == leader_size

@@ -8,22 +8,17 @@ away when it comes back."""
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
-from kazoo.client import KazooClient
 
 from tests.integration.broker import ROOT, BrokerProcess
-from tests.integration.cluster import KafkaCluster
-from tests.integration.zookeeper import ZooKeeperServer
+from tests.integration.cluster import ClusterFactory, ClusterView, KafkaCluster
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
@@ -33,43 +28,8 @@ SESSION_TIMEOUT_MS = 6000
 
 
 @pytest.fixture
-def unclean_cluster(zk_chroot: str, zookeeper: ZooKeeperServer, tmp_path: Path) -> Iterator[KafkaCluster]:
-    cluster = KafkaCluster(
-        tmp_path,
-        zookeeper.connect_string + zk_chroot,
-        overrides={
-            "zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS),
-            # The last broker standing cannot hand its leaderships over; it need not try three times.
-            "controlled.shutdown.max.retries": "1",
-        },
-    )
-    try:
-        cluster.start()
-        yield cluster
-    finally:
-        cluster.stop()
-
-
-@pytest.fixture
-def zk(unclean_cluster: KafkaCluster) -> Iterator[KazooClient]:
-    client = KazooClient(hosts=unclean_cluster.zk_connect, timeout=10.0)
-    client.start(timeout=10.0)
-    try:
-        yield client
-    finally:
-        client.stop()
-        client.close()
-
-
-def partition_state(zk: KazooClient) -> dict[str, Any]:
-    data, _ = zk.get(f"/brokers/topics/{TOPIC}/partitions/0/state")
-    state: dict[str, Any] = json.loads(data)
-    return state
-
-
-def controller_id(zk: KazooClient) -> int:
-    data, _ = zk.get("/controller")
-    return int(json.loads(data)["brokerid"])
+def unclean_cluster(cluster_factory: ClusterFactory) -> KafkaCluster:
+    return cluster_factory({"zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS)})
 
 
 def produce(bootstrap: str, values: list[str]) -> None:
@@ -112,10 +72,12 @@ def state_change_log(cluster: KafkaCluster, broker_id: int) -> str:
     return path.read_text(errors="replace") if path.exists() else ""
 
 
-def lose_the_isr(cluster: KafkaCluster, zk: KazooClient, config: dict[str, str] | None = None) -> tuple[int, int, int]:
+def lose_the_isr(
+    cluster: KafkaCluster, view: ClusterView, config: dict[str, str] | None = None
+) -> tuple[int, int, int]:
     """Creates the topic on the two brokers that are not the controller, writes 100 records, kills the follower,
     writes 100 more (which only the leader has), then kills the leader. Returns (controller, leader, follower)."""
-    controller = controller_id(zk)
+    controller = view.controller()
     leader, follower = [b for b in range(3) if b != controller]
     admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
     new_topic = NewTopic(
@@ -125,17 +87,17 @@ def lose_the_isr(cluster: KafkaCluster, zk: KazooClient, config: dict[str, str] 
         config={"min.insync.replicas": "1", **(config or {})},
     )
     admin.create_topics([new_topic])[TOPIC].result(30)
-    wait_until_true(lambda: sorted(partition_state(zk)["isr"]) == sorted([leader, follower]), "ISR of two", 30)
+    wait_until_true(lambda: view.isr(TOPIC) == sorted([leader, follower]), "ISR of two", 30)
     produce(cluster.bootstrap, [f"before-{i}" for i in range(100)])
 
     cluster.kill(follower)
-    wait_until_true(lambda: partition_state(zk)["isr"] == [leader], f"ISR shrinks to [{leader}]", 60, pause=0.2)
+    wait_until_true(lambda: view.isr(TOPIC) == [leader], f"ISR shrinks to [{leader}]", 60, pause=0.2)
     produce(cluster.broker(leader).bootstrap, [f"leader-only-{i}" for i in range(100)])
 
     cluster.kill(leader)
-    wait_until_true(lambda: partition_state(zk)["leader"] == -1, "the partition goes offline", 60, pause=0.2)
+    wait_until_true(lambda: view.leader(TOPIC) == -1, "the partition goes offline", 60, pause=0.2)
     # The last member of the ISR stays in it: only it has every acknowledged write.
-    assert partition_state(zk)["isr"] == [leader]
+    assert view.isr(TOPIC) == [leader]
     return controller, leader, follower
 
 
@@ -154,12 +116,12 @@ def restart(broker: BrokerProcess) -> None:
 
 
 def test_without_unclean_election_the_partition_waits_for_an_isr_member(
-    unclean_cluster: KafkaCluster, zk: KazooClient
+    unclean_cluster: KafkaCluster, cluster_view: ClusterView
 ) -> None:
     """Off (the default): the out-of-sync replica comes back and the partition stays offline (the controller logs
     that no replica could be elected); the ISR member comes back and leads with every write."""
-    cluster = unclean_cluster
-    controller, leader, follower = lose_the_isr(cluster, zk)
+    cluster, view = unclean_cluster, cluster_view
+    controller, leader, follower = lose_the_isr(cluster, view)
     marks = len(state_change_log(cluster, controller))
 
     restart(cluster.broker(follower))
@@ -170,21 +132,21 @@ def test_without_unclean_election_the_partition_waits_for_an_isr_member(
         60,
         pause=0.2,
     )
-    state = partition_state(zk)
+    state = view.partition_state(TOPIC)
     assert state["leader"] == -1 and state["isr"] == [leader], state
 
     restart(cluster.broker(leader))
-    wait_until_true(lambda: partition_state(zk)["leader"] == leader, f"broker {leader} leads again", 60, pause=0.2)
-    wait_until_true(lambda: sorted(partition_state(zk)["isr"]) == sorted([leader, follower]), "ISR whole", 60)
+    wait_until_true(lambda: view.leader(TOPIC) == leader, f"broker {leader} leads again", 60, pause=0.2)
+    wait_until_true(lambda: view.isr(TOPIC) == sorted([leader, follower]), "ISR whole", 60)
     expected = [f"before-{i}" for i in range(100)] + [f"leader-only-{i}" for i in range(100)]
     assert read_all(cluster.bootstrap) == expected
 
 
 def _unclean_election_happened(
-    cluster: KafkaCluster, zk: KazooClient, controller: int, leader: int, follower: int, marks: int
+    cluster: KafkaCluster, view: ClusterView, controller: int, leader: int, follower: int, marks: int
 ) -> None:
-    wait_until_true(lambda: partition_state(zk)["leader"] == follower, f"broker {follower} elected", 60, pause=0.2)
-    assert partition_state(zk)["isr"] == [follower]
+    wait_until_true(lambda: view.leader(TOPIC) == follower, f"broker {follower} elected", 60, pause=0.2)
+    assert view.isr(TOPIC) == [follower]
     # The controller's state-change log shows the election of a replica that was not in the ISR.
     line = re.compile(
         rf"Changed partition {TOPIC}-0 from OfflinePartition to OnlinePartition with state "
@@ -197,7 +159,7 @@ def _unclean_election_happened(
 
     # The old leader comes back as a follower and truncates the writes nobody else has.
     restart(cluster.broker(leader))
-    wait_until_true(lambda: sorted(partition_state(zk)["isr"]) == sorted([leader, follower]), "ISR whole", 60)
+    wait_until_true(lambda: view.isr(TOPIC) == sorted([leader, follower]), "ISR whole", 60)
     truncated = re.compile(r"\[Log partition=unclean-0, dir=[^\]]*\] Truncating to offset 100\b")
     assert truncated.search((cluster.broker(leader).app_log_dir / "server.log").read_text(errors="replace"))
     assert read_all(cluster.broker(leader).bootstrap) == [f"before-{i}" for i in range(100)] + [
@@ -206,15 +168,15 @@ def _unclean_election_happened(
 
 
 def test_unclean_election_enabled_for_the_topic_with_kafka_configs(
-    unclean_cluster: KafkaCluster, zk: KazooClient
+    unclean_cluster: KafkaCluster, cluster_view: ClusterView
 ) -> None:
     """Turned on for the topic (kafka-configs.sh --entity-type topics) while its partition is offline with the
     out-of-sync replica alive: that replica leads at once, without the writes it missed."""
-    cluster = unclean_cluster
-    controller, leader, follower = lose_the_isr(cluster, zk)
+    cluster, view = unclean_cluster, cluster_view
+    controller, leader, follower = lose_the_isr(cluster, view)
     restart(cluster.broker(follower))
     marks = len(state_change_log(cluster, controller))
-    assert partition_state(zk)["leader"] == -1
+    assert view.leader(TOPIC) == -1
     kafka_configs(
         cluster,
         "--entity-type",
@@ -224,30 +186,32 @@ def test_unclean_election_enabled_for_the_topic_with_kafka_configs(
         "--add-config",
         "unclean.leader.election.enable=true",
     )
-    _unclean_election_happened(cluster, zk, controller, leader, follower, marks)
+    _unclean_election_happened(cluster, view, controller, leader, follower, marks)
 
 
 def test_unclean_election_enabled_for_every_broker_with_kafka_configs(
-    unclean_cluster: KafkaCluster, zk: KazooClient
+    unclean_cluster: KafkaCluster, cluster_view: ClusterView
 ) -> None:
     """Turned on as the cluster-wide broker default (kafka-configs.sh --entity-type brokers --entity-default): the
     controller elects the out-of-sync replica."""
-    cluster = unclean_cluster
-    controller, leader, follower = lose_the_isr(cluster, zk)
+    cluster, view = unclean_cluster, cluster_view
+    controller, leader, follower = lose_the_isr(cluster, view)
     restart(cluster.broker(follower))
     marks = len(state_change_log(cluster, controller))
-    assert partition_state(zk)["leader"] == -1
+    assert view.leader(TOPIC) == -1
     kafka_configs(
         cluster, "--entity-type", "brokers", "--entity-default", "--add-config", "unclean.leader.election.enable=true"
     )
-    _unclean_election_happened(cluster, zk, controller, leader, follower, marks)
+    _unclean_election_happened(cluster, view, controller, leader, follower, marks)
 
 
-def test_unclean_election_set_on_the_topic_at_creation(unclean_cluster: KafkaCluster, zk: KazooClient) -> None:
+def test_unclean_election_set_on_the_topic_at_creation(
+    unclean_cluster: KafkaCluster, cluster_view: ClusterView
+) -> None:
     """Set on the topic from the start: when the out-of-sync replica returns to an offline partition, the
     controller elects it."""
-    cluster = unclean_cluster
-    controller, leader, follower = lose_the_isr(cluster, zk, {"unclean.leader.election.enable": "true"})
+    cluster, view = unclean_cluster, cluster_view
+    controller, leader, follower = lose_the_isr(cluster, view, {"unclean.leader.election.enable": "true"})
     marks = len(state_change_log(cluster, controller))
     restart(cluster.broker(follower))
-    _unclean_election_happened(cluster, zk, controller, leader, follower, marks)
+    _unclean_election_happened(cluster, view, controller, leader, follower, marks)
