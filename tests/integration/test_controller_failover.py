@@ -12,6 +12,7 @@ import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from tests.integration.broker import BrokerProcess
 from tests.integration.cluster import ClusterFactory, ClusterView, KafkaCluster
 from tests.utils import wait_until_true
 
@@ -190,12 +191,29 @@ def test_controller_killed_during_topic_deletion_finishes_the_deletion(
 
     admin.create_topics([NewTopic(names[0], 3, 3)], operation_timeout=30)[names[0]].result(60)
     wait_until_true(lambda: fully_made(view, names[0]), "re-created", 60, 0.2)
+    # ZooKeeper has the new topic before every broker's metadata cache does (UpdateMetadata goes out after the
+    # znodes are written, as in Kafka): wait until the brokers answer clients with its three led partitions.
+    wait_until_true(
+        lambda: all(
+            len(parts := admin_of(b).list_topics(names[0], timeout=10).topics[names[0]].partitions) == 3
+            and all(part.leader >= 0 for part in parts.values())
+            for b in cluster.brokers
+        ),
+        "every broker's metadata has the re-created topic",
+        60,
+        0.2,
+    )
     consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": "unused"})
     try:
         for p in range(3):
             assert consumer.get_watermark_offsets(TopicPartition(names[0], p), timeout=30) == (0, 0)
     finally:
         consumer.close()
+
+
+def admin_of(broker: BrokerProcess) -> AdminClient:
+    """An admin client bootstrapped from this broker alone, so that its metadata is that broker's."""
+    return AdminClient({"bootstrap.servers": broker.bootstrap})
 
 
 def test_group_keeps_committed_offsets_when_its_coordinator_dies(
