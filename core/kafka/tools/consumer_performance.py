@@ -30,12 +30,11 @@ from typing import Any, TextIO
 from kafka.clients.consumer.consumer_rebalance_listener import ConsumerRebalanceListener
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
-from kafka.common.utils.utils import load_props
+from kafka.common.utils.utils import java_divide, load_props
 from kafka.tools.tools_utils import (
     configure_tool_logging,
     finish_stdout,
     format_java_double,
-    java_divide,
     print_exception,
     print_metrics,
     silence_stdout,

@@ -32,13 +32,12 @@ from kafka.clients.producer.callback import Callback
 from kafka.clients.producer.producer_record import ProducerRecord
 from kafka.clients.producer.record_metadata import RecordMetadata
 from kafka.common.utils.time import Time
-from kafka.common.utils.utils import load_props
+from kafka.common.utils.utils import java_divide, load_props
 from kafka.tools.throughput_throttler import ThroughputThrottler
 from kafka.tools.tools_utils import (
     configure_tool_logging,
     finish_stdout,
     format_java_double,
-    java_divide,
     print_exception,
     print_metrics,
     silence_stdout,

@@ -32,7 +32,6 @@ __all__ = [
     "finish_stdout",
     "format_java_double",
     "get_port",
-    "java_divide",
     "print_exception",
     "print_metrics",
     "run_reporting_errors",
@@ -89,15 +88,6 @@ def print_metrics(metrics: Mapping[Any, Any], out: TextIO | None = None, err: Te
 
 
 # -- numbers as Java prints them --------------------------------------------------------------------------------
-
-
-def java_divide(numerator: float, denominator: float) -> float:
-    """Java's double division: x/0 is +-Infinity and 0/0 is NaN, where Python raises."""
-    if denominator == 0:
-        if numerator == 0 or numerator != numerator:
-            return float("nan")
-        return float("inf") if numerator > 0 else float("-inf")
-    return numerator / denominator
 
 
 def format_java_double(value: float, decimals: int) -> str:

@@ -12,6 +12,7 @@ import pytest
 from kafka.admin._tool_support import AdminCommandFailedException
 from kafka.common.errors import KafkaException, TimeoutException, UnknownTopicOrPartitionException
 from kafka.common.kafka_future import ExecutionException
+from kafka.common.utils.utils import java_divide
 from kafka.tools import tools_utils as tu
 from kafka.utils.command_line_utils import (
     MissingRequiredOptionsException,
@@ -98,10 +99,10 @@ def test_stack_trace_lines() -> None:
 
 def test_java_double_formatting() -> None:
     """Doubles print with Java's %.Nf, and division by zero gives Java's Infinity and NaN."""
-    assert tu.format_java_double(tu.java_divide(1, 3), 4) == "0.3333"
-    assert tu.format_java_double(tu.java_divide(1, 0), 2) == "Infinity"
-    assert tu.format_java_double(tu.java_divide(-1, 0), 2) == "-Infinity"
-    assert tu.format_java_double(tu.java_divide(0, 0), 2) == "NaN"
+    assert tu.format_java_double(java_divide(1, 3), 4) == "0.3333"
+    assert tu.format_java_double(java_divide(1, 0), 2) == "Infinity"
+    assert tu.format_java_double(java_divide(-1, 0), 2) == "-Infinity"
+    assert tu.format_java_double(java_divide(0, 0), 2) == "NaN"
 
 
 def test_print_metrics() -> None:
