@@ -7,8 +7,8 @@ metadata cache (`MetadataCacheControllerNodeProvider`, the controller id of the 
 queued requests one at a time, and puts a request back at the head of the queue when the connection drops or the
 broker it reached answers NOT_CONTROLLER, forgetting the controller so that it is looked up again.
 
-# PORT: Kafka's request thread extends InterBrokerSendThread (core/src/main/scala/kafka/common/
-# InterBrokerSendThread.scala); its only user here is this module, so it lives here. The Raft controller node
+# PORT: the request thread extends InterBrokerSendThread, which lives in kafka.server.inter_broker_send_thread
+# (Kafka's is in core's kafka.common package; here kafka.common is the clients' package). The Raft controller node
 # provider (KRaft) and the channel's metrics are not ported. Listeners are PLAINTEXT only, as the SocketServer's.
 """
 
@@ -22,14 +22,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kafka.clients.api_versions import ApiVersions
-from kafka.clients.client_request import ClientRequest
 from kafka.clients.client_response import ClientResponse
 from kafka.clients.kafka_client import KafkaClient
 from kafka.clients.manual_metadata_updater import ManualMetadataUpdater
 from kafka.clients.network_client import NetworkClient
 from kafka.clients.node_api_versions import NodeApiVersions
 from kafka.clients.request_completion_handler import RequestCompletionCallback, RequestCompletionHandler
-from kafka.common.errors import AuthenticationException, DisconnectException
 from kafka.common.network.network_receive import NetworkReceive
 from kafka.common.network.plaintext_channel_builder import PlaintextChannelBuilder
 from kafka.common.network.selectable import Selectable
@@ -39,8 +37,8 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.requests.abstract_request import Builder
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
+from kafka.server.inter_broker_send_thread import InterBrokerSendThread, RequestAndCompletionHandler
 from kafka.utils.logging import Logging
-from kafka.utils.shutdownable_thread import ShutdownableThread
 
 if TYPE_CHECKING:
     from kafka.common.network.listener_name import ListenerName
@@ -239,160 +237,6 @@ class BrokerToControllerChannelManagerImpl(BrokerToControllerChannelManager, Log
         if active_controller.id == self.config.broker_id:
             return self._current_node_api_versions
         return self._api_versions.get(active_controller.id_string)
-
-
-# -- kafka.common.InterBrokerSendThread ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class RequestAndCompletionHandler:
-    creation_time_ms: int
-    destination: Node
-    request: Builder[Any]
-    handler: RequestCompletionCallback
-
-
-class _UnsentRequests:
-    """Requests generated but not yet handed to the network client, per destination, in order."""
-
-    def __init__(self) -> None:
-        self.unsent: dict[Node, deque[ClientRequest]] = {}
-
-    def put(self, node: Node, request: ClientRequest) -> None:
-        self.unsent.setdefault(node, deque()).append(request)
-
-    def remove_all_timed_out(self, now: int) -> list[ClientRequest]:
-        """At most one expired request per destination (the oldest that has expired), removed."""
-        expired_requests: list[ClientRequest] = []
-        for requests in self.unsent.values():
-            for request in requests:
-                elapsed_ms = max(0, now - request.created_time_ms)
-                if elapsed_ms > request.request_timeout_ms:
-                    expired_requests.append(request)
-                    requests.remove(request)
-                    break
-        return expired_requests
-
-    def clean(self) -> None:
-        for node in [n for n, requests in self.unsent.items() if not requests]:
-            del self.unsent[node]
-
-    def has_unsent(self) -> bool:
-        return any(self.unsent.values())
-
-
-class InterBrokerSendThread(ShutdownableThread):
-    """A thread that sends the requests `generate_requests` produces over a non-blocking NetworkClient and runs
-    their handlers as the answers come. Only this thread polls the client; `wakeup` may be called from any."""
-
-    def __init__(
-        self, name: str, network_client: KafkaClient, request_timeout_ms: int, time: Time, is_interruptible: bool = True
-    ) -> None:
-        super().__init__(name, is_interruptible)
-        self.network_client = network_client
-        self.request_timeout_ms = request_timeout_ms
-        self.time = time
-        self._unsent_requests = _UnsentRequests()
-
-    @abstractmethod
-    def generate_requests(self) -> Iterable[RequestAndCompletionHandler]: ...
-
-    @property
-    def has_unsent_requests(self) -> bool:
-        return self._unsent_requests.has_unsent()
-
-    def shutdown(self) -> None:
-        self.initiate_shutdown()
-        self.network_client.initiate_close()
-        self.await_shutdown()
-        self.network_client.close()
-
-    def _drain_generated_requests(self) -> None:
-        for request in self.generate_requests():
-            self._unsent_requests.put(
-                request.destination,
-                self.network_client.new_client_request(
-                    request.destination.id_string,
-                    request.request,
-                    request.creation_time_ms,
-                    True,
-                    self.request_timeout_ms,
-                    request.handler,
-                ),
-            )
-
-    def poll_once(self, max_timeout_ms: int) -> None:
-        try:
-            self._drain_generated_requests()
-            now = self.time.milliseconds()
-            timeout = self._send_requests(now, max_timeout_ms)
-            self.network_client.poll(timeout, now)
-            now = self.time.milliseconds()
-            self._check_disconnects(now)
-            self._fail_expired_requests(now)
-            self._unsent_requests.clean()
-        except DisconnectException:
-            if self.network_client.active():
-                self.error("unhandled exception caught in InterBrokerSendThread")
-                raise
-            # Expected once initiate_close has been called.
-        except Exception as e:
-            # Some requests may have been dropped and the thread cannot know which: it stops (Kafka exits).
-            self.error("unhandled exception caught in InterBrokerSendThread", e)
-            raise
-
-    def do_work(self) -> None:
-        self.poll_once(_LONG_MAX)
-
-    def _send_requests(self, now: int, max_timeout_ms: int) -> int:
-        poll_timeout = max_timeout_ms
-        for node, requests in self._unsent_requests.unsent.items():
-            while requests:
-                if self.network_client.ready(node, now):
-                    self.network_client.send(requests.popleft(), now)
-                else:
-                    poll_timeout = min(poll_timeout, self.network_client.connection_delay(node, now))
-                    break
-        return poll_timeout
-
-    def _check_disconnects(self, now: int) -> None:
-        # Requests already sent are failed by the NetworkClient itself when their connection goes; the ones still
-        # waiting here are failed with a disconnect once their destination's connection has failed.
-        for node in list(self._unsent_requests.unsent):
-            requests = self._unsent_requests.unsent[node]
-            if requests and self.network_client.connection_failed(node):
-                del self._unsent_requests.unsent[node]
-                for request in requests:
-                    authentication_exception = self.network_client.authentication_exception(node)
-                    if authentication_exception is not None:
-                        self.error(f"Failed to send the following request due to authentication error: {request}")
-                    self.complete_with_disconnect(request, now, authentication_exception)
-
-    def _fail_expired_requests(self, now: int) -> None:
-        for request in self._unsent_requests.remove_all_timed_out(now):
-            self.debug(f"Failed to send the following request after {request.request_timeout_ms} ms: {request}")
-            self.complete_with_disconnect(request, now, None)
-
-    def complete_with_disconnect(
-        self, request: ClientRequest, now: int, authentication_exception: AuthenticationException | None
-    ) -> None:
-        handler = request.callback
-        response = ClientResponse(
-            request.make_header(request.request_builder.latest_allowed_version),
-            handler,
-            request.destination,
-            now,
-            now,
-            True,
-            None,
-            authentication_exception,
-            None,
-        )
-        if handler is not None:
-            handler(response)
-
-    def wakeup(self) -> None:
-        self.network_client.wakeup()
 
 
 # -- the request thread ----------------------------------------------------------------------------------------------
