@@ -1,0 +1,656 @@
+"""Transactions as a user meets them (issue 13), on one broker started from the bin scripts: confluent-kafka
+(librdkafka) and aiokafka transactional producers with read_committed and read_uncommitted consumers; an open
+transaction holding read_committed consumers at the last stable offset; consume-transform-produce with the
+group's offsets committed in the transaction; fencing by a second producer with the same transactional.id; a
+producer SIGKILLed inside its transaction, aborted after its transaction.timeout.ms; the error codes Kafka gives
+bad transactional requests (sent with our own request classes); kafka-dump-log.sh printing the markers."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import confluent_kafka as ck
+import pytest
+from confluent_kafka.admin import AdminClient, NewTopic
+
+from kafka.common.message import (
+    AddPartitionsToTxnRequestData,
+    DescribeTransactionsRequestData,
+    EndTxnRequestData,
+    FindCoordinatorRequestData,
+    InitProducerIdRequestData,
+)
+from kafka.common.protocol.api_keys import ApiKeys
+from kafka.common.protocol.errors import Errors
+from tests.integration.broker import ROOT, BrokerProcess
+from tests.integration.test_group_apis import ProtocolClient
+from tests.utils import wait_until_true
+
+pytestmark = pytest.mark.integration
+
+MAX_TXN_TIMEOUT_MS = 120_000
+TXN_OVERRIDES = {
+    # One broker: the transaction log and the offsets topic with one replica, and few partitions to load.
+    "transaction.state.log.replication.factor": "1",
+    "transaction.state.log.min.isr": "1",
+    "transaction.state.log.num.partitions": "4",
+    "offsets.topic.num.partitions": "4",
+    # Timed-out transactions are looked for twice a second (Kafka's default is every 10 s), so the test of a
+    # producer that dies inside a transaction waits for that producer's transaction.timeout.ms, not the check.
+    "transaction.abort.timed.out.transaction.cleanup.interval.ms": "500",
+    "transaction.max.timeout.ms": str(MAX_TXN_TIMEOUT_MS),
+}
+FENCED = {ck.KafkaError.PRODUCER_FENCED, ck.KafkaError.INVALID_PRODUCER_EPOCH, ck.KafkaError._FENCED}
+
+
+@pytest.fixture(scope="module")
+def broker(zookeeper: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
+    work = Path(tmp_path_factory.mktemp("txn-clients"))
+    b = BrokerProcess(work, zookeeper.connect_string + "/txn-clients-" + work.name, overrides=TXN_OVERRIDES)
+    b.start()
+    yield b
+    assert b.stop() == 0, b.console_tail()
+
+
+# ---- helpers ------------------------------------------------------------------------------------------------
+
+
+def _create_topic(broker: BrokerProcess, name: str, partitions: int = 1) -> None:
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    admin.create_topics([NewTopic(name, partitions, 1)], operation_timeout=30)[name].result(30)
+    wait_until_true(
+        lambda: len(admin.list_topics(name, timeout=10).topics[name].partitions) == partitions,
+        f"{name} is in the broker's metadata",
+        timeout=30,
+    )
+
+
+def _txn_producer(broker: BrokerProcess, transactional_id: str, **config: Any) -> ck.Producer:
+    """A confluent-kafka transactional producer, its transactions initialised (the first one on a broker waits
+    for the transaction log to be created and loaded)."""
+    producer = ck.Producer(
+        {"bootstrap.servers": broker.bootstrap, "transactional.id": transactional_id, "linger.ms": 5, **config}
+    )
+    producer.init_transactions(90)
+    return producer
+
+
+def _plain_producer(broker: BrokerProcess) -> ck.Producer:
+    return ck.Producer({"bootstrap.servers": broker.bootstrap, "acks": "all", "linger.ms": 5})
+
+
+class Offsets:
+    """The last stable offset and the high watermark of a partition, as consumers of each isolation level get
+    them from ListOffsets (a read_committed consumer's end offset is the LSO)."""
+
+    def __init__(self, broker: BrokerProcess) -> None:
+        self._consumers = {
+            level: ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "offsets", "isolation.level": level})
+            for level in ("read_committed", "read_uncommitted")
+        }
+
+    def lso(self, topic: str, partition: int = 0) -> int:
+        return self._end("read_committed", topic, partition)
+
+    def high_watermark(self, topic: str, partition: int = 0) -> int:
+        return self._end("read_uncommitted", topic, partition)
+
+    def _end(self, level: str, topic: str, partition: int) -> int:
+        _, high = self._consumers[level].get_watermark_offsets(ck.TopicPartition(topic, partition), 10, cached=False)
+        return int(high)
+
+    def wait_stable(self, topic: str, partitions: int = 1, timeout: float = 60.0) -> None:
+        """Waits until no transaction is open on the topic: every partition's LSO equals its high watermark
+        (EndTxn is answered once the decision is logged; the markers that move the LSO follow)."""
+        wait_until_true(
+            lambda: all(self.lso(topic, p) == self.high_watermark(topic, p) for p in range(partitions)),
+            f"every partition of {topic} has its last stable offset at its high watermark",
+            timeout=timeout,
+            pause=0.1,
+        )
+
+    def close(self) -> None:
+        for consumer in self._consumers.values():
+            consumer.close()
+
+
+@pytest.fixture
+def offsets(broker: BrokerProcess) -> Iterator[Offsets]:
+    o = Offsets(broker)
+    yield o
+    o.close()
+
+
+class Reader:
+    """A confluent-kafka consumer assigned every partition of a topic from its start, outside any group, that
+    reports reaching each partition's end (the LSO for read_committed, the high watermark for read_uncommitted)."""
+
+    def __init__(self, broker: BrokerProcess, topic: str, partitions: int = 1, isolation: str = "read_committed"):
+        self.partitions = partitions
+        self.consumer = ck.Consumer(
+            {
+                "bootstrap.servers": broker.bootstrap,
+                "group.id": f"reader-{uuid.uuid4().hex[:8]}",
+                "enable.auto.commit": False,
+                "enable.partition.eof": True,
+                "isolation.level": isolation,
+                "fetch.wait.max.ms": 100,
+            }
+        )
+        self.consumer.assign([ck.TopicPartition(topic, p, ck.OFFSET_BEGINNING) for p in range(partitions)])
+
+    def read_to_end(self, timeout: float = 60.0) -> list[tuple[int, int, str]]:
+        """(partition, offset, value) of the records read until every partition reported its end after them.
+        A partition's end is reported once per offset: call it again only when new records are due."""
+        records: list[tuple[int, int, str]] = []
+        at_end: set[int] = set()
+        deadline = time.monotonic() + timeout
+        while len(at_end) < self.partitions:
+            assert time.monotonic() < deadline, f"the end of every partition not reached in {timeout} s: {records}"
+            msg = self.consumer.poll(0.2)
+            if msg is None:
+                continue
+            if msg.error() is not None:
+                assert msg.error().code() == ck.KafkaError._PARTITION_EOF, msg.error()
+                at_end.add(msg.partition())
+                continue
+            at_end.discard(msg.partition())
+            records.append((msg.partition(), msg.offset(), msg.value().decode()))
+        return records
+
+    def close(self) -> None:
+        self.consumer.close()
+
+
+def _read(broker: BrokerProcess, topic: str, partitions: int = 1, isolation: str = "read_committed") -> list[str]:
+    reader = Reader(broker, topic, partitions, isolation)
+    try:
+        return [value for _, _, value in reader.read_to_end()]
+    finally:
+        reader.close()
+
+
+def _produce(producer: ck.Producer, topic: str, values: list[str], partitions: int = 1) -> None:
+    for i, value in enumerate(values):
+        producer.produce(topic, value=value.encode(), partition=i % partitions)
+
+
+def _fenced_error(producer: ck.Producer, topic: str) -> ck.KafkaError:
+    """What a producer that has been fenced meets when it sends once more and commits: the fatal error its
+    commit (or the abort it is told to do) fails with."""
+    try:
+        producer.produce(topic, value=b"after-fencing", partition=0)
+        producer.commit_transaction(60)
+    except ck.KafkaException as e:
+        error: ck.KafkaError = e.args[0]
+    else:
+        raise AssertionError("a fenced producer committed a transaction")
+    if error.txn_requires_abort():
+        # librdkafka may learn of the fencing from the Produce response (an abortable error); the abort's EndTxn
+        # then fails as fenced.
+        with pytest.raises(ck.KafkaException) as aborted:
+            producer.abort_transaction(60)
+        error = aborted.value.args[0]
+    return error
+
+
+# ---- confluent-kafka ------------------------------------------------------------------------------------------
+
+
+def test_read_committed_sees_committed_records_only(broker: BrokerProcess, offsets: Offsets) -> None:
+    """Two committed transactions and an aborted one between them over two partitions: read_committed consumers
+    get exactly the committed records, in order, read_uncommitted ones all of them; each transaction left one
+    marker per partition."""
+    topic = "committed-and-aborted"
+    _create_topic(broker, topic, partitions=2)
+    producer = _txn_producer(broker, "cc-1")
+    committed = [f"c{i}" for i in range(40)]
+    aborted = [f"a{i}" for i in range(20)]
+    for values, commit in ((committed[:20], True), (aborted, False), (committed[20:], True)):
+        producer.begin_transaction()
+        _produce(producer, topic, values, partitions=2)
+        producer.flush(30)
+        if commit:
+            producer.commit_transaction(60)
+        else:
+            producer.abort_transaction(60)
+    offsets.wait_stable(topic, partitions=2)
+
+    read_committed = _read(broker, topic, 2)
+    assert Counter(read_committed) == Counter(committed)
+    for p in range(2):
+        in_partition = [v for v in read_committed if int(v[1:]) % 2 == p]
+        assert in_partition == [v for v in committed if int(v[1:]) % 2 == p], f"order in partition {p}"
+    assert Counter(_read(broker, topic, 2, "read_uncommitted")) == Counter(committed + aborted)
+    # 60 records and three control batches (one marker each) per partition
+    assert sum(offsets.high_watermark(topic, p) for p in range(2)) == 60 + 3 * 2
+
+
+def test_open_transaction_holds_read_committed_at_lso(broker: BrokerProcess, offsets: Offsets) -> None:
+    """While a transaction is open, read_committed consumers stop at its first offset (the LSO), even for
+    records written after it outside the transaction; read_uncommitted consumers see everything. The commit
+    releases them."""
+    topic = "held-at-lso"
+    _create_topic(broker, topic)
+    plain = _plain_producer(broker)
+    _produce(plain, topic, ["before-0", "before-1"])
+    plain.flush(30)
+    producer = _txn_producer(broker, "lso-1")
+    producer.begin_transaction()
+    _produce(producer, topic, ["open-0", "open-1", "open-2"])
+    producer.flush(30)
+    _produce(plain, topic, ["after"])
+    plain.flush(30)
+
+    committed_reader = Reader(broker, topic)
+    try:
+        assert offsets.lso(topic) == 2 and offsets.high_watermark(topic) == 6
+        assert [v for _, _, v in committed_reader.read_to_end()] == ["before-0", "before-1"]
+        assert _read(broker, topic, 1, "read_uncommitted") == [
+            "before-0",
+            "before-1",
+            "open-0",
+            "open-1",
+            "open-2",
+            "after",
+        ]
+        assert committed_reader.consumer.position([ck.TopicPartition(topic, 0)])[0].offset == 2
+        producer.commit_transaction(60)
+        assert [v for _, _, v in committed_reader.read_to_end()] == ["open-0", "open-1", "open-2", "after"]
+        offsets.wait_stable(topic)
+        assert offsets.high_watermark(topic) == 7
+    finally:
+        committed_reader.close()
+
+
+def test_consume_transform_produce_exactly_once(broker: BrokerProcess, offsets: Offsets) -> None:
+    """A group member reads 200 records and writes one output per input, its position sent to the transaction
+    with send_offsets_to_transaction; every third transaction is aborted and the member rewinds to the group's
+    committed offsets. The read_committed output holds every input exactly once, and the group's committed
+    offsets are the input's end offsets."""
+    source, sink, group = "ctp-in", "ctp-out", "ctp-group"
+    _create_topic(broker, source, partitions=2)
+    _create_topic(broker, sink, partitions=2)
+    plain = _plain_producer(broker)
+    inputs = [str(i) for i in range(200)]
+    _produce(plain, source, inputs, partitions=2)
+    plain.flush(30)
+    ends = {p: offsets.high_watermark(source, p) for p in range(2)}
+    assert sum(ends.values()) == 200
+
+    consumer = ck.Consumer(
+        {
+            "bootstrap.servers": broker.bootstrap,
+            "group.id": group,
+            "enable.auto.commit": False,
+            "auto.offset.reset": "earliest",
+            "isolation.level": "read_committed",
+        }
+    )
+    producer = _txn_producer(broker, "ctp-1")
+    consumer.subscribe([source])
+    transactions = aborts = 0
+    deadline = time.monotonic() + 120
+    try:
+        while True:
+            assert time.monotonic() < deadline, "the group did not get through its input in 120 s"
+            assignment = consumer.assignment()
+            if len(assignment) == 2:
+                positions = consumer.position(assignment)
+                if all(tp.offset == ends[tp.partition] for tp in positions):
+                    committed = consumer.committed(assignment, 30)
+                    if all(tp.offset == ends[tp.partition] for tp in committed):
+                        break
+            msgs = [m for m in consumer.consume(num_messages=25, timeout=0.5) if m.error() is None]
+            if not msgs:
+                continue
+            producer.begin_transaction()
+            for msg in msgs:
+                producer.produce(sink, key=msg.value(), value=b"out-" + msg.value(), partition=msg.partition())
+            producer.send_offsets_to_transaction(
+                consumer.position(consumer.assignment()), consumer.consumer_group_metadata(), 30
+            )
+            transactions += 1
+            if transactions % 3 == 0:
+                producer.flush(30)
+                producer.abort_transaction(60)
+                aborts += 1
+                # Back to what the group last committed: the aborted batch is processed again.
+                for tp in consumer.committed(consumer.assignment(), 30):
+                    offset = tp.offset if tp.offset >= 0 else ck.OFFSET_BEGINNING
+                    consumer.seek(ck.TopicPartition(source, tp.partition, offset))
+            else:
+                producer.commit_transaction(60)
+    finally:
+        consumer.close()
+    assert aborts > 0
+    offsets.wait_stable(sink, partitions=2)
+    outputs = _read(broker, sink, 2)
+    assert Counter(outputs) == Counter(f"out-{i}" for i in inputs), "every input exactly once in the output"
+    assert len(_read(broker, sink, 2, "read_uncommitted")) > 200, "the aborted outputs are in the log"
+
+    checker = ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": group, "enable.auto.commit": False})
+    try:
+        committed = checker.committed([ck.TopicPartition(source, p) for p in range(2)], 30)
+    finally:
+        checker.close()
+    assert {tp.partition: tp.offset for tp in committed} == ends
+
+
+def test_second_producer_fences_the_first(broker: BrokerProcess, offsets: Offsets) -> None:
+    """A second producer initialising the same transactional.id fences the first: the first one's open
+    transaction is aborted, its next send and commit fail with a fatal fencing error, and read_committed consumers
+    see only the second producer's records."""
+    topic = "fenced"
+    _create_topic(broker, topic)
+    first = _txn_producer(broker, "fence-1")
+    first.begin_transaction()
+    _produce(first, topic, ["first-open-0", "first-open-1"])
+    first.flush(30)
+
+    second = _txn_producer(broker, "fence-1")
+    second.begin_transaction()
+    _produce(second, topic, ["second-0"])
+    second.commit_transaction(60)
+
+    error = _fenced_error(first, topic)
+    assert error.fatal(), error
+    assert error.code() in FENCED or "fenced" in error.str().lower(), error
+    offsets.wait_stable(topic)
+    assert _read(broker, topic) == ["second-0"]
+    assert "first-open-0" in _read(broker, topic, 1, "read_uncommitted")
+
+
+CHILD_PRODUCER = textwrap.dedent(
+    """
+    import sys, time
+    import confluent_kafka as ck
+    bootstrap, transactional_id, timeout_ms, topic = sys.argv[1:5]
+    config = {"bootstrap.servers": bootstrap, "transactional.id": transactional_id}
+    producer = ck.Producer({**config, "transaction.timeout.ms": int(timeout_ms)})
+    producer.init_transactions(90)
+    producer.begin_transaction()
+    for i in range(5):
+        producer.produce(topic, value=b"doomed-%d" % i, partition=0)
+    producer.flush(30)
+    print("in-transaction", flush=True)
+    time.sleep(600)
+    """
+)
+
+
+def test_producer_killed_in_transaction_is_aborted_after_its_timeout(
+    broker: BrokerProcess, offsets: Offsets, tmp_path: Path
+) -> None:
+    """A producer SIGKILLed inside a transaction (a child process, transaction.timeout.ms=10000) holds the LSO
+    at its first record until the coordinator aborts the transaction for timing out; then the LSO moves on,
+    read_committed consumers skip its records and get the ones written after it, and its transactional.id can be
+    used again."""
+    topic = "killed-in-txn"
+    _create_topic(broker, topic)
+    plain = _plain_producer(broker)
+    _produce(plain, topic, ["before"])
+    plain.flush(30)
+    script = tmp_path / "child_producer.py"
+    script.write_text(CHILD_PRODUCER)
+    child = subprocess.Popen(
+        [sys.executable, str(script), broker.bootstrap, "doomed-1", "10000", topic],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        line = _readline(child, timeout=120)
+        assert line == "in-transaction", line
+    finally:
+        os.kill(child.pid, signal.SIGKILL)
+        child.wait(30)
+    _produce(plain, topic, ["after"])
+    plain.flush(30)
+    assert offsets.high_watermark(topic) == 7
+    assert offsets.lso(topic) == 1, "the dead producer's open transaction holds the LSO"
+
+    offsets.wait_stable(topic, timeout=90)
+    assert offsets.high_watermark(topic) == 8, "the abort marker"
+    assert _read(broker, topic) == ["before", "after"]
+    again = _txn_producer(broker, "doomed-1")
+    again.begin_transaction()
+    _produce(again, topic, ["reborn"])
+    again.commit_transaction(60)
+    offsets.wait_stable(topic)
+    assert _read(broker, topic) == ["before", "after", "reborn"]
+
+
+def _readline(process: subprocess.Popen[str], timeout: float) -> str:
+    """The child's first line of output, waiting at most `timeout` seconds."""
+    lines: list[str] = []
+    reader = threading.Thread(target=lambda: lines.append(process.stdout.readline() if process.stdout else ""))
+    reader.start()
+    reader.join(timeout)
+    return lines[0].strip() if lines else f"(nothing within {timeout} s; exit code {process.poll()})"
+
+
+def test_dump_log_prints_transaction_markers(broker: BrokerProcess, offsets: Offsets) -> None:
+    """kafka-dump-log.sh on a segment holding a committed and an aborted transaction prints the transactional
+    batches and both control records (`endTxnMarker: COMMIT` / `ABORT`)."""
+    topic = "dumped"
+    _create_topic(broker, topic)
+    producer = _txn_producer(broker, "dump-1")
+    for commit in (True, False):
+        producer.begin_transaction()
+        _produce(producer, topic, ["x", "y"])
+        producer.flush(30)
+        if commit:
+            producer.commit_transaction(60)
+        else:
+            producer.abort_transaction(60)
+    offsets.wait_stable(topic)
+    segment = broker.log_dir / f"{topic}-0" / "00000000000000000000.log"
+    done = subprocess.run(
+        [str(ROOT / "bin" / "kafka-dump-log.sh"), "--files", str(segment), "--deep-iteration"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    assert out.count("isTransactional: true isControl: false") == 2, out
+    assert out.count("isTransactional: true isControl: true") == 2, out
+    assert "endTxnMarker: COMMIT coordinatorEpoch:" in out, out
+    assert "endTxnMarker: ABORT coordinatorEpoch:" in out, out
+    assert out.index("endTxnMarker: COMMIT") < out.index("endTxnMarker: ABORT")
+
+
+# ---- aiokafka -------------------------------------------------------------------------------------------------
+
+
+async def _aio_read(broker: BrokerProcess, topic: str, isolation: str, end: int) -> list[str]:
+    """What an aiokafka consumer of `isolation` reads from partition 0 until its position reaches `end`."""
+    import aiokafka
+    from aiokafka.structs import TopicPartition
+
+    consumer = aiokafka.AIOKafkaConsumer(
+        bootstrap_servers=broker.bootstrap, enable_auto_commit=False, isolation_level=isolation
+    )
+    await consumer.start()
+    try:
+        tp = TopicPartition(topic, 0)
+        consumer.assign([tp])
+        consumer.seek(tp, 0)
+        out: list[str] = []
+        deadline = time.monotonic() + 60
+        while await consumer.position(tp) < end:
+            assert time.monotonic() < deadline, f"aiokafka read {out} and stopped short of offset {end}"
+            batch = await consumer.getmany(tp, timeout_ms=500)
+            out.extend(r.value.decode() for r in batch.get(tp, []))
+        return out
+    finally:
+        await consumer.stop()
+
+
+def test_aiokafka_commits_and_aborts(broker: BrokerProcess, offsets: Offsets) -> None:
+    """aiokafka's transactional producer commits one transaction and aborts the next: its read_committed consumer
+    (and librdkafka's) get only the committed records, its read_uncommitted consumer all of them."""
+    import aiokafka
+
+    topic = "aio-committed"
+    _create_topic(broker, topic)
+
+    async def produce() -> None:
+        producer = aiokafka.AIOKafkaProducer(bootstrap_servers=broker.bootstrap, transactional_id="aio-1")
+        await producer.start()
+        try:
+            async with producer.transaction():
+                for i in range(10):
+                    await producer.send(topic, value=f"c{i}".encode(), partition=0)
+            await producer.begin_transaction()
+            for i in range(10):
+                await producer.send(topic, value=f"a{i}".encode(), partition=0)
+            await producer.flush()
+            await producer.abort_transaction()
+            async with producer.transaction():
+                await producer.send(topic, value=b"c10", partition=0)
+        finally:
+            await producer.stop()
+
+    asyncio.run(produce())
+    offsets.wait_stable(topic)
+    end = offsets.high_watermark(topic)
+    assert end == 21 + 3
+    committed = [f"c{i}" for i in range(11)]
+    assert asyncio.run(_aio_read(broker, topic, "read_committed", end)) == committed
+    assert asyncio.run(_aio_read(broker, topic, "read_uncommitted", end)) == (
+        committed[:10] + [f"a{i}" for i in range(10)] + committed[10:]
+    )
+    assert _read(broker, topic) == committed
+
+
+def test_aiokafka_producer_is_fenced(broker: BrokerProcess, offsets: Offsets) -> None:
+    """A second aiokafka producer with the same transactional_id fences the first: the first one's next commit
+    raises ProducerFenced, and its open transaction never reaches read_committed consumers."""
+    import aiokafka
+    from aiokafka.errors import ProducerFenced
+
+    topic = "aio-fenced"
+    _create_topic(broker, topic)
+
+    async def run() -> None:
+        first = aiokafka.AIOKafkaProducer(bootstrap_servers=broker.bootstrap, transactional_id="aio-fence")
+        second = aiokafka.AIOKafkaProducer(bootstrap_servers=broker.bootstrap, transactional_id="aio-fence")
+        await first.start()
+        try:
+            await first.begin_transaction()
+            await first.send_and_wait(topic, value=b"first-open", partition=0)
+            await second.start()
+            async with second.transaction():
+                await second.send(topic, value=b"second", partition=0)
+            with pytest.raises(ProducerFenced):
+                await first.send_and_wait(topic, value=b"first-after", partition=0)
+                await first.commit_transaction()
+        finally:
+            await second.stop()
+            await first.stop()
+
+    asyncio.run(run())
+    offsets.wait_stable(topic)
+    assert _read(broker, topic) == ["second"]
+
+
+# ---- bad input on the wire ------------------------------------------------------------------------------------
+
+
+def _init_producer_id(client: ProtocolClient, transactional_id: str, timeout_ms: int) -> Any:
+    """InitProducerId, retried while the coordinator answers with a retriable error."""
+    retriable = {Errors.COORDINATOR_LOAD_IN_PROGRESS.code, Errors.CONCURRENT_TRANSACTIONS.code}
+    deadline = time.monotonic() + 60
+    while True:
+        response = client.call(
+            ApiKeys.INIT_PRODUCER_ID,
+            3,
+            InitProducerIdRequestData(transactional_id=transactional_id, transaction_timeout_ms=timeout_ms),
+        )
+        if response.error_code not in retriable or time.monotonic() > deadline:
+            return response
+        time.sleep(0.1)
+
+
+def _end_txn(client: ProtocolClient, version: int, transactional_id: str, producer_id: int, epoch: int) -> int:
+    data = EndTxnRequestData(
+        transactional_id=transactional_id, producer_id=producer_id, producer_epoch=epoch, committed=True
+    )
+    return int(client.call(ApiKeys.END_TXN, version, data).error_code)
+
+
+def _add_partitions(
+    client: ProtocolClient, transactional_id: str, producer_id: int, epoch: int, topics: dict[str, list[int]]
+) -> dict[tuple[str, int], int]:
+    data = AddPartitionsToTxnRequestData(
+        v3_and_below_transactional_id=transactional_id,
+        v3_and_below_producer_id=producer_id,
+        v3_and_below_producer_epoch=epoch,
+        v3_and_below_topics=[
+            AddPartitionsToTxnRequestData.AddPartitionsToTxnTopic(name=t, partitions=p) for t, p in topics.items()
+        ],
+    )
+    response = client.call(ApiKeys.ADD_PARTITIONS_TO_TXN, 3, data)
+    return {
+        (t.name, p.partition_index): p.partition_error_code
+        for t in response.results_by_topic_v3_and_below
+        for p in t.results_by_partition
+    }
+
+
+def test_bad_transactional_requests_get_kafkas_errors(broker: BrokerProcess) -> None:
+    """EndTxn for an unknown transactional id, InitProducerId with a timeout above transaction.max.timeout.ms,
+    AddPartitionsToTxn with an unknown topic, EndTxn with no transaction open, with another producer id and with
+    a wrong epoch get Kafka's error codes, and leave the transaction as it was: it still commits."""
+    topic, tid = "bad-txn-input", "bad-input-1"
+    _create_topic(broker, topic)
+    with ProtocolClient(broker) as client:
+        wait_until_true(
+            lambda: (
+                client.call(ApiKeys.FIND_COORDINATOR, 3, FindCoordinatorRequestData(key=tid, key_type=1)).error_code
+                == Errors.NONE.code
+            ),
+            "the transaction coordinator of the id is available",
+            timeout=90,
+            pause=0.2,
+        )
+        for version in (0, 3):
+            assert _end_txn(client, version, "never-initialised", 4242, 0) == Errors.INVALID_PRODUCER_ID_MAPPING.code
+
+        too_long = _init_producer_id(client, tid, MAX_TXN_TIMEOUT_MS + 1)
+        assert too_long.error_code == Errors.INVALID_TRANSACTION_TIMEOUT.code
+        init = _init_producer_id(client, tid, 60_000)
+        assert init.error_code == Errors.NONE.code
+        pid, epoch = init.producer_id, init.producer_epoch
+
+        assert _end_txn(client, 3, tid, pid, epoch) == Errors.INVALID_TXN_STATE.code, "no transaction is open"
+        assert _add_partitions(client, tid, pid, epoch, {topic: [0], "no-such-topic": [0]}) == {
+            (topic, 0): Errors.OPERATION_NOT_ATTEMPTED.code,
+            ("no-such-topic", 0): Errors.UNKNOWN_TOPIC_OR_PARTITION.code,
+        }
+        assert _add_partitions(client, tid, pid, epoch, {topic: [0]}) == {(topic, 0): Errors.NONE.code}
+        assert _end_txn(client, 3, tid, pid + 1, epoch) == Errors.INVALID_PRODUCER_ID_MAPPING.code
+        assert _end_txn(client, 3, tid, pid, epoch + 1) == Errors.PRODUCER_FENCED.code
+        assert _end_txn(client, 1, tid, pid, epoch + 1) == Errors.INVALID_PRODUCER_EPOCH.code, "before EndTxn v2"
+
+        described = client.call(
+            ApiKeys.DESCRIBE_TRANSACTIONS, 0, DescribeTransactionsRequestData(transactional_ids=[tid])
+        ).transaction_states[0]
+        assert (described.error_code, described.transaction_state) == (Errors.NONE.code, "Ongoing")
+        assert (described.producer_id, described.producer_epoch) == (pid, epoch)
+        assert [(t.topic, list(t.partitions)) for t in described.topics] == [(topic, [0])]
+        assert _end_txn(client, 3, tid, pid, epoch) == Errors.NONE.code, "the transaction commits after all that"
