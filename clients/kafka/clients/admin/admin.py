@@ -1,13 +1,12 @@
 """Port of clients/src/main/java/org/apache/kafka/clients/admin/Admin.java (Kafka 3.7).
 
 The administrative client API: topics, partitions, configs, consumer groups, offsets, records, leaders, log
-directories, partition reassignments and client quotas. Every call returns at once with a result object of
-futures; KafkaAdminClient runs the calls on its own thread. `Admin.create(props)` makes one.
+directories, partition reassignments, client quotas, transactions and producers. Every call returns at once with
+a result object of futures; KafkaAdminClient runs the calls on its own thread. `Admin.create(props)` makes one.
 
 # PORT: Java's overloads without options become an optional `options` argument. The calls this port does not
-implement yet (ACLs, delegation tokens, SCRAM, features, quorum, transactions, producers, client metrics and
-telemetry, member removal, replica log dir moves, metrics) raise UnsupportedOperationException
-rather than pretend.
+implement yet (ACLs, delegation tokens, SCRAM, features, quorum, client metrics and telemetry, member removal,
+replica log dir moves, fenceProducers, metrics) raise UnsupportedOperationException rather than pretend.
 """
 
 from __future__ import annotations
@@ -17,6 +16,9 @@ from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
+    from kafka.clients.admin.abort_transaction_options import AbortTransactionOptions
+    from kafka.clients.admin.abort_transaction_result import AbortTransactionResult
+    from kafka.clients.admin.abort_transaction_spec import AbortTransactionSpec
     from kafka.clients.admin.alter_client_quotas_options import AlterClientQuotasOptions
     from kafka.clients.admin.alter_client_quotas_result import AlterClientQuotasResult
     from kafka.clients.admin.alter_config_op import AlterConfigOp
@@ -51,10 +53,14 @@ if TYPE_CHECKING:
     from kafka.clients.admin.describe_consumer_groups_result import DescribeConsumerGroupsResult
     from kafka.clients.admin.describe_log_dirs_options import DescribeLogDirsOptions
     from kafka.clients.admin.describe_log_dirs_result import DescribeLogDirsResult
+    from kafka.clients.admin.describe_producers_options import DescribeProducersOptions
+    from kafka.clients.admin.describe_producers_result import DescribeProducersResult
     from kafka.clients.admin.describe_replica_log_dirs_options import DescribeReplicaLogDirsOptions
     from kafka.clients.admin.describe_replica_log_dirs_result import DescribeReplicaLogDirsResult
     from kafka.clients.admin.describe_topics_options import DescribeTopicsOptions
     from kafka.clients.admin.describe_topics_result import DescribeTopicsResult
+    from kafka.clients.admin.describe_transactions_options import DescribeTransactionsOptions
+    from kafka.clients.admin.describe_transactions_result import DescribeTransactionsResult
     from kafka.clients.admin.elect_leaders_options import ElectLeadersOptions
     from kafka.clients.admin.elect_leaders_result import ElectLeadersResult
     from kafka.clients.admin.list_consumer_group_offsets_options import ListConsumerGroupOffsetsOptions
@@ -68,6 +74,8 @@ if TYPE_CHECKING:
     from kafka.clients.admin.list_partition_reassignments_result import ListPartitionReassignmentsResult
     from kafka.clients.admin.list_topics_options import ListTopicsOptions
     from kafka.clients.admin.list_topics_result import ListTopicsResult
+    from kafka.clients.admin.list_transactions_options import ListTransactionsOptions
+    from kafka.clients.admin.list_transactions_result import ListTransactionsResult
     from kafka.clients.admin.new_partition_reassignment import NewPartitionReassignment
     from kafka.clients.admin.new_partitions import NewPartitions
     from kafka.clients.admin.new_topic import NewTopic
@@ -318,17 +326,31 @@ class Admin(abc.ABC):
     def unregister_broker(self, *args: Any, **kwargs: Any) -> NoReturn:
         _unsupported("unregisterBroker")
 
-    def describe_producers(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("describeProducers")
+    # -- transactions and producers (3.x APIs; brokers before them answer UnsupportedVersionException) ---------
 
-    def describe_transactions(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("describeTransactions")
+    @abc.abstractmethod
+    def describe_producers(
+        self, topic_partitions: Collection[TopicPartition], options: DescribeProducersOptions | None = None
+    ) -> DescribeProducersResult:
+        """The active producers of each partition, from its leader (or from `options.broker_id()`)."""
 
-    def abort_transaction(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("abortTransaction")
+    @abc.abstractmethod
+    def describe_transactions(
+        self, transactional_ids: Collection[str], options: DescribeTransactionsOptions | None = None
+    ) -> DescribeTransactionsResult:
+        """The state of each transactional id, from its transaction coordinator."""
 
-    def list_transactions(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("listTransactions")
+    @abc.abstractmethod
+    def abort_transaction(
+        self, spec: AbortTransactionSpec, options: AbortTransactionOptions | None = None
+    ) -> AbortTransactionResult:
+        """Writes an abort marker for the spec's producer on its partition (for a hanging transaction)."""
+
+    @abc.abstractmethod
+    def list_transactions(self, options: ListTransactionsOptions | None = None) -> ListTransactionsResult:
+        """The transactions every broker coordinates, filtered by `options`."""
+
+    # -- not implemented by this port yet (continued) -----------------------------------------------------------
 
     def fence_producers(self, *args: Any, **kwargs: Any) -> NoReturn:
         _unsupported("fenceProducers")

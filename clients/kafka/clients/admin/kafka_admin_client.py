@@ -25,6 +25,9 @@ from typing import Any, TypeVar
 
 from kafka.clients import client_utils
 from kafka.clients import common_client_configs as ccc
+from kafka.clients.admin.abort_transaction_options import AbortTransactionOptions
+from kafka.clients.admin.abort_transaction_result import AbortTransactionResult
+from kafka.clients.admin.abort_transaction_spec import AbortTransactionSpec
 from kafka.clients.admin.admin_client import AdminClient
 from kafka.clients.admin.admin_client_config import AdminClientConfig
 from kafka.clients.admin.alter_client_quotas_options import AlterClientQuotasOptions
@@ -63,12 +66,17 @@ from kafka.clients.admin.describe_consumer_groups_options import DescribeConsume
 from kafka.clients.admin.describe_consumer_groups_result import DescribeConsumerGroupsResult
 from kafka.clients.admin.describe_log_dirs_options import DescribeLogDirsOptions
 from kafka.clients.admin.describe_log_dirs_result import DescribeLogDirsResult
+from kafka.clients.admin.describe_producers_options import DescribeProducersOptions
+from kafka.clients.admin.describe_producers_result import DescribeProducersResult
 from kafka.clients.admin.describe_replica_log_dirs_options import DescribeReplicaLogDirsOptions
 from kafka.clients.admin.describe_replica_log_dirs_result import DescribeReplicaLogDirsResult, ReplicaLogDirInfo
 from kafka.clients.admin.describe_topics_options import DescribeTopicsOptions
 from kafka.clients.admin.describe_topics_result import DescribeTopicsResult
+from kafka.clients.admin.describe_transactions_options import DescribeTransactionsOptions
+from kafka.clients.admin.describe_transactions_result import DescribeTransactionsResult
 from kafka.clients.admin.elect_leaders_options import ElectLeadersOptions
 from kafka.clients.admin.elect_leaders_result import ElectLeadersResult
+from kafka.clients.admin.internals.abort_transaction_handler import AbortTransactionHandler
 from kafka.clients.admin.internals.admin_api_driver import AdminApiDriver, RequestSpec
 from kafka.clients.admin.internals.admin_api_future import AdminApiFuture
 from kafka.clients.admin.internals.admin_api_handler import AdminApiHandler
@@ -83,8 +91,11 @@ from kafka.clients.admin.internals.describe_consumer_groups_handler import (
     DescribeConsumerGroupsHandler,
     valid_acl_operations,
 )
+from kafka.clients.admin.internals.describe_producers_handler import DescribeProducersHandler
+from kafka.clients.admin.internals.describe_transactions_handler import DescribeTransactionsHandler
 from kafka.clients.admin.internals.list_consumer_group_offsets_handler import ListConsumerGroupOffsetsHandler
 from kafka.clients.admin.internals.list_offsets_handler import ListOffsetsHandler
+from kafka.clients.admin.internals.list_transactions_handler import ListTransactionsHandler
 from kafka.clients.admin.internals.request_builders import (
     AlterConfigsRequestBuilder,
     CreateTopicsRequestBuilder,
@@ -104,6 +115,8 @@ from kafka.clients.admin.list_partition_reassignments_options import ListPartiti
 from kafka.clients.admin.list_partition_reassignments_result import ListPartitionReassignmentsResult
 from kafka.clients.admin.list_topics_options import ListTopicsOptions
 from kafka.clients.admin.list_topics_result import ListTopicsResult
+from kafka.clients.admin.list_transactions_options import ListTransactionsOptions
+from kafka.clients.admin.list_transactions_result import ListTransactionsResult
 from kafka.clients.admin.log_dir_description import LogDirDescription
 from kafka.clients.admin.new_partition_reassignment import NewPartitionReassignment
 from kafka.clients.admin.new_partitions import NewPartitions
@@ -2828,6 +2841,42 @@ class KafkaAdminClient(AdminClient):
         handler = AlterConsumerGroupOffsetsHandler(group_id, offsets, self._log_context)
         self._invoke_driver(handler, future, options.timeout_ms())
         return AlterConsumerGroupOffsetsResult(future.get(CoordinatorKey.by_group_id(group_id)))
+
+    # -- transactions and producers -----------------------------------------------------------------------------
+
+    def describe_producers(
+        self, topic_partitions: Collection[TopicPartition], options: DescribeProducersOptions | None = None
+    ) -> DescribeProducersResult:
+        options = DescribeProducersOptions() if options is None else options
+        future = DescribeProducersHandler.new_future(topic_partitions)
+        handler = DescribeProducersHandler(options, self._log_context)
+        self._invoke_driver(handler, future, options.timeout_ms())
+        return DescribeProducersResult(future.all())
+
+    def describe_transactions(
+        self, transactional_ids: Collection[str], options: DescribeTransactionsOptions | None = None
+    ) -> DescribeTransactionsResult:
+        options = DescribeTransactionsOptions() if options is None else options
+        future = DescribeTransactionsHandler.new_future(transactional_ids)
+        handler = DescribeTransactionsHandler(self._log_context)
+        self._invoke_driver(handler, future, options.timeout_ms())
+        return DescribeTransactionsResult(future.all())
+
+    def abort_transaction(
+        self, spec: AbortTransactionSpec, options: AbortTransactionOptions | None = None
+    ) -> AbortTransactionResult:
+        options = AbortTransactionOptions() if options is None else options
+        future = AbortTransactionHandler.new_future([spec.topic_partition])
+        handler = AbortTransactionHandler(spec, self._log_context)
+        self._invoke_driver(handler, future, options.timeout_ms())
+        return AbortTransactionResult(future.all())
+
+    def list_transactions(self, options: ListTransactionsOptions | None = None) -> ListTransactionsResult:
+        options = ListTransactionsOptions() if options is None else options
+        future = ListTransactionsHandler.new_future()
+        handler = ListTransactionsHandler(options, self._log_context)
+        self._invoke_driver(handler, future, options.timeout_ms())
+        return ListTransactionsResult(future.all())
 
     # -- helpers ------------------------------------------------------------------------------------------------
 

@@ -211,7 +211,7 @@ def test_unsupported_calls_raise() -> None:
         with pytest.raises(UnsupportedOperationException, match="metrics"):
             env.admin_client.metrics()
         with pytest.raises(UnsupportedOperationException):
-            env.admin_client.list_transactions()
+            env.admin_client.fence_producers()
 
 
 # -- topics -------------------------------------------------------------------------------------------------------
