@@ -5,12 +5,12 @@ each of which answers through the request channel, at once or later from a purga
 
 What this broker serves is exactly the keys of the handler table (`KafkaApis._HANDLERS`, at the end of the
 class), and ApiVersions advertises those (`HANDLED_APIS`) and nothing else. A request for a key the broker
-knows but does not serve yet (transactions, SASL, quotas: later work) is answered with UNSUPPORTED_VERSION in
+knows but does not serve (SASL, ACLs, delegation tokens: later work) is answered with UNSUPPORTED_VERSION in
 that API's own error response.
 # PORT: Kafka's SocketServer closes the connection for an API that is not enabled; answering with the error
 # tells the client why, which is what a client of this broker needs while APIs arrive.
 # PORT: the handlers keep Kafka's names, but the class groups them by subject (ApiVersions, Metadata, Produce,
-# Fetch, ListOffsets, the group APIs, inter-broker, admin, InitProducerId) rather than in Kafka's file order; the
+# Fetch, ListOffsets, the group APIs, inter-broker, admin, transactions) rather than in Kafka's file order; the
 # handler table lists them in the order of Kafka's `handle`.
 
 The group APIs (FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch,
@@ -20,12 +20,21 @@ OffsetFetch, v9 JoinGroup). OffsetCommit and OffsetFetch v0 keep the offsets in 
 /consumers, as a ZooKeeper-mode Kafka broker does. LeaderAndIsr and StopReplica tell the coordinator which
 __consumer_offsets partitions to load and unload.
 
+The transaction APIs (InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn, EndTxn, TxnOffsetCommit and, from the
+coordinators of other brokers, WriteTxnMarkers) go to the TransactionCoordinator, and TxnOffsetCommit to the
+GroupCoordinator, as 2.8's KafkaApis hands them over; 3.7's DescribeProducers, DescribeTransactions,
+ListTransactions and AddPartitionsToTxn v4 as 3.7's does. FindCoordinator finds transactional ids on the leaders
+of __transaction_state, and LeaderAndIsr and StopReplica tell the transaction coordinator which of its partitions
+to load and unload.
+
 There is no authorizer yet (`authorizer.class.name` is empty, Kafka's default), so every operation is
 allowed, as on a Kafka broker without an authorizer.
 """
 
 from __future__ import annotations
 
+import functools
+import threading
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -41,6 +50,8 @@ from kafka.common.errors import (
 from kafka.common.internals.topic import Topic
 from kafka.common.isolation_level import IsolationLevel
 from kafka.common.message import (
+    AddOffsetsToTxnResponseData,
+    AddPartitionsToTxnResponseData,
     AlterConfigsResponseData,
     AlterReplicaLogDirsResponseData,
     DeleteGroupsResponseData,
@@ -48,7 +59,10 @@ from kafka.common.message import (
     DescribeClusterResponseData,
     DescribeGroupsResponseData,
     DescribeLogDirsResponseData,
+    DescribeProducersResponseData,
+    DescribeTransactionsResponseData,
     ElectLeadersResponseData,
+    EndTxnResponseData,
     FetchResponseData,
     FindCoordinatorResponseData,
     HeartbeatResponseData,
@@ -64,13 +78,24 @@ from kafka.common.message import (
     OffsetFetchResponseData,
     OffsetForLeaderEpochResponseData,
     SyncGroupResponseData,
+    TxnOffsetCommitResponseData,
 )
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID
-from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_EPOCH, NO_PRODUCER_ID
+from kafka.common.record.control_record_type import ControlRecordType
+from kafka.common.record.end_transaction_marker import EndTransactionMarker
+from kafka.common.record.memory_records import MemoryRecords
+from kafka.common.record.record_batch import (
+    MAGIC_VALUE_V2,
+    NO_PARTITION_LEADER_EPOCH,
+    NO_PRODUCER_EPOCH,
+    NO_PRODUCER_ID,
+)
 from kafka.common.replica.client_metadata import ClientMetadata
 from kafka.common.requests.abstract_response import AbstractResponse
+from kafka.common.requests.add_offsets_to_txn_response import AddOffsetsToTxnResponse
+from kafka.common.requests.add_partitions_to_txn_response import AddPartitionsToTxnResponse
 from kafka.common.requests.alter_configs_response import AlterConfigsResponse
 from kafka.common.requests.alter_replica_log_dirs_response import AlterReplicaLogDirsResponse
 from kafka.common.requests.api_error import ApiError
@@ -84,7 +109,10 @@ from kafka.common.requests.delete_topics_response import DeleteTopicsResponse
 from kafka.common.requests.describe_cluster_response import DescribeClusterResponse
 from kafka.common.requests.describe_groups_response import DescribeGroupsResponse
 from kafka.common.requests.describe_log_dirs_response import DescribeLogDirsResponse
+from kafka.common.requests.describe_producers_response import DescribeProducersResponse
+from kafka.common.requests.describe_transactions_response import DescribeTransactionsResponse
 from kafka.common.requests.elect_leaders_response import ElectLeadersResponse
+from kafka.common.requests.end_txn_response import EndTxnResponse
 from kafka.common.requests.fetch_response import FetchResponse
 from kafka.common.requests.find_coordinator_request import CoordinatorType
 from kafka.common.requests.find_coordinator_response import NO_NODE, FindCoordinatorResponse, NodeInfo
@@ -95,6 +123,7 @@ from kafka.common.requests.join_group_response import JoinGroupResponse
 from kafka.common.requests.leave_group_response import LeaveGroupResponse
 from kafka.common.requests.list_groups_response import ListGroupsResponse
 from kafka.common.requests.list_offsets_response import ListOffsetsResponse
+from kafka.common.requests.list_transactions_response import ListTransactionsResponse
 from kafka.common.requests.metadata_response import MetadataResponse
 from kafka.common.requests.offset_commit_request import DEFAULT_RETENTION_TIME as OFFSET_COMMIT_DEFAULT_RETENTION_TIME
 from kafka.common.requests.offset_commit_request import DEFAULT_TIMESTAMP as OFFSET_COMMIT_DEFAULT_TIMESTAMP
@@ -108,17 +137,22 @@ from kafka.common.requests.offset_fetch_response import PartitionData as OffsetF
 from kafka.common.requests.offsets_for_leader_epoch_response import OffsetsForLeaderEpochResponse
 from kafka.common.requests.produce_request import ProduceRequest
 from kafka.common.requests.produce_response import PartitionResponse, ProduceResponse
+from kafka.common.requests.request_utils import has_transactional_records
 from kafka.common.requests.stop_replica_response import StopReplicaResponse
 from kafka.common.requests.sync_group_response import SyncGroupResponse
+from kafka.common.requests.transaction_result import TransactionResult
+from kafka.common.requests.txn_offset_commit_response import TxnOffsetCommitResponse
 from kafka.common.requests.update_metadata_response import UpdateMetadataResponse
+from kafka.common.requests.write_txn_markers_response import WriteTxnMarkersResponse
 from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.producer_id_and_epoch import ProducerIdAndEpoch
 from kafka.common.utils.time import Time
 from kafka.coordinator.group.offset_and_metadata import OffsetAndMetadata
-from kafka.log.log_validator import Client
+from kafka.log.log_validator import Client, Coordinator
 from kafka.network.request_channel import NoOpResponse, Request, RequestChannel, SendResponse
 from kafka.server.delayed_operation_key import TopicPartitionOperationKey
-from kafka.server.kafka_config import KAFKA_2_3_IV0
+from kafka.server.kafka_config import KAFKA_0_11_0_IV0, KAFKA_2_3_IV0, ApiVersion
 from kafka.server.metadata_cache import NO_LEADER_ID
 from kafka.server.quota_factory import UNBOUNDED_QUOTA
 from kafka.server.request_handler_helper import on_leadership_change
@@ -126,7 +160,7 @@ from kafka.utils.logging import Logging
 
 if TYPE_CHECKING:
     from kafka.controller.kafka_controller import KafkaController
-    from kafka.coordinator.transaction.producer_id_manager import ProducerIdManager
+    from kafka.coordinator.transaction.transaction_coordinator import InitProducerIdResult, TransactionCoordinator
     from kafka.server.api_version_manager import ApiVersionManager
     from kafka.server.auto_topic_creation_manager import AutoTopicCreationManager
     from kafka.server.config_helper import ConfigHelper
@@ -168,6 +202,7 @@ class KafkaApis(Logging):
         replica_manager: ReplicaManager,
         # Any: a request header's client id may be None (Kafka prints it as null), the coordinator's are str.
         group_coordinator: Any,
+        txn_coordinator: TransactionCoordinator,
         admin_manager: ZkAdminManager,
         controller: KafkaController,
         zk_client: KafkaZkClient,
@@ -181,7 +216,6 @@ class KafkaApis(Logging):
         api_version_manager: ApiVersionManager,
         auto_topic_creation_manager: AutoTopicCreationManager,
         config_helper: ConfigHelper,
-        producer_id_manager: ProducerIdManager,
         broker_epoch_supplier: Callable[[], int],
         quotas: QuotaManagers | None = None,
     ) -> None:
@@ -190,6 +224,7 @@ class KafkaApis(Logging):
         self.request_channel = request_channel
         self.replica_manager = replica_manager
         self.group_coordinator = group_coordinator
+        self.txn_coordinator = txn_coordinator
         self.admin_manager = admin_manager
         self.controller = controller
         self.zk_client = zk_client
@@ -203,7 +238,6 @@ class KafkaApis(Logging):
         self.api_version_manager = api_version_manager
         self.auto_topic_creation_manager = auto_topic_creation_manager
         self.config_helper = config_helper
-        self.producer_id_manager = producer_id_manager
         self.broker_epoch_supplier = broker_epoch_supplier
         self.quotas = quotas
         self.log_ident = f"[KafkaApi-{broker_id}] "
@@ -356,12 +390,9 @@ class KafkaApis(Logging):
     def handle_produce_request(self, request: Request) -> None:
         produce_request: Any = request.body
         version = request.header.api_version
-        if produce_request.transactional_id is not None:
-            # Transactions arrive with the transaction coordinator; until then a transactional producer is
-            # told that this broker does not serve them.
-            self.send_error_response(
-                request, UnsupportedVersionException("Transactional produce is not supported by this broker yet")
-            )
+        if has_transactional_records(produce_request) and produce_request.transactional_id is None:
+            # Transactional batches must name their transactional id (the only check left without an authorizer).
+            self.send_error_response(request, _exception_of(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED))
             return
 
         non_existing: dict[TopicPartition, PartitionResponse] = {}
@@ -690,10 +721,11 @@ class KafkaApis(Logging):
         meanwhile)."""
         coordinator_type = CoordinatorType.for_id(key_type)
         if coordinator_type is CoordinatorType.TRANSACTION:
-            # PORT: there is no transaction coordinator yet, so no broker coordinates a transactional id.
-            return Errors.COORDINATOR_NOT_AVAILABLE, NO_NODE
-        partition = self.group_coordinator.partition_for(key)
-        internal_topic_name = Topic.GROUP_METADATA_TOPIC_NAME
+            partition = self.txn_coordinator.partition_for(key)
+            internal_topic_name = Topic.TRANSACTION_STATE_TOPIC_NAME
+        else:
+            partition = self.group_coordinator.partition_for(key)
+            internal_topic_name = Topic.GROUP_METADATA_TOPIC_NAME
         listener = request.context.listener_name
         topic_metadata = self.metadata_cache.get_topic_metadata([internal_topic_name], listener)
         if not topic_metadata:
@@ -1125,7 +1157,9 @@ class KafkaApis(Logging):
         response = self.replica_manager.become_leader_or_follower(
             correlation_id,
             leader_and_isr_request,
-            lambda leaders, followers: on_leadership_change(self.group_coordinator, None, leaders, followers),
+            lambda leaders, followers: on_leadership_change(
+                self.group_coordinator, self.txn_coordinator, leaders, followers
+            ),
         )
         self.send_response(request, response)
 
@@ -1149,15 +1183,20 @@ class KafkaApis(Logging):
             stop_replica_request.broker_epoch(),
             partition_states,
         )
-        # The coordinator drops what it cached of a deleted offsets partition it may have led; on a reassignment
-        # only the remaining replicas get a LeaderAndIsr request, so this is the removed replica's only notice.
+        # The coordinators drop what they cached of a deleted partition of their topic they may have led; on a
+        # reassignment only the remaining replicas get a LeaderAndIsr request, so this is the removed replica's only
+        # notice.
         for tp, partition_error in result.items():
-            if partition_error is not Errors.NONE or tp.topic != Topic.GROUP_METADATA_TOPIC_NAME:
+            if partition_error is not Errors.NONE:
                 continue
             partition_state = partition_states[tp]
-            if partition_state.delete_partition:
-                leader_epoch = partition_state.leader_epoch if partition_state.leader_epoch >= 0 else None
+            if not partition_state.delete_partition:
+                continue
+            leader_epoch = partition_state.leader_epoch if partition_state.leader_epoch >= 0 else None
+            if tp.topic == Topic.GROUP_METADATA_TOPIC_NAME:
                 self.group_coordinator.on_resignation(tp.partition, leader_epoch)
+            elif tp.topic == Topic.TRANSACTION_STATE_TOPIC_NAME:
+                self.txn_coordinator.on_resignation(tp.partition, leader_epoch)
         from kafka.common.message import StopReplicaResponseData
 
         response_data = StopReplicaResponseData(error_code=error.code)
@@ -1652,28 +1691,396 @@ class KafkaApis(Logging):
         )
         self.controller.list_partition_reassignments(partitions_opt, send_response_callback)
 
-    # ---- InitProducerId -------------------------------------------------------------------------------
+    # ---- Transactions ---------------------------------------------------------------------------------
+
+    def ensure_inter_broker_version(self, version: ApiVersion) -> None:
+        """The transaction APIs need every broker at inter.broker.protocol.version 0.11.0 or later."""
+        ibp = self.config.inter_broker_protocol_version
+        if ibp < version:
+            raise UnsupportedVersionException(
+                f"inter.broker.protocol.version: {ibp.version} is less than the required version: {version.version}"
+            )
 
     def handle_init_producer_id_request(self, request: Request) -> None:
         init_request: Any = request.body
         data = init_request.data
-        if data.transactional_id is not None:
-            self.send_error_response(
-                request, UnsupportedVersionException("Transactional producers are not supported by this broker yet")
+        version = request.header.api_version
+        transactional_id = data.transactional_id
+
+        def send_response_callback(result: InitProducerIdResult) -> None:
+            # Clients before v4 do not know PRODUCER_FENCED; they handle INVALID_PRODUCER_EPOCH the same way.
+            error = _fenced_as_invalid_epoch(result.error, version < 4)
+            response_data = InitProducerIdResponseData(
+                throttle_time_ms=0,
+                error_code=error.code,
+                producer_id=result.producer_id,
+                producer_epoch=result.producer_epoch,
             )
+            if self.is_trace_enabled():
+                self.trace(
+                    f"Completed {transactional_id}'s InitProducerIdRequest with result {result} from client "
+                    f"{request.header.client_id}."
+                )
+            self.send_response(request, InitProducerIdResponse(response_data))
+
+        no_id, no_epoch = data.producer_id == NO_PRODUCER_ID, data.producer_epoch == NO_PRODUCER_EPOCH
+        if no_id != no_epoch:
+            # A producer id without its epoch, or the reverse.
+            self.send_error_response(request, _exception_of(Errors.INVALID_REQUEST))
             return
-        if (data.producer_id == NO_PRODUCER_ID) != (data.producer_epoch == NO_PRODUCER_EPOCH):
-            self.send_error_response(
-                request, InvalidRequestException("Both producer id and epoch must be -1, or both set")
-            )
-            return
-        # An idempotent producer gets a fresh id with epoch 0 (also when it asks to bump its epoch: without
-        # a transactional id there is no state to fence, as in Kafka's coordinator).
-        producer_id = self.producer_id_manager.generate_producer_id()
-        response_data = InitProducerIdResponseData(
-            throttle_time_ms=0, error_code=Errors.NONE.code, producer_id=producer_id, producer_epoch=0
+        producer_id_and_epoch = None if no_id else ProducerIdAndEpoch(data.producer_id, data.producer_epoch)
+        self.txn_coordinator.handle_init_producer_id(
+            transactional_id, data.transaction_timeout_ms, producer_id_and_epoch, send_response_callback
         )
-        self.send_response(request, InitProducerIdResponse(response_data))
+
+    def handle_end_txn_request(self, request: Request) -> None:
+        self.ensure_inter_broker_version(KAFKA_0_11_0_IV0)
+        end_txn_request: Any = request.body
+        data = end_txn_request.data
+        version = request.header.api_version
+
+        def send_response_callback(error: Errors) -> None:
+            final_error = _fenced_as_invalid_epoch(error, version < 2)
+            if self.is_trace_enabled():
+                self.trace(
+                    f"Completed {data.transactional_id}'s EndTxnRequest with committed: {str(data.committed).lower()}, "
+                    f"errors: {error.name} from client {request.header.client_id}."
+                )
+            self.send_response(
+                request, EndTxnResponse(EndTxnResponseData(error_code=final_error.code, throttle_time_ms=0))
+            )
+
+        self.txn_coordinator.handle_end_transaction(
+            data.transactional_id,
+            data.producer_id,
+            data.producer_epoch,
+            end_txn_request.result(),
+            send_response_callback,
+        )
+
+    def handle_write_txn_markers_request(self, request: Request) -> None:
+        """Writes the commit or abort markers a transaction coordinator sends, one control batch per partition and
+        marker, with acks=-1; the response waits for every marker's append. Transactional offsets of the group
+        coordinator's partitions are made visible (or dropped) once their marker is written."""
+        self.ensure_inter_broker_version(KAFKA_0_11_0_IV0)
+        write_txn_markers_request: Any = request.body
+        markers = write_txn_markers_request.markers()
+        errors: dict[int, dict[tuple[str, int], Errors]] = {}
+        lock = threading.Lock()
+        # PORT: Kafka counts down skipped markers without ever sending the response when the last marker to finish
+        # was a skipped one after an append that had already completed; here whichever finishes last answers.
+        num_appends = [len(markers)]
+
+        def update_errors(producer_id: int, current_errors: Mapping[TopicPartition, Errors]) -> None:
+            with lock:
+                per_partition = errors.setdefault(producer_id, {})
+                for tp, error in current_errors.items():
+                    per_partition[(tp.topic, tp.partition)] = error
+
+        def finish_one() -> None:
+            with lock:
+                num_appends[0] -= 1
+                done = num_appends[0] == 0
+            if done:
+                self.send_response(request, WriteTxnMarkersResponse.of(errors))
+
+        def maybe_send_response_callback(
+            producer_id: int, result: TransactionResult, response_status: Mapping[TopicPartition, PartitionResponse]
+        ) -> None:
+            if self.is_trace_enabled():
+                self.trace(
+                    f"End transaction marker append for producer id {producer_id} completed with status: "
+                    f"{ {tp: s.error.name for tp, s in response_status.items()} }"
+                )
+            update_errors(producer_id, {tp: status.error for tp, status in response_status.items()})
+            successful_offsets_partitions = [
+                tp
+                for tp, status in response_status.items()
+                if tp.topic == Topic.GROUP_METADATA_TOPIC_NAME and status.error is Errors.NONE
+            ]
+            if successful_offsets_partitions:
+                # The marker of a transactional offset commit is written: the group coordinator materializes (or
+                # drops) the pending offsets.
+                try:
+                    self.group_coordinator.schedule_handle_txn_completion(
+                        producer_id, successful_offsets_partitions, result
+                    )
+                except Exception as e:
+                    self.error(
+                        "Received an exception while trying to update the offsets cache on transaction marker append",
+                        e,
+                    )
+                    update_errors(
+                        producer_id, dict.fromkeys(successful_offsets_partitions, Errors.UNKNOWN_SERVER_ERROR)
+                    )
+            finish_one()
+
+        if not markers:
+            self.send_response(request, WriteTxnMarkersResponse.of(errors))
+            return
+        for marker in markers:
+            producer_id = marker.producer_id
+            compatible: list[TopicPartition] = []
+            current_errors: dict[TopicPartition, Errors] = {}
+            for topic, partition in marker.partitions:
+                tp = TopicPartition(topic, partition)
+                magic = self.replica_manager.get_magic(tp)
+                if magic is None:
+                    current_errors[tp] = Errors.UNKNOWN_TOPIC_OR_PARTITION
+                elif magic < MAGIC_VALUE_V2:
+                    current_errors[tp] = Errors.UNSUPPORTED_FOR_MESSAGE_FORMAT
+                else:
+                    compatible.append(tp)
+            if current_errors:
+                update_errors(producer_id, current_errors)
+            if not compatible:
+                finish_one()
+                continue
+            control_type = (
+                ControlRecordType.COMMIT
+                if marker.transaction_result is TransactionResult.COMMIT
+                else ControlRecordType.ABORT
+            )
+            control_records = {
+                tp: MemoryRecords.with_end_transaction_marker(
+                    producer_id, marker.producer_epoch, EndTransactionMarker(control_type, marker.coordinator_epoch)
+                )
+                for tp in compatible
+            }
+            self.replica_manager.append_records(
+                timeout=self.config.request_timeout_ms,
+                required_acks=-1,
+                internal_topics_allowed=True,
+                origin=Coordinator(),
+                entries_per_partition=control_records,
+                response_callback=functools.partial(
+                    maybe_send_response_callback, producer_id, marker.transaction_result
+                ),
+            )
+
+    def handle_add_partitions_to_txn_request(self, request: Request) -> None:
+        """v0-3 from a transactional producer: its partitions join its transaction. v4 from another broker (KIP-890):
+        several transactions at once, each to add or only to verify; one result per transaction, sent once all are
+        in."""
+        self.ensure_inter_broker_version(KAFKA_0_11_0_IV0)
+        version = request.header.api_version
+        body: Any = request.body
+        add_request: Any = body.normalize_request() if version < 4 else body
+        txns = list(add_request.data.transactions)
+        partitions_by_transaction = add_request.partitions_by_transaction()
+        responses = AddPartitionsToTxnResponseData.AddPartitionsToTxnResultCollection()
+        lock = threading.Lock()
+
+        def create_response() -> AddPartitionsToTxnResponse:
+            if version < 4:
+                # One transaction: its result is the whole response.
+                data = AddPartitionsToTxnResponseData(throttle_time_ms=0)
+                for result in responses:
+                    data.results_by_topic_v3_and_below = result.topic_results
+                return AddPartitionsToTxnResponse(data)
+            return AddPartitionsToTxnResponse(
+                AddPartitionsToTxnResponseData(throttle_time_ms=0, results_by_transaction=responses)
+            )
+
+        def add_result_and_maybe_send_response(result: Any) -> None:
+            with lock:
+                responses.append(result)
+                can_send = len(responses) == len(txns)
+            if can_send:
+                self.send_response(request, create_response())
+
+        if not txns:
+            # PORT: Kafka never answers a v4 request without transactions; an empty answer is sent instead.
+            self.send_response(request, create_response())
+            return
+        for transaction in txns:
+            transactional_id = transaction.transactional_id
+            partitions_to_add = [TopicPartition(t, p) for t, p in partitions_by_transaction[transactional_id]]
+            non_authorized_or_existing: dict[TopicPartition, Errors] = {}
+            authorized_partitions: set[TopicPartition] = set()
+            for tp in partitions_to_add:
+                if version < 4 and Topic.is_internal(tp.topic):
+                    # A producer may not add an internal topic's partition (the offsets partition comes through
+                    # AddOffsetsToTxn); Kafka's authorization leaves them out even without an authorizer.
+                    non_authorized_or_existing[tp] = Errors.TOPIC_AUTHORIZATION_FAILED
+                elif not self.metadata_cache.contains(tp):
+                    non_authorized_or_existing[tp] = Errors.UNKNOWN_TOPIC_OR_PARTITION
+                else:
+                    authorized_partitions.add(tp)
+            if non_authorized_or_existing:
+                # One bad partition fails the whole transaction's request: the others were not attempted.
+                partition_errors = {
+                    **{(tp.topic, tp.partition): e for tp, e in non_authorized_or_existing.items()},
+                    **{(tp.topic, tp.partition): Errors.OPERATION_NOT_ATTEMPTED for tp in authorized_partitions},
+                }
+                add_result_and_maybe_send_response(
+                    AddPartitionsToTxnResponse.result_for_transaction(transactional_id, partition_errors)
+                )
+                continue
+
+            def send_response_callback(error: Errors, transactional_id: str = transactional_id) -> None:
+                final_error = _fenced_as_invalid_epoch(error, version < 2)
+                if self.is_trace_enabled():
+                    self.trace(
+                        f"Completed {transactional_id}'s AddPartitionsToTxnRequest with partitions "
+                        f"{partitions_by_transaction[transactional_id]}: errors: {error.name} from client "
+                        f"{request.header.client_id}"
+                    )
+                add_result_and_maybe_send_response(
+                    add_request.error_response_for_transaction(transactional_id, final_error)
+                )
+
+            if not transaction.verify_only:
+                self.txn_coordinator.handle_add_partitions_to_transaction(
+                    transactional_id,
+                    transaction.producer_id,
+                    transaction.producer_epoch,
+                    authorized_partitions,
+                    send_response_callback,
+                )
+            else:
+                self.txn_coordinator.handle_verify_partitions_in_transaction(
+                    transactional_id,
+                    transaction.producer_id,
+                    transaction.producer_epoch,
+                    authorized_partitions,
+                    add_result_and_maybe_send_response,
+                )
+
+    def handle_add_offsets_to_txn_request(self, request: Request) -> None:
+        """The group's __consumer_offsets partition joins the transaction, before TxnOffsetCommit writes to it."""
+        self.ensure_inter_broker_version(KAFKA_0_11_0_IV0)
+        data: Any = request.body.data
+        version = request.header.api_version
+        transactional_id = data.transactional_id
+        group_id = data.group_id
+        offset_topic_partition = TopicPartition(
+            Topic.GROUP_METADATA_TOPIC_NAME, self.group_coordinator.partition_for(group_id)
+        )
+
+        def send_response_callback(error: Errors) -> None:
+            final_error = _fenced_as_invalid_epoch(error, version < 2)
+            if self.is_trace_enabled():
+                self.trace(
+                    f"Completed {transactional_id}'s AddOffsetsToTxnRequest for group {group_id} on partition "
+                    f"{offset_topic_partition}: errors: {error.name} from client {request.header.client_id}"
+                )
+            self.send_response(
+                request,
+                AddOffsetsToTxnResponse(AddOffsetsToTxnResponseData(error_code=final_error.code, throttle_time_ms=0)),
+            )
+
+        self.txn_coordinator.handle_add_partitions_to_transaction(
+            transactional_id, data.producer_id, data.producer_epoch, {offset_topic_partition}, send_response_callback
+        )
+
+    def handle_txn_offset_commit_request(self, request: Request) -> None:
+        """Offsets committed inside a transaction: the group coordinator keeps them pending until the transaction's
+        marker reaches the group's partition."""
+        self.ensure_inter_broker_version(KAFKA_0_11_0_IV0)
+        header = request.header
+        data: Any = request.body.data
+        non_existing: dict[TopicPartition, Errors] = {}
+        valid: dict[TopicPartition, Any] = {}
+        for topic in data.topics:
+            for partition in topic.partitions:
+                tp = TopicPartition(topic.name, partition.partition_index)
+                if not self.metadata_cache.contains(tp):
+                    non_existing[tp] = Errors.UNKNOWN_TOPIC_OR_PARTITION
+                else:
+                    valid[tp] = partition
+
+        def send_response_callback(authorized_topic_errors: Mapping[TopicPartition, Errors]) -> None:
+            combined = {**authorized_topic_errors, **non_existing}
+            if self.is_debug_enabled():
+                for tp, error in combined.items():
+                    if error is not Errors.NONE:
+                        self.debug(
+                            f"TxnOffsetCommit with correlation id {header.correlation_id} from client "
+                            f"{header.client_id} on partition {tp} failed due to {error.exception_name()}"
+                        )
+            if header.api_version < 2:
+                # Producers before 2.0 (v0-1) may fail on COORDINATOR_LOAD_IN_PROGRESS (KAFKA-7296); they retry
+                # COORDINATOR_NOT_AVAILABLE.
+                combined = {
+                    tp: Errors.COORDINATOR_NOT_AVAILABLE if e is Errors.COORDINATOR_LOAD_IN_PROGRESS else e
+                    for tp, e in combined.items()
+                }
+            self.send_response(request, TxnOffsetCommitResponse(_txn_offset_commit_response_data(combined)))
+
+        if not valid:
+            send_response_callback({})
+            return
+        current_timestamp = self.time.milliseconds()
+        offset_metadata = {
+            tp: OffsetAndMetadata(
+                offset=partition.committed_offset,
+                leader_epoch=(
+                    None
+                    if partition.committed_leader_epoch == NO_PARTITION_LEADER_EPOCH
+                    else partition.committed_leader_epoch
+                ),
+                metadata=(
+                    OffsetAndMetadata.NO_METADATA
+                    if partition.committed_metadata is None
+                    else partition.committed_metadata
+                ),
+                commit_timestamp=current_timestamp,
+                expire_timestamp=None,
+            )
+            for tp, partition in valid.items()
+        }
+        self.group_coordinator.handle_txn_commit_offsets(
+            data.group_id,
+            data.producer_id,
+            data.producer_epoch,
+            data.member_id,
+            data.group_instance_id,
+            data.generation_id,
+            offset_metadata,
+            send_response_callback,
+        )
+
+    def handle_describe_producers_request(self, request: Request) -> None:
+        """The active producers of each partition asked for, from this broker's replica of it (3.7)."""
+        data: Any = request.body.data
+        response_data = DescribeProducersResponseData(throttle_time_ms=0)
+        for topic_request in data.topics:
+            topic_response = DescribeProducersResponseData.TopicResponse(name=topic_request.name)
+            topic_error = _check_valid_topic(topic_request.name)
+            if topic_error is None and not self.metadata_cache.contains(topic_request.name):
+                topic_error = ApiError(Errors.UNKNOWN_TOPIC_OR_PARTITION, None)
+            for partition_id in topic_request.partition_indexes:
+                tp = TopicPartition(topic_request.name, partition_id)
+                if topic_error is not None:
+                    topic_response.partitions.append(
+                        DescribeProducersResponseData.PartitionResponse(
+                            partition_index=partition_id,
+                            error_code=topic_error.error.code,
+                            error_message=topic_error.message,
+                        )
+                    )
+                else:
+                    topic_response.partitions.append(self.replica_manager.active_producer_state(tp))
+            response_data.topics.append(topic_response)
+        self.send_response(request, DescribeProducersResponse(response_data))
+
+    def handle_describe_transactions_request(self, request: Request) -> None:
+        """The coordinator's state of each transactional id asked for (3.7)."""
+        data: Any = request.body.data
+        response_data = DescribeTransactionsResponseData(throttle_time_ms=0)
+        for transactional_id in data.transactional_ids:
+            response_data.transaction_states.append(self.txn_coordinator.handle_describe_transactions(transactional_id))
+        self.send_response(request, DescribeTransactionsResponse(response_data))
+
+    def handle_list_transactions_request(self, request: Request) -> None:
+        """The transactions this coordinator knows, filtered by producer id and state (3.7)."""
+        data: Any = request.body.data
+        response_data = self.txn_coordinator.handle_list_transactions(
+            set(data.producer_id_filters), set(data.state_filters)
+        )
+        response_data.throttle_time_ms = 0
+        self.send_response(request, ListTransactionsResponse(response_data))
 
     # ---- the handler table ----------------------------------------------------------------------------
 
@@ -1703,6 +2110,11 @@ class KafkaApis(Logging):
         ApiKeys.DELETE_RECORDS: handle_delete_records_request,
         ApiKeys.INIT_PRODUCER_ID: handle_init_producer_id_request,
         ApiKeys.OFFSET_FOR_LEADER_EPOCH: handle_offset_for_leader_epoch_request,
+        ApiKeys.ADD_PARTITIONS_TO_TXN: handle_add_partitions_to_txn_request,
+        ApiKeys.ADD_OFFSETS_TO_TXN: handle_add_offsets_to_txn_request,
+        ApiKeys.END_TXN: handle_end_txn_request,
+        ApiKeys.WRITE_TXN_MARKERS: handle_write_txn_markers_request,
+        ApiKeys.TXN_OFFSET_COMMIT: handle_txn_offset_commit_request,
         ApiKeys.ALTER_CONFIGS: handle_alter_configs_request,
         ApiKeys.DESCRIBE_CONFIGS: handle_describe_configs_request,
         ApiKeys.ALTER_REPLICA_LOG_DIRS: handle_alter_replica_log_dirs_request,
@@ -1718,6 +2130,9 @@ class KafkaApis(Logging):
         ApiKeys.ALTER_CLIENT_QUOTAS: handle_alter_client_quotas_request,
         ApiKeys.ALTER_PARTITION: handle_alter_isr_request,
         ApiKeys.DESCRIBE_CLUSTER: handle_describe_cluster,
+        ApiKeys.DESCRIBE_PRODUCERS: handle_describe_producers_request,
+        ApiKeys.DESCRIBE_TRANSACTIONS: handle_describe_transactions_request,
+        ApiKeys.LIST_TRANSACTIONS: handle_list_transactions_request,
     }
     # The keys this broker serves: ApiVersions advertises exactly these.
     HANDLED_APIS: ClassVar[frozenset[ApiKeys]] = frozenset(_HANDLERS)
@@ -1800,6 +2215,38 @@ def _alter_configs_results(entry_class: Any, outcome: dict[ConfigResource, Any])
         )
         for resource, api_error in outcome.items()
     ]
+
+
+def _fenced_as_invalid_epoch(error: Errors, old_client: bool) -> Errors:
+    """PRODUCER_FENCED as clients that predate it understand it: INVALID_PRODUCER_EPOCH, handled the same way."""
+    return Errors.INVALID_PRODUCER_EPOCH if old_client and error is Errors.PRODUCER_FENCED else error
+
+
+def _check_valid_topic(topic: str) -> ApiError | None:
+    """The error of an illegal topic name, None for a legal one."""
+    try:
+        Topic.validate(topic)
+        return None
+    except Exception as e:
+        return ApiError.from_throwable(e)
+
+
+def _txn_offset_commit_response_data(errors: Mapping[TopicPartition, Errors]) -> TxnOffsetCommitResponseData:
+    """A TxnOffsetCommit response body: the errors grouped by topic, in the order topics first appear."""
+    data = TxnOffsetCommitResponseData(throttle_time_ms=0)
+    by_topic: dict[str, Any] = {}
+    for tp, error in errors.items():
+        topic_response = by_topic.get(tp.topic)
+        if topic_response is None:
+            topic_response = TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic(name=tp.topic)
+            by_topic[tp.topic] = topic_response
+            data.topics.append(topic_response)
+        topic_response.partitions.append(
+            TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition(
+                partition_index=tp.partition, error_code=error.code
+            )
+        )
+    return data
 
 
 def _or_minus_one(value: int | None) -> int:

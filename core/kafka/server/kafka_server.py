@@ -7,8 +7,9 @@ and `await_shutdown()` blocks until shutdown has completed.
 Start-up order (DESIGN.md, with two changes): broker state Starting; KafkaScheduler; ZooKeeper (chroot,
 persistent paths); the finalized feature change listener; cluster id; LogManager (state Recovery while logs
 load); broker id (config, meta.properties or /brokers/seqid); SocketServer (bound, not yet processing);
-ReplicaManager; KafkaHealthcheck registers /brokers/ids/{id}; KafkaController; coordinators; authorizer; KafkaApis and
-the request handler pool; dynamic config; processing starts, state RunningAsBroker; `started`.
+ReplicaManager; KafkaHealthcheck registers /brokers/ids/{id}; KafkaController; coordinators (group, then
+transaction); authorizer; KafkaApis and the request handler pool; dynamic config; processing starts, state
+RunningAsBroker; `started`.
 # PORT: the request handlers hold client requests back until the metadata cache has heard from the controller
 # (ClientRequestGate), so that a client that connects right after start-up gets a usable Metadata answer.
 # PORT: DESIGN.md lists the broker registration last; Kafka 2.8 registers before starting the controller,
@@ -20,16 +21,16 @@ the request handler pool; dynamic config; processing starts, state RunningAsBrok
 # writes of /feature to reach the cache. We follow Kafka 2.8 there too.
 
 Shutdown order (Kafka 2.8's): controlled shutdown; state ShuttingDown; DynamicConfigManager; the socket server
-stops processing; request handler pool; KafkaScheduler; KafkaApis; admin manager; the producer id manager (in
-the transaction coordinator's place); GroupCoordinator; ReplicaManager; AlterIsrManager; AutoTopicCreationManager;
-LogManager; KafkaController; feature change listener; ZooKeeper client; SocketServer; the dynamic config's
-reconfigurables and dynamic values cleared; state NotRunning; `shut down completed`.
+stops processing; request handler pool; KafkaScheduler; KafkaApis; admin manager; TransactionCoordinator;
+GroupCoordinator; ReplicaManager; AlterIsrManager; AutoTopicCreationManager; LogManager; KafkaController; feature
+change listener; ZooKeeper client; SocketServer; the dynamic config's reconfigurables and dynamic values cleared;
+state NotRunning; `shut down completed`.
 # PORT: the parts of Kafka's sequence whose components this broker does not have (the control-plane listener,
-# authorizer, transaction coordinator, delegation tokens, forwarding manager) are skipped.
+# authorizer, delegation tokens, forwarding manager) are skipped.
 
-The group coordinator starts at step "coordinators" (with the producer id manager that idempotent producers
-need); the transaction coordinator and the authorizer are not ported: neither is started, and the APIs they
-serve are not advertised.
+At step "coordinators" the GroupCoordinator starts, then the TransactionCoordinator (with its own one-thread
+scheduler, `transaction-log-manager-0`, and the ProducerIdManager it hands out producer ids from, to idempotent
+producers too). The authorizer is not ported: none is started, and the ACL APIs are not advertised.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ if TYPE_CHECKING:
     from kafka.common.network.listener_name import ListenerName
     from kafka.controller.kafka_controller import KafkaController
     from kafka.coordinator.group.group_coordinator import GroupCoordinator
-    from kafka.coordinator.transaction.producer_id_manager import ProducerIdManager
+    from kafka.coordinator.transaction.transaction_coordinator import TransactionCoordinator
     from kafka.log.log_dir_failure_channel import LogDirFailureChannel
     from kafka.log.log_manager import LogManager
     from kafka.network.socket_server import SocketServer
@@ -116,7 +117,7 @@ class KafkaServer(Logging):
         self.kafka_controller: KafkaController | None = None
         self.admin_manager: ZkAdminManager | None = None
         self.group_coordinator: GroupCoordinator | None = None
-        self.producer_id_manager: ProducerIdManager | None = None
+        self.transaction_coordinator: TransactionCoordinator | None = None
         self.fetch_manager: FetchManager | None = None
         self.data_plane_request_processor: KafkaApis | None = None
         self.data_plane_request_handler_pool: KafkaRequestHandlerPool | None = None
@@ -259,7 +260,9 @@ class KafkaServer(Logging):
         from kafka.common.internals.topic import Topic
         from kafka.coordinator.group.group_coordinator import GroupCoordinator
         from kafka.coordinator.transaction.producer_id_manager import ProducerIdManager
+        from kafka.coordinator.transaction.transaction_coordinator import TransactionCoordinator
         from kafka.server.zk_admin_manager import ZkAdminManager
+        from kafka.utils.kafka_scheduler import KafkaScheduler
 
         self.admin_manager = admin_manager = ZkAdminManager(config, None, replica_manager.metadata_cache, zk_client)
         # The offsets topic's partition count is what ZooKeeper says once the topic exists, else the config's.
@@ -272,8 +275,22 @@ class KafkaServer(Logging):
             ),
             True,
         )
-        # The transaction coordinator owns the producer id manager in Kafka; idempotent producers need it now.
-        self.producer_id_manager = producer_id_manager = ProducerIdManager(broker_id, zk_client)
+        # The transaction coordinator loads and expires transactions on a scheduler of its own, as in Kafka.
+        self.transaction_coordinator = txn_coordinator = TransactionCoordinator.apply(
+            config,
+            replica_manager,
+            KafkaScheduler(1, thread_name_prefix="transaction-log-manager-"),
+            lambda: ProducerIdManager(broker_id, zk_client),
+            self.metrics,
+            replica_manager.metadata_cache,
+            self.time,
+        )
+        txn_coordinator.startup(
+            lambda: (
+                zk_client.get_topic_partition_count(Topic.TRANSACTION_STATE_TOPIC_NAME)
+                or config.transaction_topic_partitions
+            )
+        )
         self._step("coordinators")
 
         if config.authorizer_class_name:
@@ -290,7 +307,7 @@ class KafkaServer(Logging):
             controller,
             admin_manager,
             group_coordinator,
-            producer_id_manager,
+            txn_coordinator,
         )
         self._step("kafka-apis")
 
@@ -451,7 +468,7 @@ class KafkaServer(Logging):
         controller: KafkaController,
         admin_manager: ZkAdminManager,
         group_coordinator: GroupCoordinator,
-        producer_id_manager: ProducerIdManager,
+        txn_coordinator: TransactionCoordinator,
     ) -> None:
         from kafka.server.api_version_manager import ApiVersionManager
         from kafka.server.auto_topic_creation_manager import DefaultAutoTopicCreationManager
@@ -466,7 +483,7 @@ class KafkaServer(Logging):
             self.time, FetchSessionCache(config.max_incremental_fetch_session_cache_slots, 120_000)
         )
         self.auto_topic_creation_manager = DefaultAutoTopicCreationManager(
-            config, admin_manager, group_coordinator, None
+            config, admin_manager, group_coordinator, txn_coordinator
         )
         api_version_manager = ApiVersionManager(
             ListenerType.ZK_BROKER,
@@ -479,6 +496,7 @@ class KafkaServer(Logging):
             socket_server.data_plane_request_channel,
             replica_manager,
             group_coordinator,
+            txn_coordinator,
             admin_manager,
             controller,
             zk_client,
@@ -492,7 +510,6 @@ class KafkaServer(Logging):
             api_version_manager,
             self.auto_topic_creation_manager,
             admin_manager.config_helper,
-            producer_id_manager,
             lambda: controller.broker_epoch,
             quotas=self.quota_managers,
         )
@@ -650,10 +667,9 @@ class KafkaServer(Logging):
             swallow(self.data_plane_request_processor.close, log)
         if self.admin_manager is not None:
             swallow(self.admin_manager.shutdown, log)
-        # The transaction coordinator's place in Kafka's order: it shuts down its producer id manager.
-        if self.producer_id_manager is not None:
-            swallow(self.producer_id_manager.shutdown, log)
         # The coordinators stop before the replica manager they write through.
+        if self.transaction_coordinator is not None:
+            swallow(self.transaction_coordinator.shutdown, log)
         if self.group_coordinator is not None:
             swallow(self.group_coordinator.shutdown, log)
         if self.replica_manager is not None:

@@ -22,10 +22,8 @@ def on_leadership_change(
 ) -> None:
     """Tells the coordinators which partitions of their topics this broker now leads (load them) and which it
     now follows (unload them). ReplicaManager calls this under its replica state change lock, so that
-    leadership changes reach the coordinators in the order they happened.
-
-    # PORT: there is no transaction coordinator yet; `txn_coordinator` is None until there is, and changes of
-    # __transaction_state partitions are then ignored."""
+    leadership changes reach the coordinators in the order they happened. Without a transaction coordinator
+    (None, in tests of the group APIs) changes of __transaction_state partitions are ignored."""
     for partition in updated_leaders:
         if partition.topic == Topic.GROUP_METADATA_TOPIC_NAME:
             group_coordinator.on_election(partition.partition_id, partition.get_leader_epoch())

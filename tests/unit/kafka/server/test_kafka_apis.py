@@ -301,6 +301,7 @@ def _harness(topics: dict[str, int] | None = None, **config: str) -> Harness:
         request_channel=channel,  # type: ignore[arg-type]
         replica_manager=replica_manager,
         group_coordinator=coordinator,
+        txn_coordinator=None,  # type: ignore[arg-type]  # the transaction tests set their own
         admin_manager=FakeAdminManager(),
         controller=None,
         zk_client=zk_client,
@@ -314,7 +315,6 @@ def _harness(topics: dict[str, int] | None = None, **config: str) -> Harness:
         api_version_manager=ApiVersionManager(ListenerType.ZK_BROKER, KafkaApis.HANDLED_APIS),
         auto_topic_creation_manager=auto,
         config_helper=None,
-        producer_id_manager=None,
         broker_epoch_supplier=lambda: 10,
     )
     return Harness(apis, channel, coordinator, zk_client, auto, replica_manager, cache, time)
@@ -352,16 +352,12 @@ def test_find_coordinator_without_leader_is_not_available() -> None:
 
 
 def test_find_coordinator_v4_answers_every_key() -> None:
-    """v4 answers each group key; transactional ids find no coordinator on this broker."""
+    """v4 answers each group key (transactional ids: test_kafka_apis_transactions)."""
     h = _harness({OFFSETS: 3})
     groups = h.handle(ApiKeys.FIND_COORDINATOR, 4, FindCoordinatorRequestData(key_type=0, coordinator_keys=["a", "b"]))
     assert [(c.key, c.error_code, c.node_id, c.port) for c in groups.data.coordinators] == [
         ("a", 0, 0, 9092),
         ("b", 0, 0, 9092),
-    ]
-    txn = h.handle(ApiKeys.FIND_COORDINATOR, 4, FindCoordinatorRequestData(key_type=1, coordinator_keys=["x"]))
-    assert [(c.key, c.error_code, c.node_id) for c in txn.data.coordinators] == [
-        ("x", Errors.COORDINATOR_NOT_AVAILABLE.code, -1)
     ]
 
 
