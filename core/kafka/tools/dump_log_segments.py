@@ -6,9 +6,10 @@ entries of `.index`, `.timeindex` and `.txnindex` files, and the producer entrie
 files, in the same line layout as Kafka's tool, so that scripts written for one read the other.
 Index files are checked against their log file; mismatches are reported on stderr at the end.
 
-# PORT: the decoder options of Kafka's tool (`--key-decoder-class`, `--value-decoder-class`,
-`--offsets-decoder`, `--transaction-log-decoder`, `--cluster-metadata-decoder`) are not offered:
-keys and values print as UTF-8 text, which is what Kafka's default StringDecoder does. An error
+# PORT: of the decoder options of Kafka's tool, `--transaction-log-decoder` is offered (records of
+`__transaction_state` print as their transactional ids and states); `--key-decoder-class`,
+`--value-decoder-class`, `--offsets-decoder` and `--cluster-metadata-decoder` are not: other keys and
+values print as UTF-8 text, which is what Kafka's default StringDecoder does. An error
 (a missing file, a corrupt index under `--index-sanity-check`) prints the exception's lines of the stack trace
 the JVM prints (without frames) and exits with 1, as Kafka does.
 """
@@ -16,7 +17,7 @@ the JVM prints (without frames) and exits with 1, as Kafka does.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -27,6 +28,7 @@ from kafka.common.record.file_log_input_stream import FileChannelRecordBatch
 from kafka.common.record.file_records import FileRecords
 from kafka.common.record.record import Record
 from kafka.common.record.record_batch import MAGIC_VALUE_V2, NO_TIMESTAMP
+from kafka.coordinator.transaction import transaction_log
 from kafka.log.log_file_utils import (
     INDEX_FILE_SUFFIX,
     LOG_FILE_SUFFIX,
@@ -241,6 +243,14 @@ def _decode(data: bytes | None) -> str | None:
     return None if data is None else data.decode("utf-8", errors="replace")
 
 
+# Turns a record into the key and payload texts printed for it (Kafka's MessageParser); None: not printed.
+MessageParser = Callable[[Record], tuple[str | None, str | None]]
+
+
+def _decoder_message_parser(record: Record) -> tuple[str | None, str | None]:
+    return _decode(record.key()), _decode(record.value())
+
+
 def _print_batch_level(batch: FileChannelRecordBatch, accumulative_bytes: int, out: TextIO) -> None:
     if batch.magic() >= MAGIC_VALUE_V2:
         head = (
@@ -276,6 +286,7 @@ def dump_log(
     is_deep_iteration: bool,
     skip_record_metadata: bool,
     out: TextIO,
+    parser: MessageParser = _decoder_message_parser,
 ) -> None:
     """Print the batches of a `.log` file, and with deep iteration every record."""
     start_offset = int(file.name.split(".")[0])
@@ -321,11 +332,10 @@ def dump_log(
                         if batch.is_control_batch():
                             parts.append(_control_record_text(record))
                     if print_contents and not batch.is_control_batch():
-                        key = _decode(record.key())
+                        key, payload = parser(record)
                         if key is not None:
                             parts.append(f"{prefix}key: {key}")
                             prefix = " "
-                        payload = _decode(record.value())
                         if payload is not None:
                             parts.append(f" payload: {payload}")
                     print("".join(parts), file=out)
@@ -382,14 +392,24 @@ class DumpLogSegmentsOptions(CommandDefaultOptions):
             "deep-iteration",
             "if set, uses deep instead of shallow iteration. Automatically set if print-data-log is enabled.",
         )
+        self.transaction_log_opt = parser.accepts(
+            "transaction-log-decoder",
+            "if set, log data will be parsed as transaction metadata from the __transaction_state topic.",
+        )
         self.skip_record_metadata_opt = parser.accepts(
             "skip-record-metadata", "whether to skip printing metadata for each record."
         )
         self.options = parser.parse(args)
 
     @property
+    def message_parser(self) -> MessageParser:
+        if self.options.has(self.transaction_log_opt):
+            return transaction_log.format_record_key_and_value
+        return _decoder_message_parser
+
+    @property
     def should_print_data_log(self) -> bool:
-        return self.options.has(self.print_opt)
+        return self.options.has(self.print_opt) or self.options.has(self.transaction_log_opt)
 
     @property
     def is_deep_iteration(self) -> bool:
@@ -438,6 +458,7 @@ def _run(args: Sequence[str], out: TextIO, err: TextIO) -> int:
                     is_deep_iteration,
                     options.has(opts.skip_record_metadata_opt),
                     out,
+                    opts.message_parser,
                 )
             elif suffix == INDEX_FILE_SUFFIX:
                 dump_index(
