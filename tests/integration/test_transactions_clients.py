@@ -15,7 +15,6 @@ import sys
 import textwrap
 import threading
 import time
-import uuid
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +35,7 @@ from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from tests.integration.broker import ROOT, BrokerProcess
 from tests.integration.test_group_apis import ProtocolClient
+from tests.integration.txn_support import Offsets, Reader, read_values
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
@@ -91,95 +91,11 @@ def _plain_producer(broker: BrokerProcess) -> ck.Producer:
     return ck.Producer({"bootstrap.servers": broker.bootstrap, "acks": "all", "linger.ms": 5})
 
 
-class Offsets:
-    """The last stable offset and the high watermark of a partition, as consumers of each isolation level get
-    them from ListOffsets (a read_committed consumer's end offset is the LSO)."""
-
-    def __init__(self, broker: BrokerProcess) -> None:
-        self._consumers = {
-            level: ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "offsets", "isolation.level": level})
-            for level in ("read_committed", "read_uncommitted")
-        }
-
-    def lso(self, topic: str, partition: int = 0) -> int:
-        return self._end("read_committed", topic, partition)
-
-    def high_watermark(self, topic: str, partition: int = 0) -> int:
-        return self._end("read_uncommitted", topic, partition)
-
-    def _end(self, level: str, topic: str, partition: int) -> int:
-        _, high = self._consumers[level].get_watermark_offsets(ck.TopicPartition(topic, partition), 10, cached=False)
-        return int(high)
-
-    def wait_stable(self, topic: str, partitions: int = 1, timeout: float = 60.0) -> None:
-        """Waits until no transaction is open on the topic: every partition's LSO equals its high watermark
-        (EndTxn is answered once the decision is logged; the markers that move the LSO follow)."""
-        wait_until_true(
-            lambda: all(self.lso(topic, p) == self.high_watermark(topic, p) for p in range(partitions)),
-            f"every partition of {topic} has its last stable offset at its high watermark",
-            timeout=timeout,
-            pause=0.1,
-        )
-
-    def close(self) -> None:
-        for consumer in self._consumers.values():
-            consumer.close()
-
-
 @pytest.fixture
 def offsets(broker: BrokerProcess) -> Iterator[Offsets]:
-    o = Offsets(broker)
+    o = Offsets(broker.bootstrap)
     yield o
     o.close()
-
-
-class Reader:
-    """A confluent-kafka consumer assigned every partition of a topic from its start, outside any group, that
-    reports reaching each partition's end (the LSO for read_committed, the high watermark for read_uncommitted)."""
-
-    def __init__(self, broker: BrokerProcess, topic: str, partitions: int = 1, isolation: str = "read_committed"):
-        self.partitions = partitions
-        self.consumer = ck.Consumer(
-            {
-                "bootstrap.servers": broker.bootstrap,
-                "group.id": f"reader-{uuid.uuid4().hex[:8]}",
-                "enable.auto.commit": False,
-                "enable.partition.eof": True,
-                "isolation.level": isolation,
-                "fetch.wait.max.ms": 100,
-            }
-        )
-        self.consumer.assign([ck.TopicPartition(topic, p, ck.OFFSET_BEGINNING) for p in range(partitions)])
-
-    def read_to_end(self, timeout: float = 60.0) -> list[tuple[int, int, str]]:
-        """(partition, offset, value) of the records read until every partition reported its end after them.
-        A partition's end is reported once per offset: call it again only when new records are due."""
-        records: list[tuple[int, int, str]] = []
-        at_end: set[int] = set()
-        deadline = time.monotonic() + timeout
-        while len(at_end) < self.partitions:
-            assert time.monotonic() < deadline, f"the end of every partition not reached in {timeout} s: {records}"
-            msg = self.consumer.poll(0.2)
-            if msg is None:
-                continue
-            if msg.error() is not None:
-                assert msg.error().code() == ck.KafkaError._PARTITION_EOF, msg.error()
-                at_end.add(msg.partition())
-                continue
-            at_end.discard(msg.partition())
-            records.append((msg.partition(), msg.offset(), msg.value().decode()))
-        return records
-
-    def close(self) -> None:
-        self.consumer.close()
-
-
-def _read(broker: BrokerProcess, topic: str, partitions: int = 1, isolation: str = "read_committed") -> list[str]:
-    reader = Reader(broker, topic, partitions, isolation)
-    try:
-        return [value for _, _, value in reader.read_to_end()]
-    finally:
-        reader.close()
 
 
 def _produce(producer: ck.Producer, topic: str, values: list[str], partitions: int = 1) -> None:
@@ -228,12 +144,12 @@ def test_read_committed_sees_committed_records_only(broker: BrokerProcess, offse
             producer.abort_transaction(60)
     offsets.wait_stable(topic, partitions=2)
 
-    read_committed = _read(broker, topic, 2)
+    read_committed = read_values(broker.bootstrap, topic, 2)
     assert Counter(read_committed) == Counter(committed)
     for p in range(2):
         in_partition = [v for v in read_committed if int(v[1:]) % 2 == p]
         assert in_partition == [v for v in committed if int(v[1:]) % 2 == p], f"order in partition {p}"
-    assert Counter(_read(broker, topic, 2, "read_uncommitted")) == Counter(committed + aborted)
+    assert Counter(read_values(broker.bootstrap, topic, 2, "read_uncommitted")) == Counter(committed + aborted)
     # 60 records and three control batches (one marker each) per partition
     assert sum(offsets.high_watermark(topic, p) for p in range(2)) == 60 + 3 * 2
 
@@ -254,11 +170,11 @@ def test_open_transaction_holds_read_committed_at_lso(broker: BrokerProcess, off
     _produce(plain, topic, ["after"])
     plain.flush(30)
 
-    committed_reader = Reader(broker, topic)
+    committed_reader = Reader(broker.bootstrap, topic)
     try:
         assert offsets.lso(topic) == 2 and offsets.high_watermark(topic) == 6
         assert [v for _, _, v in committed_reader.read_to_end()] == ["before-0", "before-1"]
-        assert _read(broker, topic, 1, "read_uncommitted") == [
+        assert read_values(broker.bootstrap, topic, 1, "read_uncommitted") == [
             "before-0",
             "before-1",
             "open-0",
@@ -337,9 +253,9 @@ def test_consume_transform_produce_exactly_once(broker: BrokerProcess, offsets: 
         consumer.close()
     assert aborts > 0
     offsets.wait_stable(sink, partitions=2)
-    outputs = _read(broker, sink, 2)
+    outputs = read_values(broker.bootstrap, sink, 2)
     assert Counter(outputs) == Counter(f"out-{i}" for i in inputs), "every input exactly once in the output"
-    assert len(_read(broker, sink, 2, "read_uncommitted")) > 200, "the aborted outputs are in the log"
+    assert len(read_values(broker.bootstrap, sink, 2, "read_uncommitted")) > 200, "the aborted outputs are in the log"
 
     checker = ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": group, "enable.auto.commit": False})
     try:
@@ -369,8 +285,8 @@ def test_second_producer_fences_the_first(broker: BrokerProcess, offsets: Offset
     assert error.fatal(), error
     assert error.code() in FENCED or "fenced" in error.str().lower(), error
     offsets.wait_stable(topic)
-    assert _read(broker, topic) == ["second-0"]
-    assert "first-open-0" in _read(broker, topic, 1, "read_uncommitted")
+    assert read_values(broker.bootstrap, topic) == ["second-0"]
+    assert "first-open-0" in read_values(broker.bootstrap, topic, 1, "read_uncommitted")
 
 
 CHILD_PRODUCER = textwrap.dedent(
@@ -424,13 +340,13 @@ def test_producer_killed_in_transaction_is_aborted_after_its_timeout(
 
     offsets.wait_stable(topic, timeout=90)
     assert offsets.high_watermark(topic) == 8, "the abort marker"
-    assert _read(broker, topic) == ["before", "after"]
+    assert read_values(broker.bootstrap, topic) == ["before", "after"]
     again = _txn_producer(broker, "doomed-1")
     again.begin_transaction()
     _produce(again, topic, ["reborn"])
     again.commit_transaction(60)
     offsets.wait_stable(topic)
-    assert _read(broker, topic) == ["before", "after", "reborn"]
+    assert read_values(broker.bootstrap, topic) == ["before", "after", "reborn"]
 
 
 def _readline(process: subprocess.Popen[str], timeout: float) -> str:
@@ -534,7 +450,7 @@ def test_aiokafka_commits_and_aborts(broker: BrokerProcess, offsets: Offsets) ->
     assert asyncio.run(_aio_read(broker, topic, "read_uncommitted", end)) == (
         committed[:10] + [f"a{i}" for i in range(10)] + committed[10:]
     )
-    assert _read(broker, topic) == committed
+    assert read_values(broker.bootstrap, topic) == committed
 
 
 def test_aiokafka_producer_is_fenced(broker: BrokerProcess, offsets: Offsets) -> None:
@@ -565,7 +481,7 @@ def test_aiokafka_producer_is_fenced(broker: BrokerProcess, offsets: Offsets) ->
 
     asyncio.run(run())
     offsets.wait_stable(topic)
-    assert _read(broker, topic) == ["second"]
+    assert read_values(broker.bootstrap, topic) == ["second"]
 
 
 # ---- bad input on the wire ------------------------------------------------------------------------------------

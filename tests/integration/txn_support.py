@@ -1,0 +1,108 @@
+"""What the transaction tests read with (issue 13): partitions' last stable offsets and high watermarks as
+consumers of each isolation level get them, and a confluent-kafka reader that stops at each partition's end."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import confluent_kafka as ck
+
+from tests.utils import wait_until_true
+
+
+class Offsets:
+    """The last stable offset and the high watermark of a partition, as consumers of each isolation level get
+    them from ListOffsets (a read_committed consumer's end offset is the LSO)."""
+
+    def __init__(self, bootstrap: str) -> None:
+        self._consumers = {
+            level: ck.Consumer({"bootstrap.servers": bootstrap, "group.id": "offsets", "isolation.level": level})
+            for level in ("read_committed", "read_uncommitted")
+        }
+
+    def lso(self, topic: str, partition: int = 0) -> int:
+        return self._end("read_committed", topic, partition)
+
+    def high_watermark(self, topic: str, partition: int = 0) -> int:
+        return self._end("read_uncommitted", topic, partition)
+
+    def _end(self, level: str, topic: str, partition: int) -> int:
+        _, high = self._consumers[level].get_watermark_offsets(ck.TopicPartition(topic, partition), 10, cached=False)
+        return int(high)
+
+    def is_stable(self, topic: str, partitions: int = 1) -> bool:
+        """Whether no transaction is open on the topic: every partition's LSO is its high watermark."""
+        try:
+            return all(self.lso(topic, p) == self.high_watermark(topic, p) for p in range(partitions))
+        except ck.KafkaException:
+            return False  # a leader is moving
+
+    def wait_stable(self, topic: str, partitions: int = 1, timeout: float = 60.0) -> None:
+        """Waits until no transaction is open on the topic (EndTxn is answered once the decision is in the
+        transaction log; the markers that move the LSO are written after it)."""
+        wait_until_true(
+            lambda: self.is_stable(topic, partitions),
+            f"every partition of {topic} has its last stable offset at its high watermark",
+            timeout=timeout,
+            pause=0.1,
+        )
+
+    def close(self) -> None:
+        for consumer in self._consumers.values():
+            consumer.close()
+
+
+class Reader:
+    """A confluent-kafka consumer assigned every partition of a topic from its start, outside any group, told
+    when it reaches each partition's end (the LSO for read_committed, the high watermark for read_uncommitted)."""
+
+    def __init__(self, bootstrap: str, topic: str, partitions: int = 1, isolation: str = "read_committed") -> None:
+        self.partitions = partitions
+        self.consumer = ck.Consumer(
+            {
+                "bootstrap.servers": bootstrap,
+                "group.id": f"reader-{uuid.uuid4().hex[:8]}",
+                "enable.auto.commit": False,
+                "enable.partition.eof": True,
+                "isolation.level": isolation,
+                "fetch.wait.max.ms": 100,
+            }
+        )
+        self.consumer.assign([ck.TopicPartition(topic, p, ck.OFFSET_BEGINNING) for p in range(partitions)])
+
+    def read_to_end(self, timeout: float = 60.0) -> list[tuple[int, int, str]]:
+        """(partition, offset, value) of the records read until every partition reported its end after them.
+        A partition's end is reported once per offset: call it again only when new records are due."""
+        records: list[tuple[int, int, str]] = []
+        at_end: set[int] = set()
+        deadline = time.monotonic() + timeout
+        while len(at_end) < self.partitions:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the end of every partition not reached in {timeout} s: {records[-20:]}")
+            msg = self.consumer.poll(0.2)
+            if msg is None:
+                continue
+            error = msg.error()
+            if error is not None:
+                if error.code() == ck.KafkaError._PARTITION_EOF:
+                    at_end.add(msg.partition())
+                elif not error.retriable() and error.code() != ck.KafkaError._TRANSPORT:
+                    raise AssertionError(f"consumer error: {error}")
+                continue
+            at_end.discard(msg.partition())
+            records.append((msg.partition(), msg.offset(), msg.value().decode()))
+        return records
+
+    def close(self) -> None:
+        self.consumer.close()
+
+
+def read_values(bootstrap: str, topic: str, partitions: int = 1, isolation: str = "read_committed") -> list[str]:
+    """Every value of the topic a consumer of `isolation` reads to the end, partition after partition in the
+    order read."""
+    reader = Reader(bootstrap, topic, partitions, isolation)
+    try:
+        return [value for _, _, value in reader.read_to_end()]
+    finally:
+        reader.close()
