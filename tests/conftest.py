@@ -13,7 +13,7 @@ from tests.utils import wait_until_true
 # Threads named as Kafka names them (DESIGN.md); any still alive after a test is a leak.
 KAFKA_THREAD = re.compile(
     r"^(kafka-|zk-client-|controller-event-thread|Controller-|ExpirationReaper-|ReplicaFetcherThread-|executor-|group-metadata-manager|"
-    r"transaction-|LogDirFailureHandler|ThrottledChannelReaper-|feature-zk-node-event-process-thread)"
+    r"transaction-|TxnMarkerSenderThread-|LogDirFailureHandler|ThrottledChannelReaper-|feature-zk-node-event-process-thread)"
 )
 
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from kafka.common.message import WriteTxnMarkersRequestData
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
-from kafka.common.requests.abstract_request import AbstractRequest
+from kafka.common.requests.abstract_request import AbstractRequest, Builder
 from kafka.common.requests.transaction_result import TransactionResult
 from kafka.common.requests.write_txn_markers_response import WriteTxnMarkersResponse
 
@@ -56,3 +57,35 @@ class WriteTxnMarkersRequest(AbstractRequest[WriteTxnMarkersResponse]):
         return isinstance(other, WriteTxnMarkersRequest) and self._data == other._data
 
     __hash__ = None  # type: ignore[assignment]
+
+
+class WriteTxnMarkersRequestBuilder(Builder[WriteTxnMarkersRequest]):
+    """Port of WriteTxnMarkersRequest.Builder: the request at exactly `version` for `markers`, each marker's
+    partitions grouped by topic."""
+
+    def __init__(self, version: int, markers: list[TxnMarkerEntry]) -> None:
+        super().__init__(ApiKeys.WRITE_TXN_MARKERS, version)
+        data = WriteTxnMarkersRequestData()
+        for marker in markers:
+            topics: dict[str, WriteTxnMarkersRequestData.WritableTxnMarkerTopic] = {}
+            for topic, partition in marker.partitions:
+                entry = topics.get(topic)
+                if entry is None:
+                    entry = topics[topic] = WriteTxnMarkersRequestData.WritableTxnMarkerTopic(name=topic)
+                entry.partition_indexes.append(partition)
+            data.markers.append(
+                WriteTxnMarkersRequestData.WritableTxnMarker(
+                    producer_id=marker.producer_id,
+                    producer_epoch=marker.producer_epoch,
+                    coordinator_epoch=marker.coordinator_epoch,
+                    transaction_result=marker.transaction_result.id,
+                    topics=list(topics.values()),
+                )
+            )
+        self.data = data
+
+    def _build(self, version: int) -> WriteTxnMarkersRequest:
+        return WriteTxnMarkersRequest(self.data, version)
+
+    def __str__(self) -> str:
+        return repr(self.data)
