@@ -32,6 +32,7 @@ __all__ = [
     "finish_stdout",
     "format_java_double",
     "get_port",
+    "pretty_print_table",
     "print_exception",
     "print_metrics",
     "run_reporting_errors",
@@ -88,6 +89,17 @@ def print_metrics(metrics: Mapping[Any, Any], out: TextIO | None = None, err: Te
 
 
 # -- numbers as Java prints them --------------------------------------------------------------------------------
+
+
+def pretty_print_table(headers: Sequence[str], rows: Sequence[Sequence[str]], out: TextIO) -> None:
+    """ToolsUtils.prettyPrintTable: the headers and rows, each column padded to its widest cell, every cell
+    followed by a tab (the last one too)."""
+    widths = [len(h) for h in headers]
+    for row in rows:
+        for i in range(len(headers)):
+            widths[i] = max(widths[i], len(row[i]))
+    for row in (headers, *rows):
+        out.write("".join(f"{value.ljust(widths[i])}\t" for i, value in enumerate(row)) + "\n")
 
 
 def format_java_double(value: float, decimals: int) -> str:

@@ -20,6 +20,7 @@ __all__ = [
     "HelpFormatter",
     "java_integer",
     "java_long",
+    "java_short",
 ]
 
 
@@ -53,6 +54,8 @@ java_long = _java_number("Long", -(2**63), 2**63 - 1)
 """Arguments.type(Long.class): a 64-bit integer, refused with argparse4j's message otherwise."""
 java_integer = _java_number("Integer", -(2**31), 2**31 - 1)
 """Arguments.type(Integer.class): a 32-bit integer, refused with argparse4j's message otherwise."""
+java_short = _java_number("Short", -(2**15), 2**15 - 1)
+"""Arguments.type(Short.class): a 16-bit integer, refused with argparse4j's message otherwise."""
 
 
 class HelpFormatter(argparse.HelpFormatter):
