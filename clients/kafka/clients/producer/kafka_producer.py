@@ -5,9 +5,11 @@ max.block.ms), serializes key and value, picks the partition (a custom partition
 key, or the built-in sticky choice) and appends to the RecordAccumulator, returning a future. The
 Sender, on the thread `kafka-producer-network-thread | {client.id}`, sends the batches. `flush`
 waits for everything sent so far; `close` lets the Sender finish within a timeout, then forces it.
+With a transactional.id the producer is transactional: `init_transactions`, then `begin_transaction`,
+sends, `send_offsets_to_transaction` and `commit_transaction` or `abort_transaction`, each waiting at most
+max.block.ms for the TransactionManager's requests.
 
 # PORT: no metrics subsystem yet, so `metrics()` is empty and the producer records none; no
-transactions yet (a transactional.id is refused at construction, see TransactionManager); no
 telemetry (KIP-714) and no JMX app-info registration.
 """
 
@@ -19,6 +21,8 @@ from typing import Any, Generic, TypeVar
 
 from kafka.clients import client_utils
 from kafka.clients.api_versions import ApiVersions
+from kafka.clients.consumer.consumer_group_metadata import ConsumerGroupMetadata
+from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
 from kafka.clients.kafka_client import KafkaClient
 from kafka.clients.producer.callback import Callback, CallbackLike, as_callback
 from kafka.clients.producer.internals.buffer_pool import BufferPool
@@ -51,6 +55,7 @@ from kafka.common.partition_info import PartitionInfo
 from kafka.common.record.abstract_records import AbstractRecords
 from kafka.common.record.compression_type import CompressionType
 from kafka.common.record.record_batch import NO_TIMESTAMP
+from kafka.common.requests.join_group_request import UNKNOWN_MEMBER_ID
 from kafka.common.serialization.serializer import Serializer
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.kafka_thread import KafkaThread
@@ -316,13 +321,6 @@ class KafkaProducer(Generic[K, V]):
             config.ignore(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG)
             return None
         transactional_id = config.get_string(ProducerConfig.TRANSACTIONAL_ID_CONFIG)
-        if transactional_id is not None:
-            # PORT: transactions are not ported yet; refuse rather than produce without them.
-            raise ConfigException(
-                ProducerConfig.TRANSACTIONAL_ID_CONFIG,
-                transactional_id,
-                "transactions are not supported by this producer yet; leave transactional.id unset",
-            )
         transaction_manager = TransactionManager(
             log_context,
             transactional_id,
@@ -336,39 +334,66 @@ class KafkaProducer(Generic[K, V]):
             self._log.info("Instantiated an idempotent producer.")
         return transaction_manager
 
-    # ---- transactions (not ported) ---------------------------------------------------------------
+    # ---- transactions ----------------------------------------------------------------------------
 
     def init_transactions(self) -> None:
+        """Gets the producer id and epoch for transactional.id, fencing older producers with the same id and
+        completing (committing or aborting) their open transaction. Call once, before any other transactional
+        method. Waits at most max.block.ms (TimeoutException; calling again then waits for the same request)."""
         self._throw_if_no_transaction_manager()
         self._throw_if_producer_closed()
-        assert self._transaction_manager is not None
-        self._transaction_manager.initialize_transactions()
+        assert self._transaction_manager is not None and self._sender is not None
+        result = self._transaction_manager.initialize_transactions()
+        self._sender.wakeup()
+        result.await_(self._max_block_time_ms)
 
     def begin_transaction(self) -> None:
+        """Starts a transaction: the records sent until commit or abort belong to it."""
         self._throw_if_no_transaction_manager()
         self._throw_if_producer_closed()
         assert self._transaction_manager is not None
         self._transaction_manager.begin_transaction()
 
-    def send_offsets_to_transaction(self, offsets: Mapping[TopicPartition, Any], group_metadata: Any) -> None:
+    def send_offsets_to_transaction(
+        self, offsets: Mapping[TopicPartition, OffsetAndMetadata], group_metadata: ConsumerGroupMetadata | str
+    ) -> None:
+        """Commits the consumer group's `offsets` with the transaction (consume-transform-produce).
+
+        `group_metadata` is the consumer's `group_metadata()`, so that the group coordinator can refuse a
+        member that was fenced; a plain group id is the deprecated form (no such check)."""
+        if isinstance(group_metadata, str):
+            group_metadata = ConsumerGroupMetadata(group_metadata)
+        self._throw_if_invalid_group_metadata(group_metadata)
         self._throw_if_no_transaction_manager()
         self._throw_if_producer_closed()
-        assert self._transaction_manager is not None
+        assert self._transaction_manager is not None and self._sender is not None
         if offsets:
-            self._transaction_manager.send_offsets_to_transaction(offsets, group_metadata)
+            result = self._transaction_manager.send_offsets_to_transaction(offsets, group_metadata)
+            self._sender.wakeup()
+            result.await_(self._max_block_time_ms)
 
     def commit_transaction(self) -> None:
+        """Sends the records not sent yet, then commits the transaction; waits at most max.block.ms.
+
+        After an abortable error (KafkaException), call abort_transaction; fencing (ProducerFencedException)
+        and other fatal errors leave only close()."""
         self._throw_if_no_transaction_manager()
         self._throw_if_producer_closed()
-        assert self._transaction_manager is not None
-        self._transaction_manager.begin_commit()
+        assert self._transaction_manager is not None and self._sender is not None
+        result = self._transaction_manager.begin_commit()
+        self._sender.wakeup()
+        result.await_(self._max_block_time_ms)
 
     def abort_transaction(self) -> None:
+        """Aborts the transaction: its records not sent yet fail, those written are never read by read_committed
+        consumers. Waits at most max.block.ms."""
         self._throw_if_no_transaction_manager()
         self._throw_if_producer_closed()
         self._log.info("Aborting incomplete transaction")
-        assert self._transaction_manager is not None
-        self._transaction_manager.begin_abort()
+        assert self._transaction_manager is not None and self._sender is not None
+        result = self._transaction_manager.begin_abort()
+        self._sender.wakeup()
+        result.await_(self._max_block_time_ms)
 
     # ---- sending ---------------------------------------------------------------------------------
 
@@ -706,6 +731,13 @@ class KafkaProducer(Generic[K, V]):
         if serialized_key is not None and not self._partitioner_ignore_keys:
             return BuiltInPartitioner.partition_for_key(serialized_key, len(cluster.partitions_for_topic(record.topic)))
         return RecordMetadata.UNKNOWN_PARTITION
+
+    @staticmethod
+    def _throw_if_invalid_group_metadata(group_metadata: ConsumerGroupMetadata | None) -> None:
+        if group_metadata is None:
+            raise ValueError("Consumer group metadata could not be null")
+        if group_metadata.generation_id > 0 and group_metadata.member_id == UNKNOWN_MEMBER_ID:
+            raise ValueError(f"Passed in group metadata {group_metadata} has generationId > 0 but member.id ")
 
     def _throw_if_no_transaction_manager(self) -> None:
         if self._transaction_manager is None:

@@ -486,7 +486,8 @@ def _config_def() -> ConfigDef:
             None,
             NonEmptyString(),
             L,
-            "The id of a transactional producer (transactions are not supported by this client yet).",
+            "The id of a transactional producer, the same across its restarts: a new producer with this id fences "
+            "the old one and completes its open transaction. Needs idempotence (enable.idempotence, on by default).",
         )
     )
 

@@ -4,9 +4,10 @@ The producer's I/O loop, run on the thread `kafka-producer-network-thread | {cli
 asks the accumulator which leaders have sendable data, connects to them, drains batches into one
 produce request per node, expires batches past delivery.timeout.ms, and polls the network client,
 whose completions handle the produce responses (complete, retry, split on MESSAGE_TOO_LARGE, fail).
-For an idempotent producer it first obtains the producer id (InitProducerId) and bumps the epoch when
-the TransactionManager asks for it. On close it keeps sending until the accumulator is empty and no
-request is in flight, unless forced.
+For an idempotent or transactional producer it first sends the TransactionManager's requests, one at a
+time and each to its coordinator (FindCoordinator, InitProducerId, AddPartitionsToTxn, AddOffsetsToTxn,
+TxnOffsetCommit, EndTxn), and bumps the epoch when asked to. On close it keeps sending until the
+accumulator is empty and no request is in flight, then aborts a transaction left open, unless forced.
 
 # PORT: the sender metrics (SenderMetrics, throttle-time sensor) are left out until the client has a
 metrics subsystem.
@@ -29,12 +30,14 @@ from kafka.common.errors import (
     NotLeaderOrFollowerException,
     TimeoutException,
     TopicAuthorizationException,
+    TransactionAbortedException,
     TransactionalIdAuthorizationException,
     UnknownTopicOrPartitionException,
 )
 from kafka.common.message import ProduceRequestData
 from kafka.common.node import Node
 from kafka.common.protocol.errors import Errors
+from kafka.common.requests.find_coordinator_request import CoordinatorType
 from kafka.common.requests.produce_request import ProduceRequest
 from kafka.common.requests.produce_response import INVALID_OFFSET, PartitionResponse, RecordError
 from kafka.common.topic_partition import TopicPartition
@@ -163,6 +166,16 @@ class Sender:
             or self._has_pending_transactional_requests()
         ):
             self._run_once_logging_errors()
+        # A transaction still open (neither committed nor aborted through the queue) is aborted.
+        while not self._force_close and tm is not None and tm.has_ongoing_transaction():
+            if not tm.is_completing():
+                self._log.info("Aborting incomplete transaction due to shutdown")
+                try:
+                    # Errors here must not stop the rest of the shutdown.
+                    tm.begin_abort()
+                except Exception as e:
+                    self._log.error("Error in kafka producer I/O thread while aborting transaction: ", e)
+            self._run_once_logging_errors()
         if self._force_close:
             # Fail whatever is left, waking every thread waiting on a future.
             if tm is not None:
@@ -282,13 +295,20 @@ class Sender:
         return poll_timeout
 
     def _maybe_send_and_poll_transactional_request(self) -> bool:
-        """Sends the TransactionManager's next request (InitProducerId) if there is one; True if it did work."""
+        """Sends the TransactionManager's next request if there is one; True if it did work."""
         tm = self._transaction_manager
         assert tm is not None
         if tm.has_in_flight_request():
             # One such request at a time: wait for its answer.
             self._client.poll(self._retry_backoff_ms, self._time.milliseconds())
             return True
+        if tm.has_abortable_error() or tm.is_aborting():
+            if self._accumulator.has_incomplete():
+                # The batches not sent yet fail with the error behind the abort (or as aborted).
+                exception = tm.last_error()
+                if exception is None:
+                    exception = TransactionAbortedException()
+                self._accumulator.abort_undrained_batches(exception)
         next_request_handler = tm.next_request(self._accumulator.has_incomplete())
         if next_request_handler is None:
             return False
@@ -302,7 +322,7 @@ class Sender:
                 else self._client.least_loaded_node(self._time.milliseconds())
             )
             if target_node is not None:
-                if not self._await_node_ready(target_node):
+                if not self._await_node_ready(target_node, coordinator_type):
                     if self._log.is_trace_enabled():
                         self._log.trace(
                             f"Target node {target_node} not ready within request timeout, will retry when node is "
@@ -311,6 +331,11 @@ class Sender:
                     self._maybe_find_coordinator_and_retry(next_request_handler)
                     return True
             elif coordinator_type is not None:
+                if self._log.is_trace_enabled():
+                    self._log.trace(
+                        f"Coordinator not known for {coordinator_type.name}, will retry "
+                        f"{request_builder.api_key.name} after finding coordinator."
+                    )
                 self._maybe_find_coordinator_and_retry(next_request_handler)
                 return True
             else:
@@ -349,9 +374,12 @@ class Sender:
     def _maybe_find_coordinator_and_retry(self, next_request_handler: TxnRequestHandler) -> None:
         tm = self._transaction_manager
         assert tm is not None
-        # Requests to any broker: back off here so that having no node does not spin.
-        self._time.sleep(self._retry_backoff_ms)
-        self._metadata.request_update(False)
+        if next_request_handler.needs_coordinator():
+            tm.lookup_coordinator(next_request_handler)
+        else:
+            # Requests to any broker: back off here so that having no node does not spin.
+            self._time.sleep(self._retry_backoff_ms)
+            self._metadata.request_update(False)
         tm.retry(next_request_handler)
 
     def _maybe_abort_batches(self, exception: BaseException) -> None:
@@ -375,7 +403,17 @@ class Sender:
     def is_running(self) -> bool:
         return self._running
 
-    def _await_node_ready(self, node: Node) -> bool:
+    def _await_node_ready(self, node: Node, coordinator_type: CoordinatorType | None) -> bool:
+        """Whether `node` became ready within request.timeout.ms; a ready transaction coordinator tells the
+        TransactionManager, which then knows its InitProducerId versions."""
+        if self._await_ready(node):
+            if coordinator_type is CoordinatorType.TRANSACTION:
+                assert self._transaction_manager is not None
+                self._transaction_manager.handle_coordinator_ready()
+            return True
+        return False
+
+    def _await_ready(self, node: Node) -> bool:
         """NetworkClientUtils.awaitReady: poll until `node` is ready or request.timeout.ms passes."""
         client = self._client
         timeout_ms = self._request_timeout_ms

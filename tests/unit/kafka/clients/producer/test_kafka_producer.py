@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from kafka.clients.consumer.consumer_group_metadata import ConsumerGroupMetadata
+from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
 from kafka.clients.producer.internals.producer_metadata import ProducerMetadata
 from kafka.clients.producer.kafka_producer import KafkaProducer
 from kafka.clients.producer.partitioner import Partitioner
@@ -22,12 +24,27 @@ from kafka.common.cluster import Cluster
 from kafka.common.config.config_exception import ConfigException
 from kafka.common.errors import (
     KafkaException,
+    ProducerFencedException,
     RecordTooLargeException,
     SerializationException,
     TimeoutException,
 )
 from kafka.common.internals.cluster_resource_listeners import ClusterResourceListeners
+from kafka.common.message import (
+    AddOffsetsToTxnResponseData,
+    AddPartitionsToTxnResponseData,
+    EndTxnResponseData,
+    InitProducerIdResponseData,
+    TxnOffsetCommitResponseData,
+)
 from kafka.common.protocol.api_keys import ApiKeys
+from kafka.common.protocol.errors import Errors
+from kafka.common.requests.add_offsets_to_txn_response import AddOffsetsToTxnResponse
+from kafka.common.requests.add_partitions_to_txn_response import AddPartitionsToTxnResponse
+from kafka.common.requests.end_txn_response import EndTxnResponse
+from kafka.common.requests.find_coordinator_response import FindCoordinatorResponse
+from kafka.common.requests.init_producer_id_response import InitProducerIdResponse
+from kafka.common.requests.txn_offset_commit_response import TxnOffsetCommitResponse
 from kafka.common.serialization.byte_array_serializer import ByteArraySerializer
 from kafka.common.serialization.integer_serializer import IntegerSerializer
 from kafka.common.serialization.string_serializer import StringSerializer
@@ -413,12 +430,202 @@ def test_missing_serializer_is_a_config_exception() -> None:
         KafkaProducer(_configs(), None, StringSerializer())
 
 
-def test_transactional_id_is_refused() -> None:
-    """A transactional.id is refused clearly (transactions are not supported yet) and nothing is left running."""
-    with pytest.raises(KafkaException, match="Failed to construct kafka producer") as e:
-        KafkaProducer(_configs(transactional_id="txn"), StringSerializer(), StringSerializer())
-    assert isinstance(e.value.__cause__, ConfigException)
-    assert "transactions are not supported" in str(e.value.__cause__)
+def test_transactional_id_needs_idempotence() -> None:
+    """A transactional.id with idempotence off (explicitly, or dropped by acks=1) is Java's ConfigException; with
+    idempotence it makes a transactional producer whose client.id defaults to producer-{transactional.id}."""
+    base = {"key.serializer": StringSerializer, "value.serializer": StringSerializer, "transactional.id": "txn"}
+    message = "Cannot set a transactional.id without also enabling idempotence."
+    with pytest.raises(ConfigException, match=message):
+        ProducerConfig({**base, "enable.idempotence": "false"}, False)
+    with pytest.raises(ConfigException, match=message):
+        ProducerConfig({**base, "acks": "1"}, False)
+    producer: KafkaProducer[Any, Any] = KafkaProducer(
+        _configs(transactional_id="txn"),
+        StringSerializer(),
+        StringSerializer(),
+        kafka_client=PacedMockClient(Time.SYSTEM),
+    )
+    try:
+        assert producer.client_id == "producer-txn"
+        assert producer._transaction_manager is not None and producer._transaction_manager.is_transactional()
+    finally:
+        producer.close(0)
+
+
+def test_transactional_methods_need_a_transactional_id(fixture: Fixture) -> None:
+    """Without transactional.id every transactional method raises IllegalStateException (RuntimeError)."""
+    for call in (
+        fixture.producer.init_transactions,
+        fixture.producer.begin_transaction,
+        fixture.producer.commit_transaction,
+        fixture.producer.abort_transaction,
+    ):
+        with pytest.raises(RuntimeError, match="Cannot use transactional methods without enabling transactions"):
+            call()
+
+
+class TxnFixture(Fixture):
+    """A transactional producer whose MockClient answers the transaction's requests in order."""
+
+    def __init__(self, **overrides: Any) -> None:
+        super().__init__(partitions=2, transactional_id="txn", **overrides)
+        self.sent: list[Any] = []
+        self.node = self.metadata.fetch().nodes[0]
+
+    def expect(self, api_key: ApiKeys, response: Any, check: Any = lambda data: True) -> None:
+        def match(body: Any) -> bool:
+            if body.api_key is not api_key or not check(body.data):
+                return False
+            self.sent.append(body)
+            return True
+
+        self.client.prepare_response(match, response)
+
+    def expect_find_coordinator(self, key: str = "txn") -> None:
+        self.expect(ApiKeys.FIND_COORDINATOR, FindCoordinatorResponse.prepare_response(Errors.NONE, key, self.node))
+
+    def expect_init_producer_id(self) -> None:
+        self.expect(
+            ApiKeys.INIT_PRODUCER_ID,
+            InitProducerIdResponse(InitProducerIdResponseData(producer_id=42, producer_epoch=0)),
+            lambda d: d.transactional_id == "txn" and d.transaction_timeout_ms == 60_000,
+        )
+
+    def expect_add_partitions(self, tp: TopicPartition) -> None:
+        result = AddPartitionsToTxnResponse.result_for_transaction("", {(tp.topic, tp.partition): Errors.NONE})
+        self.expect(
+            ApiKeys.ADD_PARTITIONS_TO_TXN,
+            AddPartitionsToTxnResponse(
+                AddPartitionsToTxnResponseData(results_by_topic_v3_and_below=result.topic_results)
+            ),
+        )
+
+    def expect_end_txn(self, committed: bool, error: Errors = Errors.NONE) -> None:
+        self.expect(
+            ApiKeys.END_TXN,
+            EndTxnResponse(EndTxnResponseData(error_code=error.code)),
+            lambda d: d.committed == committed and (d.producer_id, d.producer_epoch) == (42, 0),
+        )
+
+    def api_keys_sent(self) -> list[ApiKeys]:
+        return [b.api_key for b in self.sent]
+
+
+def test_transactional_produce_and_commit() -> None:
+    """init_transactions, begin_transaction, send and commit_transaction send FindCoordinator, InitProducerId,
+    AddPartitionsToTxn, a transactional Produce and EndTxn(commit), each call returning once its request is done."""
+    f = TxnFixture()
+    try:
+        f.expect_find_coordinator()
+        f.expect_init_producer_id()
+        f.producer.init_transactions()
+        f.producer.begin_transaction()
+        f.expect_add_partitions(TopicPartition(TOPIC, 1))
+        f.expect(
+            ApiKeys.PRODUCE, produce_response(TopicPartition(TOPIC, 1), offset=5), lambda d: d.transactional_id == "txn"
+        )
+        future = f.producer.send(ProducerRecord(TOPIC, "value", partition=1))
+        f.expect_end_txn(committed=True)
+        f.producer.commit_transaction()
+        assert future.is_done() and future.get(0).offset == 5
+        assert f.api_keys_sent() == [
+            ApiKeys.FIND_COORDINATOR,
+            ApiKeys.INIT_PRODUCER_ID,
+            ApiKeys.ADD_PARTITIONS_TO_TXN,
+            ApiKeys.PRODUCE,
+            ApiKeys.END_TXN,
+        ]
+        batch = next(iter(f.sent[3].data.topic_data[0].partition_data[0].records.batches()))
+        assert batch.is_transactional() and (batch.producer_id(), batch.producer_epoch()) == (42, 0)
+    finally:
+        f.producer.close(0)
+
+
+def test_send_offsets_to_transaction_with_group_metadata_or_group_id() -> None:
+    """send_offsets_to_transaction takes the consumer's group metadata (sent in TxnOffsetCommit) or, deprecated,
+    a group id; invalid metadata (a generation without a member id) is refused before any request."""
+    f = TxnFixture()
+    tp = TopicPartition("input", 0)
+    try:
+        f.expect_find_coordinator()
+        f.expect_init_producer_id()
+        f.producer.init_transactions()
+        f.producer.begin_transaction()
+        with pytest.raises(ValueError, match=r"has generationId > 0 but member\.id"):
+            f.producer.send_offsets_to_transaction({tp: OffsetAndMetadata(3)}, ConsumerGroupMetadata("g", 2))
+        for group_metadata, member in ((ConsumerGroupMetadata("g", 2, "m-1"), "m-1"), ("g", "")):
+            f.expect(ApiKeys.ADD_OFFSETS_TO_TXN, AddOffsetsToTxnResponse(AddOffsetsToTxnResponseData()))
+            if member == "m-1":
+                f.expect_find_coordinator("g")
+            f.expect(
+                ApiKeys.TXN_OFFSET_COMMIT,
+                TxnOffsetCommitResponse(
+                    TxnOffsetCommitResponseData(
+                        topics=[
+                            TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic(
+                                name="input",
+                                partitions=[TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition()],
+                            )
+                        ]
+                    )
+                ),
+                lambda d, member=member: d.group_id == "g" and d.member_id == member,
+            )
+            f.producer.send_offsets_to_transaction({tp: OffsetAndMetadata(3)}, group_metadata)
+        f.expect_end_txn(committed=True)
+        f.producer.commit_transaction()
+        assert f.api_keys_sent()[2:] == [
+            ApiKeys.ADD_OFFSETS_TO_TXN,
+            ApiKeys.FIND_COORDINATOR,
+            ApiKeys.TXN_OFFSET_COMMIT,
+            ApiKeys.ADD_OFFSETS_TO_TXN,
+            ApiKeys.TXN_OFFSET_COMMIT,
+            ApiKeys.END_TXN,
+        ]
+    finally:
+        f.producer.close(0)
+
+
+def test_fenced_producer_fails_its_calls() -> None:
+    """A producer fenced by a newer one (PRODUCER_FENCED on EndTxn) fails commit with ProducerFencedException, as
+    every later transactional call; abort does too, so only close is left."""
+    f = TxnFixture()
+    try:
+        f.expect_find_coordinator()
+        f.expect_init_producer_id()
+        f.producer.init_transactions()
+        f.producer.begin_transaction()
+        f.expect_add_partitions(TopicPartition(TOPIC, 0))
+        f.expect(ApiKeys.PRODUCE, produce_response(TopicPartition(TOPIC, 0)))
+        f.producer.send(ProducerRecord(TOPIC, "value", partition=0))
+        f.expect_end_txn(committed=True, error=Errors.PRODUCER_FENCED)
+        with pytest.raises(ProducerFencedException):
+            f.producer.commit_transaction()
+        with pytest.raises(ProducerFencedException):
+            f.producer.begin_transaction()
+        with pytest.raises(ProducerFencedException):
+            f.producer.abort_transaction()
+        # A send fails in its future.
+        with pytest.raises(ProducerFencedException):
+            f.producer.send(ProducerRecord(TOPIC, "value", partition=0)).get(1000)
+    finally:
+        f.producer.close(0)
+
+
+def test_close_aborts_an_open_transaction() -> None:
+    """close() with a transaction open (records written) aborts it with EndTxn(abort) before the I/O thread ends."""
+    f = TxnFixture()
+    f.expect_find_coordinator()
+    f.expect_init_producer_id()
+    f.producer.init_transactions()
+    f.producer.begin_transaction()
+    f.expect_add_partitions(TopicPartition(TOPIC, 0))
+    f.expect(ApiKeys.PRODUCE, produce_response(TopicPartition(TOPIC, 0)))
+    f.producer.send(ProducerRecord(TOPIC, "value", partition=0)).get(5000)
+    f.expect_end_txn(committed=False)
+    f.producer.close(5000)
+    assert f.api_keys_sent()[-1] is ApiKeys.END_TXN
+    assert f.client.future_responses == type(f.client.future_responses)()
 
 
 def test_bad_security_protocol_is_a_config_exception() -> None:

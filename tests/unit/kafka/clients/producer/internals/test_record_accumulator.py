@@ -439,7 +439,8 @@ def test_idempotent_drain_assigns_sequences() -> None:
     """Draining for an idempotent producer stamps each batch with the producer id, epoch and the next sequence."""
     from kafka.clients.api_versions import ApiVersions
     from kafka.clients.producer.internals.transaction_manager import TransactionManager
-    from kafka.common.utils.producer_id_and_epoch import ProducerIdAndEpoch
+    from kafka.common.message import InitProducerIdResponseData
+    from kafka.common.requests.init_producer_id_response import InitProducerIdResponse
     from tests.unit.kafka.clients.producer.internals.producer_test_utils import LOG_CONTEXT
 
     time = MockTime(start_ms=1_000_000)
@@ -451,7 +452,10 @@ def test_idempotent_drain_assigns_sequences() -> None:
     # No producer id yet: nothing is drained.
     assert acc.drain(snapshot, {leader}, 2**31 - 1, time.milliseconds())[leader.id] == []
     tm.bump_idempotent_epoch_and_reset_id_if_needed()
-    tm._handle_init_producer_id_success(ProducerIdAndEpoch(7, 3), False)
+    # The queued InitProducerId, answered.
+    handler = tm.next_request(False)
+    assert handler is not None
+    handler.handle_response(InitProducerIdResponse(InitProducerIdResponseData(producer_id=7, producer_epoch=3)))
     first = acc.drain(snapshot, {leader}, 2**31 - 1, time.milliseconds())[leader.id][0]
     assert (first.producer_id(), first.producer_epoch(), first.base_sequence()) == (7, 3, 0)
     for _ in range(3):
