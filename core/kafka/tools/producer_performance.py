@@ -10,13 +10,16 @@ MB/s, average and maximum latency of the window) and at the end the totals with 
 
 (on one line). The figures and their format are Kafka's, so scripts that parse Kafka's tool parse this one.
 
+With `--transaction-duration-ms D` (D > 0) the producer is transactional (`--transactional-id`, by default
+performance-producer-default-transactional-id): one init_transactions, then records go in transactions that are
+committed once D ms old, the last one after the loop, as Kafka 3.7's tool does.
+
 # PORT: this is a Java tool of Kafka's tools module; it lives here with the Scala tools. Kafka parses its
 command line with argparse4j, a port of Python's argparse: here it is kafka.utils.argparse4j's stand-in, with
 argparse4j's program name, help texts, defaults and messages. The random payload is regenerated for each record
 as in 3.7 (2.8 made one), from Python's random generator seeded with 0 (Java's SplittableRandom sequence is not
 reproduced): uppercase letters A-Z. The clients have no metrics yet: `--print-metrics` says so on stderr after
-the totals. Transactions (`--transaction-duration-ms` > 0) need a transactional producer, which the Python producer
-refuses for now, so the tool fails as Kafka's does when the producer cannot be built.
+the totals.
 """
 
 from __future__ import annotations

@@ -262,6 +262,53 @@ def test_number_of_successful_sends_and_close() -> None:
     assert match is not None and match.group(1) == "10"
 
 
+class FakeTransactionalProducer(FakeProducer):
+    """Records the transactional calls; each send takes 10 ms of the MockTime."""
+
+    def __init__(self, props: Mapping[str, str], time: MockTime) -> None:
+        super().__init__(props)
+        self.time = time
+
+    def send(self, record: ProducerRecord[bytes, bytes], callback: Any = None) -> None:
+        super().send(record, callback)
+        self.time.sleep(10)
+
+    def init_transactions(self) -> None:
+        self.calls.append("init")
+
+    def begin_transaction(self) -> None:
+        self.calls.append("begin")
+
+    def commit_transaction(self) -> None:
+        self.calls.append("commit")
+
+
+def test_transactions_commit_after_transaction_duration() -> None:
+    """With --transaction-duration-ms the producer gets --transactional-id, init_transactions once, and a commit
+    once a transaction is that old (here every 4th send at 10 ms each and 25 ms), the last one after the loop."""
+    made: list[FakeTransactionalProducer] = []
+    time = MockTime(start_ms=1_000)
+
+    def factory(props: Mapping[str, str]) -> FakeTransactionalProducer:
+        made.append(FakeTransactionalProducer(props, time))
+        return made[-1]
+
+    args = ["--topic", "t", "--num-records", "10", "--throughput", "-1", "--record-size", "10"]
+    txn_args = ["--transactional-id", "perf-txn", "--transaction-duration-ms", "25", "--producer-props", "a=b"]
+    status, out, err = start([*args, *txn_args], factory, time)
+    assert status == 0, err
+    (producer,) = made
+    assert producer.props["transactional.id"] == "perf-txn"
+    transaction = ["begin", "send", "send", "send", "send", "commit"]
+    assert producer.calls == ["init", *transaction, *transaction, "begin", "send", "send", "commit", "close"]
+    assert out.startswith("10 records sent, ")
+    # Without a positive duration there are no transactions and no transactional.id, whatever --transactional-id.
+    status, _, err = start([*args, "--transactional-id", "perf-txn", "--producer-props", "a=b"], factory, time)
+    assert status == 0, err
+    assert "transactional.id" not in made[-1].props
+    assert made[-1].calls == ["send"] * 10 + ["close"]
+
+
 def test_number_of_failed_sends_and_close() -> None:
     """Failed sends are printed on stderr and not counted: the total says 0 records."""
     made: list[FakeProducer] = []
