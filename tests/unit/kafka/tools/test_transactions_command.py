@@ -11,26 +11,24 @@ from typing import Any
 import pytest
 
 from kafka.common.message import (
-    DescribeProducersResponseData,
     DescribeTransactionsResponseData,
-    ListTransactionsResponseData,
-    WriteTxnMarkersResponseData,
 )
-from kafka.common.node import Node
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
-from kafka.common.requests.abstract_request import AbstractRequest
-from kafka.common.requests.describe_producers_response import DescribeProducersResponse
 from kafka.common.requests.describe_transactions_response import DescribeTransactionsResponse
 from kafka.common.requests.find_coordinator_response import FindCoordinatorResponse
-from kafka.common.requests.list_transactions_response import ListTransactionsResponse
-from kafka.common.requests.metadata_response import MetadataResponse
-from kafka.common.requests.write_txn_markers_response import WriteTxnMarkersResponse
-from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import MockTime
 from kafka.tools import transactions_command
 from kafka.tools.tools_utils import pretty_print_table
 from tests.unit.kafka.clients.admin.admin_client_unit_test_env import AdminClientUnitTestEnv
+from tests.unit.kafka.clients.admin.txn_responses import (
+    leader_metadata,
+    list_transactions_response,
+    markers_response,
+    node,
+    producers_response,
+    recording,
+)
 from tests.unit.kafka.common.requests.request_test_utils import metadata_response
 
 NOW_MS = 10_000_000
@@ -52,71 +50,6 @@ def _run(env: AdminClientUnitTestEnv, *args: str) -> tuple[int, str, str]:
 
 def _rows(output: str) -> list[list[str]]:
     return [[cell.strip() for cell in line.split("\t")[:-1]] for line in output.splitlines()]
-
-
-def _node(env: AdminClientUnitTestEnv, node_id: int) -> Node:
-    node = env.cluster.node_by_id(node_id)
-    assert node is not None
-    return node
-
-
-def _recording(api_key: ApiKeys, seen: list[Any]) -> Any:
-    def matcher(body: AbstractRequest[Any]) -> bool:
-        if body.api_key is not api_key:
-            return False
-        seen.append(body.data)
-        return True
-
-    return matcher
-
-
-def _leader_metadata(env: AdminClientUnitTestEnv, *partitions: int) -> MetadataResponse:
-    metas = [
-        MetadataResponse.PartitionMetadata(Errors.NONE, TopicPartition("t", p), 0, 0, (0, 1), (0, 1), ())
-        for p in partitions
-    ]
-    return metadata_response(
-        env.cluster.nodes, "c", 0, [MetadataResponse.TopicMetadata(Errors.NONE, "t", False, metas)]
-    )
-
-
-def _producers(*producers: tuple[int, int, int, int, int, int], partition: int = 0) -> DescribeProducersResponse:
-    return DescribeProducersResponse(
-        DescribeProducersResponseData(
-            topics=[
-                DescribeProducersResponseData.TopicResponse(
-                    name="t",
-                    partitions=[
-                        DescribeProducersResponseData.PartitionResponse(
-                            partition_index=partition,
-                            active_producers=[
-                                DescribeProducersResponseData.ProducerState(
-                                    producer_id=pid,
-                                    producer_epoch=epoch,
-                                    last_sequence=seq,
-                                    last_timestamp=ts,
-                                    coordinator_epoch=ce,
-                                    current_txn_start_offset=start,
-                                )
-                                for pid, epoch, seq, ts, ce, start in producers
-                            ],
-                        )
-                    ],
-                )
-            ]
-        )
-    )
-
-
-def _list_response(*states: tuple[str, int, str]) -> ListTransactionsResponse:
-    return ListTransactionsResponse(
-        ListTransactionsResponseData(
-            transaction_states=[
-                ListTransactionsResponseData.TransactionState(transactional_id=t, producer_id=p, transaction_state=s)
-                for t, p, s in states
-            ]
-        )
-    )
 
 
 # -- the table and the command line ----------------------------------------------------------------------------
@@ -151,11 +84,11 @@ def test_unknown_command_and_bad_numbers_are_refused(env: AdminClientUnitTestEnv
 def test_list_prints_every_coordinator_s_transactions(env: AdminClientUnitTestEnv) -> None:
     """`list` prints TransactionalId, Coordinator, ProducerId and TransactionState for every broker's listing."""
     client = env.kafka_client()
-    client.prepare_response(metadata_response([_node(env, 0), _node(env, 1)], "c", 0, []))
+    client.prepare_response(metadata_response([node(env, 0), node(env, 1)], "c", 0, []))
     client.prepare_response_from(
-        _list_response(("foo", 12345, "Ongoing"), ("bar", 98765, "PrepareAbort")), _node(env, 0)
+        list_transactions_response(("foo", 12345, "Ongoing"), ("bar", 98765, "PrepareAbort")), node(env, 0)
     )
-    client.prepare_response_from(_list_response(("baz", 13579, "CompleteCommit")), _node(env, 1))
+    client.prepare_response_from(list_transactions_response(("baz", 13579, "CompleteCommit")), node(env, 1))
     status, out, err = _run(env, "list")
     assert (status, err) == (0, "")
     assert _rows(out) == [
@@ -189,8 +122,8 @@ def test_describe_prints_the_transaction(env: AdminClientUnitTestEnv) -> None:
     """`describe` prints the coordinator's view of the transactional id, with the time since the transaction
     started."""
     client = env.kafka_client()
-    client.prepare_response(FindCoordinatorResponse.prepare_response(Errors.NONE, "foo", _node(env, 2)))
-    client.prepare_response_from(_described(), _node(env, 2))
+    client.prepare_response(FindCoordinatorResponse.prepare_response(Errors.NONE, "foo", node(env, 2)))
+    client.prepare_response_from(_described(), node(env, 2))
     status, out, err = _run(env, "describe", "--transactional-id", "foo")
     assert (status, err) == (0, "")
     assert _rows(out) == [
@@ -212,8 +145,8 @@ def test_describe_prints_the_transaction(env: AdminClientUnitTestEnv) -> None:
 def test_describe_of_an_unknown_transactional_id_fails(env: AdminClientUnitTestEnv) -> None:
     """An id the coordinator does not know ends the tool with status 1 and Kafka's message on stderr."""
     client = env.kafka_client()
-    client.prepare_response(FindCoordinatorResponse.prepare_response(Errors.NONE, "foo", _node(env, 2)))
-    client.prepare_response_from(_described(Errors.TRANSACTIONAL_ID_NOT_FOUND), _node(env, 2))
+    client.prepare_response(FindCoordinatorResponse.prepare_response(Errors.NONE, "foo", node(env, 2)))
+    client.prepare_response_from(_described(Errors.TRANSACTIONAL_ID_NOT_FOUND), node(env, 2))
     status, out, err = _run(env, "describe", "--transactional-id", "foo")
     assert (status, out) == (1, "")
     assert err == (
@@ -228,9 +161,9 @@ def test_describe_producers_prints_each_active_producer(env: AdminClientUnitTest
     client = env.kafka_client()
     seen: list[Any] = []
     client.prepare_response_from(
-        _recording(ApiKeys.DESCRIBE_PRODUCERS, seen),
-        _producers((12345, 15, 25, 1_000, 3, 1234), (98765, 30, 50, 2_000, -1, -1)),
-        _node(env, 1),
+        recording(ApiKeys.DESCRIBE_PRODUCERS, seen),
+        producers_response((12345, 15, 25, 1_000, 3, 1234), (98765, 30, 50, 2_000, -1, -1)),
+        node(env, 1),
     )
     status, out, err = _run(env, "describe-producers", "--topic", "t", "--partition", "0", "--broker-id", "1")
     assert (status, err) == (0, "")
@@ -252,37 +185,17 @@ def test_describe_producers_prints_each_active_producer(env: AdminClientUnitTest
 # -- abort ------------------------------------------------------------------------------------------------------
 
 
-def _markers(producer_id: int, error: Errors = Errors.NONE) -> WriteTxnMarkersResponse:
-    return WriteTxnMarkersResponse(
-        WriteTxnMarkersResponseData(
-            markers=[
-                WriteTxnMarkersResponseData.WritableTxnMarkerResult(
-                    producer_id=producer_id,
-                    topics=[
-                        WriteTxnMarkersResponseData.WritableTxnMarkerTopicResult(
-                            name="t",
-                            partitions=[
-                                WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult(
-                                    partition_index=0, error_code=error.code
-                                )
-                            ],
-                        )
-                    ],
-                )
-            ]
-        )
-    )
-
-
 def test_abort_by_start_offset_finds_the_producer(env: AdminClientUnitTestEnv) -> None:
     """`abort --start-offset` finds the producer whose open transaction starts there and writes an ABORT marker
     with its id, epoch and coordinator epoch to the leader."""
     client = env.kafka_client()
     seen: list[Any] = []
-    client.prepare_response(_leader_metadata(env, 0))
-    client.prepare_response_from(_producers((12345, 15, 25, 1_000, 3, 1234), (999, 1, 0, 1_000, 2, 50)), _node(env, 0))
-    client.prepare_response(_leader_metadata(env, 0))
-    client.prepare_response_from(_recording(ApiKeys.WRITE_TXN_MARKERS, seen), _markers(12345), _node(env, 0))
+    client.prepare_response(leader_metadata(env, 0))
+    client.prepare_response_from(
+        producers_response((12345, 15, 25, 1_000, 3, 1234), (999, 1, 0, 1_000, 2, 50)), node(env, 0)
+    )
+    client.prepare_response(leader_metadata(env, 0))
+    client.prepare_response_from(recording(ApiKeys.WRITE_TXN_MARKERS, seen), markers_response(12345), node(env, 0))
     status, out, err = _run(env, "abort", "--topic", "t", "--partition", "0", "--start-offset", "1234")
     assert (status, out, err) == (0, "", "")
     (marker,) = seen[0].markers
@@ -293,8 +206,8 @@ def test_abort_by_start_offset_finds_the_producer(env: AdminClientUnitTestEnv) -
 def test_abort_by_start_offset_without_such_transaction(env: AdminClientUnitTestEnv) -> None:
     """No open transaction at the offset: the tool says so and exits 1 without writing a marker."""
     client = env.kafka_client()
-    client.prepare_response(_leader_metadata(env, 0))
-    client.prepare_response_from(_producers((12345, 15, 25, 1_000, 3, 1234)), _node(env, 0))
+    client.prepare_response(leader_metadata(env, 0))
+    client.prepare_response_from(producers_response((12345, 15, 25, 1_000, 3, 1234)), node(env, 0))
     status, _out, err = _run(env, "abort", "--topic", "t", "--partition", "0", "--start-offset", "7")
     assert status == 1
     assert err == "Could not find any open transactions starting at offset 7 on partition t-0\n"
@@ -305,9 +218,9 @@ def test_abort_by_producer_uses_coordinator_epoch_zero_for_minus_one(env: AdminC
     the leader's INVALID_PRODUCER_EPOCH is reported with the spec."""
     client = env.kafka_client()
     seen: list[Any] = []
-    client.prepare_response(_leader_metadata(env, 0))
+    client.prepare_response(leader_metadata(env, 0))
     client.prepare_response_from(
-        _recording(ApiKeys.WRITE_TXN_MARKERS, seen), _markers(5, Errors.INVALID_PRODUCER_EPOCH), _node(env, 0)
+        recording(ApiKeys.WRITE_TXN_MARKERS, seen), markers_response(5, Errors.INVALID_PRODUCER_EPOCH), node(env, 0)
     )
     args = ["abort", "--topic", "t", "--partition", "0", "--producer-id", "5", "--producer-epoch", "2"]
     status, _out, err = _run(env, *args, "--coordinator-epoch", "-1")
@@ -366,15 +279,15 @@ def test_find_hanging_reports_an_old_transaction_no_coordinator_knows(env: Admin
     hanging; a recent one is not looked at."""
     client = env.kafka_client()
     last_timestamp = NOW_MS - 20 * 60_000
-    client.prepare_response(_leader_metadata(env, 0))
+    client.prepare_response(leader_metadata(env, 0))
     client.prepare_response_from(
-        _producers((12345, 15, 25, last_timestamp, 3, 1234), (777, 1, 0, NOW_MS - 1_000, 1, 50)), _node(env, 0)
+        producers_response((12345, 15, 25, last_timestamp, 3, 1234), (777, 1, 0, NOW_MS - 1_000, 1, 50)), node(env, 0)
     )
     client.prepare_response(metadata_response(env.cluster.nodes, "c", 0, []))
     listed: list[Any] = []
     for node_id in (0, 1, 2):
         client.prepare_response_from(
-            _recording(ApiKeys.LIST_TRANSACTIONS, listed), _list_response(), _node(env, node_id)
+            recording(ApiKeys.LIST_TRANSACTIONS, listed), list_transactions_response(), node(env, node_id)
         )
     status, out, err = _run(env, "find-hanging", "--topic", "t", "--partition", "0", "--max-transaction-timeout", "10")
     assert (status, err) == (0, "")
@@ -398,11 +311,11 @@ def test_find_hanging_skips_a_transaction_its_coordinator_still_has(env: AdminCl
     """An old open transaction whose coordinator still lists the partition in the transaction is not hanging."""
     client = env.kafka_client()
     last_timestamp = NOW_MS - 20 * 60_000
-    client.prepare_response(_leader_metadata(env, 0))
-    client.prepare_response_from(_producers((12345, 15, 25, last_timestamp, 3, 1234)), _node(env, 0))
-    client.prepare_response(metadata_response([_node(env, 0)], "c", 0, []))
-    client.prepare_response_from(_list_response(("foo", 12345, "Ongoing")), _node(env, 0))
-    client.prepare_response(FindCoordinatorResponse.prepare_response(Errors.NONE, "foo", _node(env, 0)))
+    client.prepare_response(leader_metadata(env, 0))
+    client.prepare_response_from(producers_response((12345, 15, 25, last_timestamp, 3, 1234)), node(env, 0))
+    client.prepare_response(metadata_response([node(env, 0)], "c", 0, []))
+    client.prepare_response_from(list_transactions_response(("foo", 12345, "Ongoing")), node(env, 0))
+    client.prepare_response(FindCoordinatorResponse.prepare_response(Errors.NONE, "foo", node(env, 0)))
     in_txn = DescribeTransactionsResponseData.TransactionState(
         transactional_id="foo",
         transaction_state="Ongoing",
@@ -413,7 +326,7 @@ def test_find_hanging_skips_a_transaction_its_coordinator_still_has(env: AdminCl
         topics=[DescribeTransactionsResponseData.TopicData(topic="t", partitions=[0])],
     )
     client.prepare_response_from(
-        DescribeTransactionsResponse(DescribeTransactionsResponseData(transaction_states=[in_txn])), _node(env, 0)
+        DescribeTransactionsResponse(DescribeTransactionsResponseData(transaction_states=[in_txn])), node(env, 0)
     )
     status, out, err = _run(env, "find-hanging", "--topic", "t", "--partition", "0")
     assert (status, err) == (0, "")

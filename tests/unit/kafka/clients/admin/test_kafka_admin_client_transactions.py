@@ -22,24 +22,24 @@ from kafka.common.errors import (
 )
 from kafka.common.kafka_future import ExecutionException, KafkaFuture
 from kafka.common.message import (
-    DescribeProducersResponseData,
     DescribeTransactionsResponseData,
-    ListTransactionsResponseData,
-    WriteTxnMarkersResponseData,
 )
 from kafka.common.node import Node
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
-from kafka.common.requests.abstract_request import AbstractRequest
-from kafka.common.requests.describe_producers_response import DescribeProducersResponse
 from kafka.common.requests.describe_transactions_response import DescribeTransactionsResponse
 from kafka.common.requests.find_coordinator_request import CoordinatorType
 from kafka.common.requests.find_coordinator_response import FindCoordinatorResponse
-from kafka.common.requests.list_transactions_response import ListTransactionsResponse
-from kafka.common.requests.metadata_response import MetadataResponse
-from kafka.common.requests.write_txn_markers_response import WriteTxnMarkersResponse
 from kafka.common.topic_partition import TopicPartition
 from tests.unit.kafka.clients.admin.admin_client_unit_test_env import AdminClientUnitTestEnv
+from tests.unit.kafka.clients.admin.txn_responses import (
+    leader_metadata,
+    list_transactions_response,
+    markers_response,
+    node,
+    producers_response,
+    recording,
+)
 from tests.unit.kafka.common.requests.request_test_utils import metadata_response
 from tests.utils import wait_until_true
 
@@ -53,28 +53,10 @@ def env() -> Iterator[AdminClientUnitTestEnv]:
         yield e
 
 
-def _node(env: AdminClientUnitTestEnv, node_id: int) -> Node:
-    node = env.cluster.node_by_id(node_id)
-    assert node is not None
-    return node
-
-
 def _cause(future: KafkaFuture[Any]) -> BaseException:
     with pytest.raises(ExecutionException) as info:
         future.get(WAIT_MS)
     return info.value.cause
-
-
-def _recording(api_key: ApiKeys, seen: list[Any]) -> Any:
-    """A matcher for requests of `api_key` that keeps each request's data in `seen`."""
-
-    def matcher(body: AbstractRequest[Any]) -> bool:
-        if body.api_key is not api_key:
-            return False
-        seen.append(body.data)
-        return True
-
-    return matcher
 
 
 def _backing_off(env: AdminClientUnitTestEnv) -> bool:
@@ -82,28 +64,7 @@ def _backing_off(env: AdminClientUnitTestEnv) -> bool:
     return any(call.next_allowed_try_ms > now for call in list(env.admin_client._runnable.pending_calls))
 
 
-def _leader_metadata(env: AdminClientUnitTestEnv, leader: int) -> MetadataResponse:
-    partition = MetadataResponse.PartitionMetadata(Errors.NONE, TP, leader, 0, (0, 1), (0, 1), ())
-    return metadata_response(
-        env.cluster.nodes, "c", 0, [MetadataResponse.TopicMetadata(Errors.NONE, "t", False, [partition])]
-    )
-
-
 # -- listTransactions -------------------------------------------------------------------------------------------
-
-
-def _list_transactions_response(*states: tuple[str, int, str], error: Errors = Errors.NONE) -> ListTransactionsResponse:
-    return ListTransactionsResponse(
-        ListTransactionsResponseData(
-            error_code=error.code,
-            transaction_states=[
-                ListTransactionsResponseData.TransactionState(
-                    transactional_id=tid, producer_id=pid, transaction_state=state
-                )
-                for tid, pid, state in states
-            ],
-        )
-    )
 
 
 def test_list_transactions_asks_every_broker_with_the_filters(env: AdminClientUnitTestEnv) -> None:
@@ -113,16 +74,14 @@ def test_list_transactions_asks_every_broker_with_the_filters(env: AdminClientUn
     client.prepare_response(metadata_response(env.cluster.nodes, "c", 0, []))
     seen: list[Any] = []
     client.prepare_response_from(
-        _recording(ApiKeys.LIST_TRANSACTIONS, seen), _list_transactions_response(("a", 12, "Ongoing")), _node(env, 0)
+        recording(ApiKeys.LIST_TRANSACTIONS, seen), list_transactions_response(("a", 12, "Ongoing")), node(env, 0)
     )
     client.prepare_response_from(
-        _recording(ApiKeys.LIST_TRANSACTIONS, seen),
-        _list_transactions_response(("b", 13, "Ongoing"), ("c", 14, "Ongoing")),
-        _node(env, 1),
+        recording(ApiKeys.LIST_TRANSACTIONS, seen),
+        list_transactions_response(("b", 13, "Ongoing"), ("c", 14, "Ongoing")),
+        node(env, 1),
     )
-    client.prepare_response_from(
-        _recording(ApiKeys.LIST_TRANSACTIONS, seen), _list_transactions_response(), _node(env, 2)
-    )
+    client.prepare_response_from(recording(ApiKeys.LIST_TRANSACTIONS, seen), list_transactions_response(), node(env, 2))
     options = ListTransactionsOptions().filter_states([TransactionState.ONGOING]).filter_producer_ids([12, 13, 14])
     result = env.admin_client.list_transactions(options)
     by_broker = result.all_by_broker_id().get(WAIT_MS)
@@ -145,11 +104,11 @@ def test_list_transactions_retries_a_loading_coordinator_and_fails_a_shut_down_o
     """A broker still loading transaction state is asked again after the backoff; one whose coordinator is shutting
     down fails the call with CoordinatorNotAvailableException; an unknown state name parses as UNKNOWN."""
     client = env.kafka_client()
-    two_brokers = [_node(env, 0), _node(env, 1)]
+    two_brokers = [node(env, 0), node(env, 1)]
     client.prepare_response(metadata_response(two_brokers, "c", 0, []))
-    client.prepare_response_from(_list_transactions_response(error=Errors.COORDINATOR_LOAD_IN_PROGRESS), _node(env, 0))
-    client.prepare_response_from(_list_transactions_response(error=Errors.COORDINATOR_NOT_AVAILABLE), _node(env, 1))
-    client.prepare_response_from(_list_transactions_response(("a", 1, "SomethingNew")), _node(env, 0))
+    client.prepare_response_from(list_transactions_response(error=Errors.COORDINATOR_LOAD_IN_PROGRESS), node(env, 0))
+    client.prepare_response_from(list_transactions_response(error=Errors.COORDINATOR_NOT_AVAILABLE), node(env, 1))
+    client.prepare_response_from(list_transactions_response(("a", 1, "SomethingNew")), node(env, 0))
     result = env.admin_client.list_transactions()
     broker_futures = result.by_broker_id().get(WAIT_MS)
     assert isinstance(_cause(broker_futures[1]), CoordinatorNotAvailableException)
@@ -195,10 +154,10 @@ def test_describe_transactions_finds_the_transaction_coordinator(env: AdminClien
     a new lookup, and describes the transaction from the coordinator's answer."""
     client = env.kafka_client()
     lookups: list[Any] = []
-    client.prepare_response(_recording(ApiKeys.FIND_COORDINATOR, lookups), _find_coordinator("tx", _node(env, 1)))
-    client.prepare_response_from(_described("tx", Errors.NOT_COORDINATOR), _node(env, 1))
-    client.prepare_response(_recording(ApiKeys.FIND_COORDINATOR, lookups), _find_coordinator("tx", _node(env, 2)))
-    client.prepare_response_from(_described("tx", partitions={"t": [0, 1], "u": [2]}), _node(env, 2))
+    client.prepare_response(recording(ApiKeys.FIND_COORDINATOR, lookups), _find_coordinator("tx", node(env, 1)))
+    client.prepare_response_from(_described("tx", Errors.NOT_COORDINATOR), node(env, 1))
+    client.prepare_response(recording(ApiKeys.FIND_COORDINATOR, lookups), _find_coordinator("tx", node(env, 2)))
+    client.prepare_response_from(_described("tx", partitions={"t": [0, 1], "u": [2]}), node(env, 2))
     description = env.admin_client.describe_transactions(["tx"]).description("tx").get(WAIT_MS)
     assert lookups[0].key_type == CoordinatorType.TRANSACTION and lookups[0].coordinator_keys == ["tx"]
     assert len(lookups) == 2
@@ -212,48 +171,19 @@ def test_describe_transactions_unknown_id_and_no_open_transaction(env: AdminClie
     """TRANSACTIONAL_ID_NOT_FOUND fails that id with TransactionalIdNotFoundException; a start time of -1 (no
     transaction open) is None; an id that was not asked for is refused by description()."""
     client = env.kafka_client()
-    client.prepare_response(_find_coordinator("gone", _node(env, 0)))
-    client.prepare_response_from(_described("gone", Errors.TRANSACTIONAL_ID_NOT_FOUND), _node(env, 0))
+    client.prepare_response(_find_coordinator("gone", node(env, 0)))
+    client.prepare_response_from(_described("gone", Errors.TRANSACTIONAL_ID_NOT_FOUND), node(env, 0))
     result = env.admin_client.describe_transactions(["gone"])
     assert isinstance(_cause(result.description("gone")), TransactionalIdNotFoundException)
     with pytest.raises(ValueError, match="was not included in the request"):
         result.description("other")
 
-    client.prepare_response(_find_coordinator("idle", _node(env, 0)))
-    client.prepare_response_from(_described("idle", start_ms=-1), _node(env, 0))
+    client.prepare_response(_find_coordinator("idle", node(env, 0)))
+    client.prepare_response_from(_described("idle", start_ms=-1), node(env, 0))
     assert env.admin_client.describe_transactions(["idle"]).all().get(WAIT_MS)["idle"].transaction_start_time_ms is None
 
 
 # -- describeProducers ------------------------------------------------------------------------------------------
-
-
-def _producers_response(error: Errors = Errors.NONE, *producers: tuple[int, int, int, int, int, int]) -> Any:
-    return DescribeProducersResponse(
-        DescribeProducersResponseData(
-            topics=[
-                DescribeProducersResponseData.TopicResponse(
-                    name="t",
-                    partitions=[
-                        DescribeProducersResponseData.PartitionResponse(
-                            partition_index=0,
-                            error_code=error.code,
-                            active_producers=[
-                                DescribeProducersResponseData.ProducerState(
-                                    producer_id=pid,
-                                    producer_epoch=epoch,
-                                    last_sequence=seq,
-                                    last_timestamp=ts,
-                                    coordinator_epoch=ce,
-                                    current_txn_start_offset=start,
-                                )
-                                for pid, epoch, seq, ts, ce, start in producers
-                            ],
-                        )
-                    ],
-                )
-            ]
-        )
-    )
 
 
 def test_describe_producers_asks_the_leader(env: AdminClientUnitTestEnv) -> None:
@@ -261,13 +191,13 @@ def test_describe_producers_asks_the_leader(env: AdminClientUnitTestEnv) -> None
     -1 coordinator epochs and transaction start offsets to None."""
     client = env.kafka_client()
     seen: list[Any] = []
-    client.prepare_response(_leader_metadata(env, 1))
-    client.prepare_response_from(_producers_response(Errors.NOT_LEADER_OR_FOLLOWER), _node(env, 1))
-    client.prepare_response(_leader_metadata(env, 2))
+    client.prepare_response(leader_metadata(env, 1))
+    client.prepare_response_from(producers_response(error=Errors.NOT_LEADER_OR_FOLLOWER), node(env, 1))
+    client.prepare_response(leader_metadata(env, 2))
     client.prepare_response_from(
-        _recording(ApiKeys.DESCRIBE_PRODUCERS, seen),
-        _producers_response(Errors.NONE, (5, 0, 9, 1_000, 2, 40), (6, 1, 0, 2_000, -1, -1)),
-        _node(env, 2),
+        recording(ApiKeys.DESCRIBE_PRODUCERS, seen),
+        producers_response((5, 0, 9, 1_000, 2, 40), (6, 1, 0, 2_000, -1, -1)),
+        node(env, 2),
     )
     state = env.admin_client.describe_producers([TP]).partition_result(TP).get(WAIT_MS)
     assert list(state.active_producers) == [
@@ -282,11 +212,11 @@ def test_describe_producers_on_a_given_broker(env: AdminClientUnitTestEnv) -> No
     """With a broker id the request goes straight to that broker (no leader lookup), and NOT_LEADER_OR_FOLLOWER
     from it is final."""
     client = env.kafka_client()
-    client.prepare_response_from(_is_api(ApiKeys.DESCRIBE_PRODUCERS), _producers_response(Errors.NONE), _node(env, 2))
+    client.prepare_response_from(_is_api(ApiKeys.DESCRIBE_PRODUCERS), producers_response(), node(env, 2))
     options = DescribeProducersOptions().broker_id(2)
     assert env.admin_client.describe_producers([TP], options).all().get(WAIT_MS)[TP].active_producers == []
     client.prepare_response_from(
-        _is_api(ApiKeys.DESCRIBE_PRODUCERS), _producers_response(Errors.NOT_LEADER_OR_FOLLOWER), _node(env, 2)
+        _is_api(ApiKeys.DESCRIBE_PRODUCERS), producers_response(error=Errors.NOT_LEADER_OR_FOLLOWER), node(env, 2)
     )
     cause = _cause(env.admin_client.describe_producers([TP], options).partition_result(TP))
     assert isinstance(cause, NotLeaderOrFollowerException) and "on brokerId 2" in str(cause)
@@ -299,38 +229,16 @@ def _is_api(api_key: ApiKeys) -> Any:
 # -- abortTransaction -------------------------------------------------------------------------------------------
 
 
-def _markers_response(producer_id: int, error: Errors) -> WriteTxnMarkersResponse:
-    return WriteTxnMarkersResponse(
-        WriteTxnMarkersResponseData(
-            markers=[
-                WriteTxnMarkersResponseData.WritableTxnMarkerResult(
-                    producer_id=producer_id,
-                    topics=[
-                        WriteTxnMarkersResponseData.WritableTxnMarkerTopicResult(
-                            name="t",
-                            partitions=[
-                                WriteTxnMarkersResponseData.WritableTxnMarkerPartitionResult(
-                                    partition_index=0, error_code=error.code
-                                )
-                            ],
-                        )
-                    ],
-                )
-            ]
-        )
-    )
-
-
 def test_abort_transaction_writes_an_abort_marker_on_the_leader(env: AdminClientUnitTestEnv) -> None:
     """abortTransaction sends the leader a WriteTxnMarkers ABORT with the spec's producer id, epoch and
     coordinator epoch, and looks the leader up again after NOT_LEADER_OR_FOLLOWER."""
     client = env.kafka_client()
     seen: list[Any] = []
-    client.prepare_response(_leader_metadata(env, 0))
-    client.prepare_response_from(_markers_response(12, Errors.NOT_LEADER_OR_FOLLOWER), _node(env, 0))
-    client.prepare_response(_leader_metadata(env, 1))
+    client.prepare_response(leader_metadata(env, 0))
+    client.prepare_response_from(markers_response(12, Errors.NOT_LEADER_OR_FOLLOWER), node(env, 0))
+    client.prepare_response(leader_metadata(env, 1))
     client.prepare_response_from(
-        _recording(ApiKeys.WRITE_TXN_MARKERS, seen), _markers_response(12, Errors.NONE), _node(env, 1)
+        recording(ApiKeys.WRITE_TXN_MARKERS, seen), markers_response(12, Errors.NONE), node(env, 1)
     )
     env.admin_client.abort_transaction(AbortTransactionSpec(TP, 12, 3, 5)).all().get(WAIT_MS)
     (data,) = seen
@@ -345,11 +253,11 @@ def test_abort_transaction_errors(env: AdminClientUnitTestEnv) -> None:
     another producer fails it as unexpected."""
     client = env.kafka_client()
     spec = AbortTransactionSpec(TP, 12, 3, 5)
-    client.prepare_response(_leader_metadata(env, 0))
-    client.prepare_response_from(_markers_response(12, Errors.INVALID_PRODUCER_EPOCH), _node(env, 0))
+    client.prepare_response(leader_metadata(env, 0))
+    client.prepare_response_from(markers_response(12, Errors.INVALID_PRODUCER_EPOCH), node(env, 0))
     cause = _cause(env.admin_client.abort_transaction(spec).all())
     assert isinstance(cause, InvalidProducerEpochException)
     assert "AbortTransactionSpec(topicPartition=t-0, producerId=12, producerEpoch=3, coordinatorEpoch=5)" in str(cause)
-    client.prepare_response(_leader_metadata(env, 0))
-    client.prepare_response_from(_markers_response(99, Errors.NONE), _node(env, 0))
+    client.prepare_response(leader_metadata(env, 0))
+    client.prepare_response_from(markers_response(99, Errors.NONE), node(env, 0))
     assert "unexpected marker entries" in str(_cause(env.admin_client.abort_transaction(spec).all()))
