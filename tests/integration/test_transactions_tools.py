@@ -189,7 +189,7 @@ def test_find_hanging_and_abort_a_hanging_transaction(broker: BrokerProcess) -> 
     """A transaction its coordinator does not know, older than --max-transaction-timeout, is listed by
     `find-hanging` (by topic and by broker); it holds read_committed consumers at the LSO until `abort
     --start-offset` writes the abort marker; then the LSO moves on, the records stay invisible to read_committed
-    and find-hanging finds nothing."""
+    (librdkafka's and kafka-console-consumer.sh --isolation-level's) and find-hanging finds nothing."""
     topic = "txn-tools-hanging"
     _create_topic(broker, topic)
     committed = ck.Producer({"bootstrap.servers": broker.bootstrap, "acks": "all"})
@@ -244,6 +244,26 @@ def test_find_hanging_and_abort_a_hanging_transaction(broker: BrokerProcess) -> 
         "hanging-1",
         "after",
     ]
+    for isolation, expected in (("read_committed", "before\nafter\n"), ("read_uncommitted", None)):
+        consumed = subprocess.run(
+            [
+                str(BIN / "kafka-console-consumer.sh"),
+                "--bootstrap-server",
+                broker.bootstrap,
+                "--topic",
+                topic,
+                "--from-beginning",
+                "--max-messages",
+                "2" if expected else "4",
+                "--isolation-level",
+                isolation,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert consumed.returncode == 0, consumed.stderr
+        assert consumed.stdout == (expected or "before\nhanging-0\nhanging-1\nafter\n")
 
 
 def test_abort_by_producer_id_epoch_and_coordinator_epoch(broker: BrokerProcess) -> None:
