@@ -131,6 +131,17 @@ class TransactionMarkerRequestCompletionHandler(RequestCompletionHandler, Loggin
         )
         self.txn_marker_channel_manager.remove_markers_for_txn_id(transactional_id)
 
+    def _re_enqueue(self, transactional_id: str, txn_marker: TxnMarkerEntry, partitions: set[TopicPartition]) -> None:
+        """Queues `txn_marker` again for `partitions`, each to its leader of the moment."""
+        self.txn_marker_channel_manager.add_txn_markers_to_broker_queue(
+            transactional_id,
+            txn_marker.producer_id,
+            txn_marker.producer_epoch,
+            txn_marker.transaction_result,
+            txn_marker.coordinator_epoch,
+            partitions,
+        )
+
     def _on_disconnect(self, txn_id_and_marker: TxnIdAndMarkerEntry) -> None:
         transactional_id = txn_id_and_marker.txn_id
         txn_marker = txn_id_and_marker.txn_marker_entry
@@ -140,17 +151,13 @@ class TransactionMarkerRequestCompletionHandler(RequestCompletionHandler, Loggin
         if state.coordinator_epoch != txn_marker.coordinator_epoch:
             self._cancel_for_new_epoch(transactional_id, txn_marker, state.coordinator_epoch)
             return
-        # Sent again, to whichever brokers lead the partitions now.
         self.trace(
             f"Re-enqueuing {txn_marker.transaction_result.name} transaction markers for transactional id "
             f"{transactional_id} under coordinator epoch {txn_marker.coordinator_epoch}"
         )
-        self.txn_marker_channel_manager.add_txn_markers_to_broker_queue(
+        self._re_enqueue(
             transactional_id,
-            txn_marker.producer_id,
-            txn_marker.producer_epoch,
-            txn_marker.transaction_result,
-            txn_marker.coordinator_epoch,
+            txn_marker,
             {TopicPartition(topic, partition) for topic, partition in txn_marker.partitions},
         )
 
@@ -220,14 +227,6 @@ class TransactionMarkerRequestCompletionHandler(RequestCompletionHandler, Loggin
                 f"Re-enqueuing {txn_marker.transaction_result.name} transaction markers for transactional id "
                 f"{transactional_id} under coordinator epoch {txn_marker.coordinator_epoch}"
             )
-            # Sent again, to the partitions' leaders of the moment.
-            self.txn_marker_channel_manager.add_txn_markers_to_broker_queue(
-                transactional_id,
-                txn_marker.producer_id,
-                txn_marker.producer_epoch,
-                txn_marker.transaction_result,
-                txn_marker.coordinator_epoch,
-                retry_partitions,
-            )
+            self._re_enqueue(transactional_id, txn_marker, retry_partitions)
         else:
             self.txn_marker_channel_manager.maybe_write_txn_completion(transactional_id)
