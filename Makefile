@@ -127,6 +127,7 @@ test: lint typecheck pytest
 
 bench: install
 	$(PY) -m pytest -q tests/bench --benchmark-enable --benchmark-columns=min,median,mean,ops
+	$(PY) -m tests.bench.txn_bench --out .benchmarks/txn_bench.json
 
 clean:
 	rm -rf $(VENV) $(KP_VENV) build *.egg-info

@@ -35,18 +35,14 @@ from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from tests.integration.broker import ROOT, BrokerProcess
 from tests.integration.test_group_apis import ProtocolClient
-from tests.integration.txn_support import Offsets, Reader, read_values
+from tests.integration.txn_support import ONE_BROKER_OVERRIDES, Offsets, Reader, read_values
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
 
 MAX_TXN_TIMEOUT_MS = 120_000
 TXN_OVERRIDES = {
-    # One broker: the transaction log and the offsets topic with one replica, and few partitions to load.
-    "transaction.state.log.replication.factor": "1",
-    "transaction.state.log.min.isr": "1",
-    "transaction.state.log.num.partitions": "4",
-    "offsets.topic.num.partitions": "4",
+    **ONE_BROKER_OVERRIDES,
     # Timed-out transactions are looked for twice a second (Kafka's default is every 10 s), so the test of a
     # producer that dies inside a transaction waits for that producer's transaction.timeout.ms, not the check.
     "transaction.abort.timed.out.transaction.cleanup.interval.ms": "500",

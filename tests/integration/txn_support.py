@@ -10,6 +10,15 @@ import confluent_kafka as ck
 
 from tests.utils import wait_until_true
 
+# Over the broker's defaults for transactions on one broker: the transaction log and the offsets topic with one
+# replica (Kafka's defaults ask for three), on few partitions to create and load.
+ONE_BROKER_OVERRIDES = {
+    "transaction.state.log.replication.factor": "1",
+    "transaction.state.log.min.isr": "1",
+    "transaction.state.log.num.partitions": "4",
+    "offsets.topic.num.partitions": "4",
+}
+
 
 class Offsets:
     """The last stable offset and the high watermark of a partition, as consumers of each isolation level get
