@@ -14,7 +14,6 @@ from typing import Any
 
 import confluent_kafka as ck
 import pytest
-from confluent_kafka.admin import AdminClient, NewTopic
 
 from kafka.common.message import (
     DescribeProducersRequestData,
@@ -26,6 +25,7 @@ from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from tests.integration.broker import BrokerProcess
 from tests.integration.test_group_apis import ProtocolClient
+from tests.integration.test_transactions_clients import _create_topic, _txn_producer
 from tests.integration.txn_support import Offsets, Reader, read_values
 from tests.utils import wait_until_true
 
@@ -54,23 +54,6 @@ def offsets(broker: BrokerProcess) -> Iterator[Offsets]:
     o = Offsets(broker.bootstrap)
     yield o
     o.close()
-
-
-def _create_topic(broker: BrokerProcess, name: str, partitions: int = 1) -> None:
-    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
-    admin.create_topics([NewTopic(name, partitions, 1)], operation_timeout=30)[name].result(30)
-    wait_until_true(
-        lambda: len(admin.list_topics(name, timeout=10).topics[name].partitions) == partitions,
-        f"{name} is in the broker's metadata",
-        timeout=30,
-    )
-
-
-def _txn_producer(broker: BrokerProcess, transactional_id: str) -> ck.Producer:
-    producer = ck.Producer({"bootstrap.servers": broker.bootstrap, "transactional.id": transactional_id})
-    # The first producer waits for __transaction_state to be created and its partitions loaded.
-    producer.init_transactions(90)
-    return producer
 
 
 def _send(producer: ck.Producer, topic: str, values: list[str]) -> None:

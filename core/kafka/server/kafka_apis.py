@@ -977,24 +977,14 @@ class KafkaApis(Logging):
                 else current_timestamp + data.retention_time_ms
             )
             offsets = {
-                tp: OffsetAndMetadata(
-                    offset=partition.committed_offset,
-                    leader_epoch=(
-                        None
-                        if partition.committed_leader_epoch == NO_PARTITION_LEADER_EPOCH
-                        else partition.committed_leader_epoch
-                    ),
-                    metadata=(
-                        OffsetAndMetadata.NO_METADATA
-                        if partition.committed_metadata is None
-                        else partition.committed_metadata
-                    ),
-                    commit_timestamp=(
+                tp: _offset_and_metadata(
+                    partition,
+                    (
                         current_timestamp
                         if partition.commit_timestamp == OFFSET_COMMIT_DEFAULT_TIMESTAMP
                         else partition.commit_timestamp
                     ),
-                    expire_timestamp=expire_timestamp,
+                    expire_timestamp,
                 )
                 for tp, partition in valid
             }
@@ -2013,22 +2003,7 @@ class KafkaApis(Logging):
             return
         current_timestamp = self.time.milliseconds()
         offset_metadata = {
-            tp: OffsetAndMetadata(
-                offset=partition.committed_offset,
-                leader_epoch=(
-                    None
-                    if partition.committed_leader_epoch == NO_PARTITION_LEADER_EPOCH
-                    else partition.committed_leader_epoch
-                ),
-                metadata=(
-                    OffsetAndMetadata.NO_METADATA
-                    if partition.committed_metadata is None
-                    else partition.committed_metadata
-                ),
-                commit_timestamp=current_timestamp,
-                expire_timestamp=None,
-            )
-            for tp, partition in valid.items()
+            tp: _offset_and_metadata(partition, current_timestamp, None) for tp, partition in valid.items()
         }
         self.group_coordinator.handle_txn_commit_offsets(
             data.group_id,
@@ -2215,6 +2190,21 @@ def _alter_configs_results(entry_class: Any, outcome: dict[ConfigResource, Any])
         )
         for resource, api_error in outcome.items()
     ]
+
+
+def _offset_and_metadata(partition: Any, commit_timestamp: int, expire_timestamp: int | None) -> OffsetAndMetadata:
+    """The offset to store for a partition of an OffsetCommit or TxnOffsetCommit request (no metadata: "")."""
+    return OffsetAndMetadata(
+        offset=partition.committed_offset,
+        leader_epoch=(
+            None if partition.committed_leader_epoch == NO_PARTITION_LEADER_EPOCH else partition.committed_leader_epoch
+        ),
+        metadata=OffsetAndMetadata.NO_METADATA
+        if partition.committed_metadata is None
+        else partition.committed_metadata,
+        commit_timestamp=commit_timestamp,
+        expire_timestamp=expire_timestamp,
+    )
 
 
 def _fenced_as_invalid_epoch(error: Errors, old_client: bool) -> Errors:
