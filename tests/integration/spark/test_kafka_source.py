@@ -21,6 +21,7 @@ from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql.streaming import StreamingQuery
 
 from tests.integration.broker import BrokerProcess
+from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
 
@@ -292,6 +293,114 @@ def test_data_loss_between_batches(spark: SparkSession, spark_broker: BrokerProc
     _run_available_now(lenient, out, checkpoint)
     offsets = sorted(r.offset for r in spark.read.parquet(str(out)).collect())
     assert offsets == list(range(100)) + list(range(150, 200))
+
+
+def test_trigger_once_reads_everything_in_one_batch(
+    spark: SparkSession, spark_broker: BrokerProcess, tmp_path: Path
+) -> None:
+    """Trigger.Once reads all that is available in one batch, maxOffsetsPerTrigger notwithstanding (Spark asks the
+    source with ReadAllAvailable)."""
+    topic = _topic("once")
+    _create(spark_broker, topic, partitions=2)
+    _produce(spark_broker, topic, {0: 30, 1: 20})
+    df = _stream(spark, spark_broker, subscribe=topic, startingOffsets="earliest", maxOffsetsPerTrigger="10")
+    query = (
+        df.writeStream.format("memory")
+        .queryName("once_" + topic.replace("-", "_"))
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .trigger(once=True)
+        .start()
+    )
+    query.awaitTermination(300)
+    assert query.exception() is None, query.exception()
+    assert _batch_sizes(query) == [50]
+
+
+def test_processing_time_trigger_keeps_up(spark: SparkSession, spark_broker: BrokerProcess, tmp_path: Path) -> None:
+    """A processingTime query reads records as they arrive, within maxOffsetsPerTrigger per batch, each once."""
+    topic = _topic("ptime")
+    _create(spark_broker, topic, partitions=1)
+    _produce(spark_broker, topic, {0: 250})
+    name = "ptime_" + topic.replace("-", "_")
+    df = _stream(spark, spark_broker, subscribe=topic, startingOffsets="earliest", maxOffsetsPerTrigger="100")
+    query = (
+        df.select("offset")
+        .writeStream.format("memory")
+        .queryName(name)
+        .option("checkpointLocation", str(tmp_path / "checkpoint"))
+        .trigger(processingTime="100 milliseconds")
+        .start()
+    )
+    try:
+        wait_until_true(lambda: spark.table(name).count() == 250, "the first 250 records", timeout=120)
+        _produce(spark_broker, topic, {0: 30})
+        wait_until_true(lambda: spark.table(name).count() == 280, "the 30 records produced later", timeout=120)
+    finally:
+        query.stop()
+    assert sorted(r.offset for r in spark.table(name).collect()) == list(range(280))
+    assert _batch_sizes(query)[:3] == [100, 100, 50]
+
+
+def test_integration_guide_pipelines(spark: SparkSession, spark_broker: BrokerProcess, tmp_path: Path) -> None:
+    """The read examples of Spark's Structured Streaming + Kafka Integration Guide run with the format name
+    changed (and the guide's placeholder topics and servers filled in)."""
+    topic1, topic2 = _topic("topic1"), _topic("topic2")
+    _create(spark_broker, topic1, partitions=2)
+    _create(spark_broker, topic2, partitions=1)
+    _produce(spark_broker, topic1, {0: 60, 1: 10})
+    _produce(spark_broker, topic2, {0: 5})
+    servers = spark_broker.bootstrap
+
+    # Subscribe to 1 topic
+    df = (
+        spark.readStream.format("kafka-port")
+        .option("kafka.bootstrap.servers", servers)
+        .option("subscribe", topic1)
+        .option("startingOffsets", "earliest")
+        .load()
+    )
+    df = df.selectExpr("CAST(key AS STRING)", "CAST(value AS STRING)")
+    query = (
+        df.writeStream.format("memory")
+        .queryName("guide_" + topic1.replace("-", "_"))
+        .option("checkpointLocation", str(tmp_path / "guide"))
+        .trigger(availableNow=True)
+        .start()
+    )
+    query.awaitTermination(300)
+    assert query.exception() is None, query.exception()
+    rows = spark.table("guide_" + topic1.replace("-", "_")).collect()
+    assert len(rows) == 70
+    assert ("0-5", "v-5") in {(r.key, r.value) for r in rows}
+
+    # Subscribe to multiple topics, specifying explicit Kafka offsets
+    df = (
+        spark.read.format("kafka-port")
+        .option("kafka.bootstrap.servers", servers)
+        .option("subscribe", f"{topic1},{topic2}")
+        .option("startingOffsets", f"""{{"{topic1}":{{"0":23,"1":-2}},"{topic2}":{{"0":-2}}}}""")
+        .option("endingOffsets", f"""{{"{topic1}":{{"0":50,"1":-1}},"{topic2}":{{"0":-1}}}}""")
+        .load()
+    )
+    df = df.selectExpr("CAST(key AS STRING)", "CAST(value AS STRING)")
+    assert df.count() == (50 - 23) + 10 + 5
+
+    # Subscribe to a pattern, at the earliest and latest offsets
+    df = (
+        spark.read.format("kafka-port")
+        .option("kafka.bootstrap.servers", servers)
+        .option("subscribePattern", topic2[:-3] + ".*")
+        .option("startingOffsets", "earliest")
+        .option("endingOffsets", "latest")
+        .load()
+    )
+    assert df.selectExpr("CAST(key AS STRING)", "CAST(value AS STRING)").count() == 5
+
+
+def test_missing_topic_fails_clearly(spark: SparkSession, spark_broker: BrokerProcess) -> None:
+    """Subscribing to a topic that does not exist fails the read with the broker's error, not an empty result."""
+    with pytest.raises(Exception, match=r"UnknownTopicOrPartition|does not host this topic-partition"):
+        _read(spark, spark_broker, subscribe=_topic("missing"), **{"fetchOffset.retryIntervalMs": "10"}).count()
 
 
 # -- bad options
