@@ -279,7 +279,7 @@ def test_second_producer_fences_the_first(broker: BrokerProcess, offsets: Offset
 
     error = _fenced_error(first, topic)
     assert error.fatal(), error
-    assert error.code() in FENCED or "fenced" in error.str().lower(), error
+    assert error.code() in FENCED, error
     offsets.wait_stable(topic)
     assert read_values(broker.bootstrap, topic) == ["second-0"]
     assert "first-open-0" in read_values(broker.bootstrap, topic, 1, "read_uncommitted")
@@ -478,6 +478,77 @@ def test_aiokafka_producer_is_fenced(broker: BrokerProcess, offsets: Offsets) ->
     asyncio.run(run())
     offsets.wait_stable(topic)
     assert read_values(broker.bootstrap, topic) == ["second"]
+
+
+def test_aiokafka_consume_transform_produce(broker: BrokerProcess, offsets: Offsets) -> None:
+    """aiokafka's consume-transform-produce: a group member's batches go out in transactions with its offsets
+    (send_offsets_to_transaction with the group id), every other one aborted and re-read from the committed
+    offsets; the read_committed output holds each of the 120 inputs once and the group committed the input's
+    end offsets."""
+    import aiokafka
+
+    source, sink, group = "aio-ctp-in", "aio-ctp-out", "aio-ctp-group"
+    _create_topic(broker, source, partitions=2)
+    _create_topic(broker, sink, partitions=2)
+    plain = _plain_producer(broker)
+    _produce(plain, source, [str(i) for i in range(120)], partitions=2)
+    plain.flush(30)
+    ends = {p: offsets.high_watermark(source, p) for p in range(2)}
+
+    async def run() -> int:
+        consumer = aiokafka.AIOKafkaConsumer(
+            source,
+            bootstrap_servers=broker.bootstrap,
+            group_id=group,
+            enable_auto_commit=False,
+            auto_offset_reset="earliest",
+            isolation_level="read_committed",
+            max_poll_records=20,
+        )
+        producer = aiokafka.AIOKafkaProducer(bootstrap_servers=broker.bootstrap, transactional_id="aio-ctp-1")
+        await consumer.start()
+        await producer.start()
+        aborts = transactions = 0
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                assert time.monotonic() < deadline, "the group did not get through its input in 120 s"
+                assignment = consumer.assignment()
+                committed = {tp.partition: await consumer.committed(tp) for tp in assignment}
+                if committed == ends:
+                    return aborts
+                batch = await consumer.getmany(timeout_ms=500)
+                if not any(batch.values()):
+                    continue
+                await producer.begin_transaction()
+                for tp, records in batch.items():
+                    for r in records:
+                        await producer.send(sink, value=b"out-" + r.value, partition=tp.partition)
+                positions = {tp: await consumer.position(tp) for tp in consumer.assignment()}
+                await producer.send_offsets_to_transaction(positions, group)
+                transactions += 1
+                if transactions % 2 == 0:
+                    await producer.flush()
+                    await producer.abort_transaction()
+                    aborts += 1
+                    for tp in consumer.assignment():
+                        offset = await consumer.committed(tp)
+                        consumer.seek(tp, 0 if offset is None else offset)
+                else:
+                    await producer.commit_transaction()
+        finally:
+            await producer.stop()
+            await consumer.stop()
+
+    assert asyncio.run(run()) > 0
+    offsets.wait_stable(sink, partitions=2)
+    assert Counter(read_values(broker.bootstrap, sink, 2)) == Counter(f"out-{i}" for i in range(120))
+    checker = ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": group, "enable.auto.commit": False})
+    try:
+        committed = checker.committed([ck.TopicPartition(source, p) for p in range(2)], 30)
+    finally:
+        checker.close()
+    assert {tp.partition: tp.offset for tp in committed} == ends
 
 
 # ---- bad input on the wire ------------------------------------------------------------------------------------
