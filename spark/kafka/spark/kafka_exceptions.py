@@ -115,6 +115,10 @@ _MESSAGES: dict[str, str] = {
     "KAFKA_DATA_LOSS.START_OFFSET_RESET": (
         _DATA_LOSS + "Starting offset for <topicPartition> was <offset> but consumer reset to <fetchedOffset>."
     ),
+    "KAFKA_NULL_TOPIC_IN_DATA": (
+        "The Kafka message data sent to the producer contains a null topic. Use the `topic` option for setting a "
+        "default topic."
+    ),
     "RESOLVED_START_OFFSET_GREATER_THAN_END_OFFSET": (
         "The resolved start offset <startOffset> is greater than the resolved end offset <endOffset> for topic "
         "<topic> partition <partition>.\n"
@@ -303,3 +307,7 @@ def resolved_start_offset_greater_than_end_offset(
             "partition": str(topic_partition.partition),
         },
     )
+
+
+def null_topic_in_data() -> KafkaIllegalStateException:
+    return KafkaIllegalStateException("KAFKA_NULL_TOPIC_IN_DATA", {})

@@ -26,7 +26,13 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
-from pyspark.sql.datasource import DataSource, DataSourceReader, DataSourceStreamReader
+from pyspark.sql.datasource import (
+    DataSource,
+    DataSourceReader,
+    DataSourceStreamReader,
+    DataSourceStreamWriter,
+    DataSourceWriter,
+)
 from pyspark.sql.types import StructType
 
 from kafka.spark.consumer_strategy import (
@@ -81,6 +87,11 @@ GROUP_ID_PREFIX = "groupidprefix"
 INCLUDE_HEADERS = "includeheaders"
 TOPIC_OPTION_KEY = "topic"
 CHECKPOINT_LOCATION = "checkpointlocation"
+#: Not Spark's: write each micro-batch in Kafka transactions that a replayed batch does not repeat.
+EXACTLY_ONCE_OPTION_KEY = "exactlyonce"
+#: Not Spark's: the start of the exactly-once sink's transactional ids (and marker group names).
+TRANSACTIONAL_ID_PREFIX_OPTION_KEY = "transactionalidprefix"
+DEFAULT_TRANSACTIONAL_ID_PREFIX = "kafka-port-sink"
 
 _LONG = re.compile(r"[+-]?[0-9]+")
 
@@ -370,6 +381,18 @@ def kafka_params_for_executors(specified_kafka_params: Mapping[str, str], unique
     return params
 
 
+def kafka_params_for_producer(params: Mapping[str, str]) -> dict[str, Any]:
+    if "kafka.key.serializer" in params:
+        raise IllegalArgumentException(
+            "Kafka option 'key.serializer' is not supported as keys are serialized with ByteArraySerializer."
+        )
+    if "kafka.value.serializer" in params:
+        raise IllegalArgumentException(
+            "Kafka option 'value.serializer' is not supported as value are serialized with ByteArraySerializer."
+        )
+    return dict(convert_to_specified_params(params))
+
+
 def batch_unique_group_id(params: Mapping[str, str]) -> str:
     return f"{params.get(GROUP_ID_PREFIX, 'spark-kafka-relation')}-{uuid.uuid4()}"
 
@@ -453,3 +476,32 @@ class KafkaSourceProvider(DataSource):
             starting,
             fail_on_data_loss(params),
         )
+
+    # -- writing
+
+    def _write_options(self, schema: StructType) -> tuple[str | None, dict[str, Any], bool, str]:
+        from kafka.spark.kafka_writer import validate_query
+
+        params = self.params
+        topic = params.get(TOPIC_OPTION_KEY)
+        topic = None if topic is None else topic.strip()
+        producer_params = kafka_params_for_producer(params)
+        validate_query(schema, topic)
+        exactly_once = option_boolean(params, EXACTLY_ONCE_OPTION_KEY, False)
+        prefix = params.get(TRANSACTIONAL_ID_PREFIX_OPTION_KEY, DEFAULT_TRANSACTIONAL_ID_PREFIX)
+        return topic, producer_params, exactly_once, prefix
+
+    def writer(self, schema: StructType, overwrite: bool) -> DataSourceWriter:
+        from kafka.spark.kafka_batch_write import KafkaBatchWrite
+        from kafka.spark.kafka_writer import AnalysisException
+
+        if overwrite:
+            raise AnalysisException(
+                "Save mode Overwrite not allowed for Kafka. Allowed save modes are Append and ErrorIfExists (default)."
+            )
+        return KafkaBatchWrite(*self._write_options(schema))
+
+    def streamWriter(self, schema: StructType, overwrite: bool) -> DataSourceStreamWriter:
+        from kafka.spark.kafka_streaming_write import KafkaStreamingWrite
+
+        return KafkaStreamingWrite(*self._write_options(schema))

@@ -403,6 +403,128 @@ def test_missing_topic_fails_clearly(spark: SparkSession, spark_broker: BrokerPr
         _read(spark, spark_broker, subscribe=_topic("missing"), **{"fetchOffset.retryIntervalMs": "10"}).count()
 
 
+# -- writing
+
+
+def test_batch_write_columns(spark: SparkSession, spark_broker: BrokerProcess) -> None:
+    """A batch write sends each row as a record: topic (column, or the option, which wins), key, value, headers,
+    partition and timestamp as given; reading it back gives the same rows."""
+    a, b = _topic("wa"), _topic("wb")
+    _create(spark_broker, a, b, partitions=2)
+    rows = [
+        (a if i % 3 else b, f"k{i}", f"v{i}".encode(), i % 2, [("h", f"{i}".encode())], BASE_TS + i) for i in range(30)
+    ]
+    df = spark.createDataFrame(
+        rows,
+        "topic string, key string, value binary, partition int, "
+        "headers array<struct<key:string,value:binary>>, ts bigint",
+    ).selectExpr("topic", "key", "value", "partition", "headers", "timestamp_millis(ts) AS timestamp")
+    df.write.format(FORMAT).mode("append").option("kafka.bootstrap.servers", spark_broker.bootstrap).save()
+    back = _read(spark, spark_broker, subscribe=f"{a},{b}", includeHeaders="true").collect()
+    got = {
+        (
+            r.topic,
+            r.key.decode(),
+            r.value,
+            r.partition,
+            tuple((h.key, h.value) for h in r.headers),
+            int(r.timestamp.timestamp() * 1000),
+        )
+        for r in back
+    }
+    assert got == {(t, k, v, p, tuple(h), ts) for t, k, v, p, h, ts in rows}
+    # The topic option overrides the column.
+    df.select("topic", "value").write.format(FORMAT).mode("append").option(
+        "kafka.bootstrap.servers", spark_broker.bootstrap
+    ).option("topic", b).save()
+    assert _read(spark, spark_broker, subscribe=b).count() == 10 + 30
+
+
+@pytest.mark.parametrize(
+    ("select", "options", "message"),
+    [
+        ("value", {}, "topic option required when no 'topic' attribute is present. Use the topic option for setting"),
+        ("key", {"topic": "x"}, "Required attribute 'value' not found"),
+        ("1 AS value", {"topic": "x"}, "value attribute unsupported type int. value must be a(n) string or binary"),
+        ("value, 1.5 AS partition", {"topic": "x"}, "partition attribute unsupported type decimal(2,1)"),
+        ("value", {"topic": "x", "kafka.key.serializer": "x"}, "Kafka option 'key.serializer' is not supported"),
+    ],
+)
+def test_bad_writes(
+    spark: SparkSession, spark_broker: BrokerProcess, select: str, options: dict[str, str], message: str
+) -> None:
+    """Columns or options Spark's Kafka sink refuses fail the write with Spark's messages."""
+    df = spark.createDataFrame([("k", "v")], "key string, value string").selectExpr(*select.split(", "))
+    writer = df.write.format(FORMAT).mode("append").option("kafka.bootstrap.servers", spark_broker.bootstrap)
+    for key, value in options.items():
+        writer = writer.option(key, value)
+    with pytest.raises(Exception, match=_escaped(message)):
+        writer.save()
+
+
+def test_overwrite_refused(spark: SparkSession, spark_broker: BrokerProcess) -> None:
+    """Kafka cannot be overwritten: mode overwrite fails with Spark's message."""
+    df = spark.createDataFrame([("v",)], "value string")
+    with pytest.raises(Exception, match="Save mode Overwrite not allowed for Kafka"):
+        df.write.format(FORMAT).mode("overwrite").option("kafka.bootstrap.servers", spark_broker.bootstrap).option(
+            "topic", "x"
+        ).save()
+
+
+def _copy_query(
+    spark: SparkSession, broker: BrokerProcess, source: str, sink: str, checkpoint: Path, **sink_options: str
+) -> StreamingQuery:
+    writer = (
+        _stream(spark, broker, subscribe=source, startingOffsets="earliest", maxOffsetsPerTrigger="40")
+        .selectExpr("key", "value")
+        .writeStream.format(FORMAT)
+        .option("kafka.bootstrap.servers", broker.bootstrap)
+        .option("topic", sink)
+        .option("checkpointLocation", str(checkpoint))
+        .trigger(availableNow=True)
+    )
+    for key, value in sink_options.items():
+        writer = writer.option(key, value)
+    query = writer.start()
+    query.awaitTermination(300)
+    assert query.exception() is None, query.exception()
+    return query
+
+
+def _forget_last_commit(checkpoint: Path) -> int:
+    """Deletes the last commits/N file (and its .crc), as a crash between a batch's write and its commit does."""
+    last = max(int(p.name) for p in (checkpoint / "commits").iterdir() if p.name.isdigit())
+    (checkpoint / "commits" / str(last)).unlink()
+    (checkpoint / "commits" / f".{last}.crc").unlink()
+    return last
+
+
+@pytest.mark.parametrize("exactly_once", [True, False])
+def test_replayed_batch_through_the_sink(
+    spark: SparkSession, spark_broker: BrokerProcess, tmp_path: Path, exactly_once: bool
+) -> None:
+    """A batch Spark replays (its commit file lost) is written again by the at-least-once sink, as by Spark's;
+    with exactlyOnce=true it adds nothing, and read_committed consumers see every source record exactly once."""
+    source, sink = _topic("src"), _topic("dst")
+    _create(spark_broker, source, sink, partitions=2)
+    _produce(spark_broker, source, {0: 60, 1: 40})
+    options = {"exactlyOnce": "true"} if exactly_once else {}
+    checkpoint = tmp_path / "checkpoint"
+    first = _copy_query(spark, spark_broker, source, sink, checkpoint, **options)
+    assert _batch_sizes(first) == [40, 40, 20]
+    last = _forget_last_commit(checkpoint)
+    replay = _copy_query(spark, spark_broker, source, sink, checkpoint, **options)
+    assert _batch_sizes(replay) == [20]  # Spark re-ran the last batch, with the same offsets
+    assert json.loads(replay.lastProgress["sources"][0]["endOffset"]) == {source: {"0": 60, "1": 40}}
+    assert replay.lastProgress["batchId"] == last
+    committed = _read(spark, spark_broker, subscribe=sink, **{"kafka.isolation.level": "read_committed"})
+    keys = [r.key for r in committed.select("key").collect()]
+    if exactly_once:
+        assert sorted(keys) == sorted(f"{p}-{i}".encode() for p, n in ((0, 60), (1, 40)) for i in range(n))
+    else:
+        assert len(keys) == 120 and len(set(keys)) == 100
+
+
 # -- bad options
 
 
