@@ -378,6 +378,9 @@ def kafka_params_for_executors(specified_kafka_params: Mapping[str, str], unique
     params.setdefault("group.id", f"{unique_group_id}-executor")
     params["enable.auto.commit"] = "false"
     params.setdefault("receive.buffer.bytes", 65536)
+    # PORT: Spark keeps the consumer's default (500); a Python poll costs enough per call that larger polls read
+    # about a tenth faster. Only the executors' reads see it, and a kafka.max.poll.records option still wins.
+    params.setdefault("max.poll.records", 10000)
     return params
 
 

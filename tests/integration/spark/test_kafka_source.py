@@ -525,6 +525,61 @@ def test_replayed_batch_through_the_sink(
         assert len(keys) == 120 and len(set(keys)) == 100
 
 
+# -- the example pipelines (spark/examples)
+
+
+def _example(name: str) -> Any:
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[3] / "spark" / "examples" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"kafka_port_example_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_streaming_etl_example(spark: SparkSession, spark_broker: BrokerProcess, tmp_path: Path) -> None:
+    """The streaming ETL example counts each user's events per closed one-minute window and writes each count
+    once, also when its last batch is replayed."""
+    etl = _example("streaming_etl")
+    source, sink = _topic("events"), _topic("counts")
+    _create(spark_broker, source, sink, partitions=2)
+    producer = ck.Producer({"bootstrap.servers": spark_broker.bootstrap})
+    events = [("ann", "00:10"), ("bob", "00:20"), ("ann", "00:50"), ("ann", "01:10"), ("bob", "01:30")]
+    # A late-enough event moves the watermark past the first two windows, which closes them.
+    for user, at in [*events, ("zed", "05:00")]:
+        value = json.dumps({"user": user, "action": "click", "ts": f"2024-05-01T12:{at}Z"})
+        producer.produce(source, key=user.encode(), value=value.encode())
+    assert producer.flush(30) == 0
+    checkpoint = str(tmp_path / "etl")
+    for attempt in range(2):
+        query = etl.start(spark, spark_broker.bootstrap, source, sink, checkpoint, available_now=True)
+        query.awaitTermination(300)
+        assert query.exception() is None, query.exception()
+        if attempt == 0:
+            _forget_last_commit(tmp_path / "etl")
+    out = _read(spark, spark_broker, subscribe=sink, **{"kafka.isolation.level": "read_committed"}).collect()
+    counts = sorted(
+        (r.key.decode(), json.loads(r.value)["window_start"][11:16], json.loads(r.value)["count"]) for r in out
+    )
+    assert counts == [("ann", "12:00", 2), ("ann", "12:01", 1), ("bob", "12:00", 1), ("bob", "12:01", 1)]
+
+
+def test_compacted_to_parquet_example(spark: SparkSession, spark_broker: BrokerProcess, tmp_path: Path) -> None:
+    """The batch example writes each key's latest value of a compacted topic to Parquet, tombstoned keys left out."""
+    job = _example("compacted_to_parquet")
+    topic = _topic("compacted")
+    _create(spark_broker, topic, partitions=2, config={"cleanup.policy": "compact"})
+    producer = ck.Producer({"bootstrap.servers": spark_broker.bootstrap})
+    for key, value in [("a", "1"), ("b", "1"), ("a", "2"), ("c", "1"), ("b", None), ("c", "3")]:
+        producer.produce(topic, key=key.encode(), value=None if value is None else value.encode())
+    assert producer.flush(30) == 0
+    output = str(tmp_path / "latest.parquet")
+    assert job.run(spark, spark_broker.bootstrap, topic, output) == 2
+    assert sorted((r.key, r.value) for r in spark.read.parquet(output).collect()) == [("a", "2"), ("c", "3")]
+
+
 # -- bad options
 
 
