@@ -219,11 +219,6 @@ class TransactionStateManager(Logging):
         self._retrieve_transaction_topic_partition_count: Callable[[], int] | None = None
         self._transaction_topic_partition_count = 0
 
-    @property
-    def state_read_lock(self) -> Any:
-        """The read half of `state_lock`, for callers that must keep the cache from changing under them."""
-        return self.state_lock.read_lock
-
     def add_loading_partition(self, partition_id: int, coordinator_epoch: int) -> None:
         """Marks a partition as loading in an epoch (for tests)."""
         with self.state_lock.write_lock:
