@@ -28,6 +28,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,8 +58,17 @@ def create_topic(bootstrap: str, partitions: int = 3) -> str:
 # -- ours -------------------------------------------------------------------------------------------------------
 
 
-def ours_produce(bootstrap: str, topic: str, msgs: int, size: int) -> dict[str, Any]:
-    props = [f"{k}={v}" for k, v in PRODUCER_SETTINGS.items()]
+def ours_produce(
+    bootstrap: str,
+    topic: str,
+    msgs: int,
+    size: int,
+    settings: Mapping[str, str] = PRODUCER_SETTINGS,
+    extra: Sequence[str] = (),
+) -> dict[str, Any]:
+    """bin/kafka-producer-perf-test.sh (our Python producer) sending `msgs` records of `size` bytes with the
+    producer `settings`, `extra` flags before --producer-props; its summary line's figures."""
+    props = [f"{k}={v}" for k, v in settings.items()]
     done = subprocess.run(
         [
             str(BIN / "kafka-producer-perf-test.sh"),
@@ -70,6 +80,7 @@ def ours_produce(bootstrap: str, topic: str, msgs: int, size: int) -> dict[str, 
             str(size),
             "--throughput",
             "-1",
+            *extra,
             "--producer-props",
             f"bootstrap.servers={bootstrap}",
             *props,

@@ -21,9 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,7 +29,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from tests.bench.perf_tools_bench import BIN, MB, TOTAL_LINE, create_topic
+from tests.bench import perf_tools_bench
+from tests.bench.perf_tools_bench import MB, create_topic
 from tests.integration.broker import BrokerProcess
 from tests.integration.txn_support import ONE_BROKER_OVERRIDES
 from tests.integration.zookeeper import ZooKeeperServer
@@ -100,32 +99,7 @@ def ours_produce(bootstrap: str, topic: str, msgs: int, size: int, transactional
     """bin/kafka-producer-perf-test.sh (our Python producer), with `--transaction-duration-ms` when
     `transactional`."""
     extra = ["--transaction-duration-ms", str(TRANSACTION_MS), "--transactional-id", f"txn-bench-{topic}"]
-    done = subprocess.run(
-        [
-            str(BIN / "kafka-producer-perf-test.sh"),
-            "--topic",
-            topic,
-            "--num-records",
-            str(msgs),
-            "--record-size",
-            str(size),
-            "--throughput",
-            "-1",
-            *(extra if transactional else []),
-            "--producer-props",
-            f"bootstrap.servers={bootstrap}",
-            *(f"{k}={v}" for k, v in SETTINGS.items()),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=1800,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(done.stderr[-2000:])
-    match = re.fullmatch(TOTAL_LINE, done.stdout.strip().splitlines()[-1])
-    if match is None:
-        raise RuntimeError(f"unexpected output: {done.stdout[-500:]}")
-    return {"records": int(match.group(1)), "records_s": float(match.group(2)), "MB_s": float(match.group(3))}
+    return perf_tools_bench.ours_produce(bootstrap, topic, msgs, size, SETTINGS, extra if transactional else ())
 
 
 def check_committed(bootstrap: str, topic: str, msgs: int) -> None:
