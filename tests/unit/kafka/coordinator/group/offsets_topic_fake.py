@@ -1,6 +1,7 @@
-"""A stand-in for the ReplicaManager in group coordinator unit tests: `__consumer_offsets` partitions are real
-`Log`s in a temporary directory, so what the coordinator appends is written as real bytes and read back when a
-partition is loaded. Tests can make appends fail, hold their callbacks, or take a partition away."""
+"""A stand-in for the ReplicaManager in the coordinators' unit tests: the partitions of an internal topic
+(`__consumer_offsets` by default, `__transaction_state` for the transaction coordinator's tests) are real `Log`s in
+a temporary directory, so what a coordinator appends is written as real bytes and read back when a partition is
+loaded. Tests can make appends fail, hold their callbacks, or take a partition away."""
 
 from __future__ import annotations
 
@@ -72,7 +73,7 @@ class AppendCall:
 
 
 class FakeReplicaManager:
-    """Hosts offsets partitions 0..num_partitions-1 as real logs under `log_dir`.
+    """Hosts partitions 0..num_partitions-1 of `topic` as real logs under `log_dir`.
 
     - `append_error`: answer every append with this error instead of writing.
     - `hold_callbacks`: write (or fail) but keep the response; `release()` delivers the held ones.
@@ -86,12 +87,14 @@ class FakeReplicaManager:
         scheduler: MockScheduler,
         num_partitions: int = 2,
         log_props: Mapping[str, Any] | None = None,
+        topic: str = Topic.GROUP_METADATA_TOPIC_NAME,
     ) -> None:
         self.time = time
+        self.topic = topic
         self.channel = LogDirFailureChannel(4)
         self.partitions: dict[TopicPartition, FakePartition] = {}
         for p in range(num_partitions):
-            tp = offsets_tp(p)
+            tp = self.tp(p)
             log = Log.apply(
                 log_dir / str(tp),
                 LogConfig(dict(log_props or {})),
@@ -110,7 +113,10 @@ class FakeReplicaManager:
         self.held: list[tuple[ResponseCallback, dict[TopicPartition, PartitionResponse]]] = []
         self.calls: list[AppendCall] = []
 
-    # -- what GroupMetadataManager calls
+    def tp(self, partition: int) -> TopicPartition:
+        return TopicPartition(self.topic, partition)
+
+    # -- what the coordinators' state managers call
 
     def get_magic(self, tp: TopicPartition) -> int | None:
         if tp not in self.hosted:
@@ -125,6 +131,9 @@ class FakeReplicaManager:
 
     def online_partition(self, tp: TopicPartition) -> FakePartition | None:
         return self.partitions[tp] if tp in self.hosted else None
+
+    def get_log_config(self, tp: TopicPartition) -> LogConfig | None:
+        return self.partitions[tp].log.config if tp in self.hosted else None
 
     def append_records(
         self,
@@ -175,14 +184,14 @@ class FakeReplicaManager:
             callback(responses)
 
     def unhost(self, partition: int) -> None:
-        self.hosted.discard(offsets_tp(partition))
+        self.hosted.discard(self.tp(partition))
 
     def log(self, partition: int) -> Log:
-        return self.partitions[offsets_tp(partition)].log
+        return self.partitions[self.tp(partition)].log
 
     def append(self, partition: int, records: MemoryRecords) -> None:
         """Writes records to a partition directly, as another coordinator or a producer would have."""
-        self.partitions[offsets_tp(partition)].write(records, Coordinator())
+        self.partitions[self.tp(partition)].write(records, Coordinator())
 
     def append_records_of(self, partition: int, *records: SimpleRecord, **kwargs: Any) -> None:
         self.append(partition, MemoryRecords.with_records(CompressionType.NONE, *records, **kwargs))

@@ -36,13 +36,11 @@ from kafka.coordinator.transaction.transaction_state_manager import (
     TransactionPartitionAndLeaderEpoch,
     TransactionStateManager,
 )
-from kafka.log.log import Log
-from kafka.log.log_config import LogConfig
 from kafka.log.log_validator import Coordinator
 from kafka.server.fetch_data_info import FetchLogEnd
 from kafka.utils.mock_scheduler import MockScheduler
 from kafka.utils.pool import Pool
-from tests.unit.kafka.coordinator.group.offsets_topic_fake import FakePartition, FakeReplicaManager
+from tests.unit.kafka.coordinator.group.offsets_topic_fake import FakeReplicaManager
 from tests.utils import wait_until_true
 
 START_MS = 1_700_000_000_000
@@ -60,30 +58,13 @@ def txn_tp(partition: int) -> TopicPartition:
 
 
 class TxnLogReplicaManager(FakeReplicaManager):
-    """The offsets fake, hosting `__transaction_state` partitions instead (real logs), plus `get_log_config`."""
+    """The internal-topic fake hosting `__transaction_state` partitions (real logs), with overrides of the log and
+    its end offset for the loading tests."""
 
     def __init__(self, log_dir: Path, time: MockTime, scheduler: MockScheduler, log_props: dict[str, Any]) -> None:
-        super().__init__(log_dir, time, scheduler, num_partitions=0)
-        for p in range(NUM_PARTITIONS):
-            tp = txn_tp(p)
-            log = Log.apply(
-                log_dir / str(tp),
-                LogConfig(dict(log_props)),
-                0,
-                0,
-                scheduler,
-                time,
-                60 * 60 * 1000,
-                10 * 60 * 1000,
-                self.channel,
-            )
-            self.partitions[tp] = FakePartition(log)
-        self.hosted = set(self.partitions)
+        super().__init__(log_dir, time, scheduler, NUM_PARTITIONS, log_props, Topic.TRANSACTION_STATE_TOPIC_NAME)
         self.log_end_offset_override: int | None = None
         self.log_override: Any = None
-
-    def get_log_config(self, tp: TopicPartition) -> Any:
-        return self.partitions[tp].log.config if tp in self.hosted else None
 
     def get_log(self, tp: TopicPartition) -> Any:
         if self.log_override is not None and tp in self.hosted:
@@ -94,15 +75,6 @@ class TxnLogReplicaManager(FakeReplicaManager):
         if self.log_end_offset_override is not None:
             return self.log_end_offset_override
         return super().get_log_end_offset(tp)
-
-    def unhost(self, partition: int) -> None:
-        self.hosted.discard(txn_tp(partition))
-
-    def log(self, partition: int) -> Log:
-        return self.partitions[txn_tp(partition)].log
-
-    def append(self, partition: int, records: MemoryRecords) -> None:
-        self.partitions[txn_tp(partition)].write(records, Coordinator())
 
     def appended_batches(self, partition: int) -> list[MemoryRecords]:
         """What append_records was asked to write to a partition, call by call."""
