@@ -88,10 +88,23 @@ class LeaveResult:
 
 
 @dataclass
-class FakeGroupCoordinator:
-    """Records every call; answers with what the test put in its fields."""
+class RecordingCoordinator:
+    """What the group and transaction coordinator fakes share: every call recorded in `calls`, and the leadership
+    changes of their internal topic's partitions."""
 
     calls: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
+
+    def on_election(self, partition: int, epoch: int) -> None:
+        self.calls.append(("election", (partition, epoch)))
+
+    def on_resignation(self, partition: int, epoch: int | None) -> None:
+        self.calls.append(("resignation", (partition, epoch)))
+
+
+@dataclass
+class FakeGroupCoordinator(RecordingCoordinator):
+    """Records every call; answers with what the test put in its fields."""
+
     join_result: Any = None
     sync_result: Any = None
     heartbeat_error: Errors = Errors.NONE
@@ -150,12 +163,6 @@ class FakeGroupCoordinator:
     ) -> tuple[Errors, dict[TopicPartition, Errors]]:
         self.calls.append(("delete_offsets", (group_id, partitions)))
         return self.delete_offsets_result
-
-    def on_election(self, partition: int, epoch: int) -> None:
-        self.calls.append(("election", (partition, epoch)))
-
-    def on_resignation(self, partition: int, epoch: int | None) -> None:
-        self.calls.append(("resignation", (partition, epoch)))
 
     def handle_deleted_partitions(self, partitions: list[TopicPartition]) -> None:
         self.calls.append(("deleted_partitions", (partitions,)))
@@ -777,34 +784,44 @@ def test_on_leadership_change_loads_led_and_unloads_followed_offsets_partitions(
     assert coordinator.calls == [("election", (3, 7)), ("resignation", (4, 2))]
 
 
-def test_stop_replica_with_deletion_resigns_offsets_partitions() -> None:
-    """A StopReplica that deletes an offsets partition unloads it (epoch None when the controller sent -1 or
-    -2); one that keeps the replica, or failed, does not."""
-    h = _harness()
-    h.replica_manager.stop_result = {
-        TopicPartition(OFFSETS, 0): Errors.NONE,
-        TopicPartition(OFFSETS, 1): Errors.NONE,
-        TopicPartition(OFFSETS, 2): Errors.NONE,
-        TopicPartition(OFFSETS, 3): Errors.KAFKA_STORAGE_ERROR,
+def stop_replica_deleting(replica_manager: FakeReplicaManager, topic: str, epoch: int) -> Any:
+    """A StopReplica of partitions 0-3 of `topic`: 0 deleted, 1 deleted with the controller's epoch -2, 2 kept,
+    3 deleted but failed (KAFKA_STORAGE_ERROR from the replica manager); only 0 and 1 must be unloaded."""
+    replica_manager.stop_result = {
+        TopicPartition(topic, 0): Errors.NONE,
+        TopicPartition(topic, 1): Errors.NONE,
+        TopicPartition(topic, 2): Errors.NONE,
+        TopicPartition(topic, 3): Errors.KAFKA_STORAGE_ERROR,
     }
 
-    def state(partition: int, epoch: int, delete: bool) -> Any:
+    def state(partition: int, leader_epoch: int, delete: bool) -> Any:
         return StopReplicaRequestData.StopReplicaPartitionState(
-            partition_index=partition, leader_epoch=epoch, delete_partition=delete
+            partition_index=partition, leader_epoch=leader_epoch, delete_partition=delete
         )
 
-    data = StopReplicaRequestData(
+    return StopReplicaRequestData(
         controller_id=0,
         controller_epoch=1,
         broker_epoch=10,
         topic_states=[
             StopReplicaRequestData.StopReplicaTopicState(
-                topic_name=OFFSETS,
-                partition_states=[state(0, 5, True), state(1, -2, True), state(2, 5, False), state(3, 5, True)],
+                topic_name=topic,
+                partition_states=[
+                    state(0, epoch, True),
+                    state(1, -2, True),
+                    state(2, epoch, False),
+                    state(3, epoch, True),
+                ],
             )
         ],
     )
-    response = h.handle(ApiKeys.STOP_REPLICA, 3, data)
+
+
+def test_stop_replica_with_deletion_resigns_offsets_partitions() -> None:
+    """A StopReplica that deletes an offsets partition unloads it (epoch None when the controller sent -1 or
+    -2); one that keeps the replica, or failed, does not."""
+    h = _harness()
+    response = h.handle(ApiKeys.STOP_REPLICA, 3, stop_replica_deleting(h.replica_manager, OFFSETS, 5))
     assert response.data.error_code == Errors.NONE.code
     assert h.coordinator.calls == [("resignation", (0, 5)), ("resignation", (1, None))]
 

@@ -30,7 +30,6 @@ from kafka.common.message import (
     ListTransactionsRequestData,
     ListTransactionsResponseData,
     ProduceRequestData,
-    StopReplicaRequestData,
     TxnOffsetCommitRequestData,
     WriteTxnMarkersRequestData,
 )
@@ -56,8 +55,10 @@ from tests.unit.kafka.server.test_kafka_apis import (
     FakePartition,
     FakeReplicaManager,
     Harness,
+    RecordingCoordinator,
     _harness,
     _request,
+    stop_replica_deleting,
 )
 
 TXN_STATE = "__transaction_state"
@@ -69,10 +70,9 @@ T1 = TopicPartition("t", 1)
 
 
 @dataclass
-class FakeTxnCoordinator:
+class FakeTxnCoordinator(RecordingCoordinator):
     """Records every call; answers with what the test put in its fields (at once, on the calling thread)."""
 
-    calls: list[tuple[str, tuple[Any, ...]]] = field(default_factory=list)
     init_result: InitProducerIdResult = field(default_factory=lambda: InitProducerIdResult(4000, 3, Errors.NONE))
     add_error: Errors = Errors.NONE
     end_error: Errors = Errors.NONE
@@ -146,12 +146,6 @@ class FakeTxnCoordinator:
     def handle_list_transactions(self, producer_ids: set[int], states: set[str]) -> ListTransactionsResponseData:
         self.calls.append(("list", (producer_ids, states)))
         return self.list_result
-
-    def on_election(self, partition: int, epoch: int) -> None:
-        self.calls.append(("election", (partition, epoch)))
-
-    def on_resignation(self, partition: int, epoch: int | None) -> None:
-        self.calls.append(("resignation", (partition, epoch)))
 
 
 class TxnGroupCoordinator(FakeGroupCoordinator):
@@ -844,30 +838,7 @@ def test_stop_replica_with_deletion_resigns_transaction_log_partitions() -> None
     """A StopReplica that deletes a __transaction_state partition unloads it from the transaction coordinator
     (epoch None when the controller sent a negative one); one that keeps the replica, or failed, does not."""
     t = _txn_harness()
-    t.replicas.stop_result = {
-        TopicPartition(TXN_STATE, 0): Errors.NONE,
-        TopicPartition(TXN_STATE, 1): Errors.NONE,
-        TopicPartition(TXN_STATE, 2): Errors.NONE,
-        TopicPartition(TXN_STATE, 3): Errors.KAFKA_STORAGE_ERROR,
-    }
-
-    def state(partition: int, epoch: int, delete: bool) -> Any:
-        return StopReplicaRequestData.StopReplicaPartitionState(
-            partition_index=partition, leader_epoch=epoch, delete_partition=delete
-        )
-
-    data = StopReplicaRequestData(
-        controller_id=0,
-        controller_epoch=1,
-        broker_epoch=10,
-        topic_states=[
-            StopReplicaRequestData.StopReplicaTopicState(
-                topic_name=TXN_STATE,
-                partition_states=[state(0, 4, True), state(1, -2, True), state(2, 4, False), state(3, 4, True)],
-            )
-        ],
-    )
-    t.handle(ApiKeys.STOP_REPLICA, 3, data)
+    t.handle(ApiKeys.STOP_REPLICA, 3, stop_replica_deleting(t.replicas, TXN_STATE, 4))
     assert t.txn.calls == [("resignation", (0, 4)), ("resignation", (1, None))]
     assert t.group.calls == []
 
