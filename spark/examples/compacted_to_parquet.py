@@ -13,6 +13,8 @@ import argparse
 from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 
+import kafka.spark
+
 
 def latest_values(records: DataFrame) -> DataFrame:
     """One row per live key: key and value as strings, with the offset and timestamp of the record that set it.
@@ -57,6 +59,8 @@ def main() -> None:
     parser.add_argument("--output", required=True)
     args = parser.parse_args()
     spark = SparkSession.builder.appName("kafka-port compacted topic to Parquet").getOrCreate()
+    # Discovery finds the source where the project is installed; registering also covers --py-files.
+    kafka.spark.register(spark)
     print(f"{run(spark, args.bootstrap_servers, args.topic, args.output)} keys written to {args.output}")
 
 

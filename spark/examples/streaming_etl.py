@@ -16,6 +16,8 @@ import argparse
 from pyspark.sql import DataFrame, SparkSession
 from pyspark.sql import functions as F
 
+import kafka.spark
+
 EVENT_SCHEMA = "user string, action string, ts timestamp"
 
 
@@ -78,6 +80,8 @@ def main() -> None:
     parser.add_argument("--available-now", action="store_true", help="process what is there, then stop")
     args = parser.parse_args()
     spark = SparkSession.builder.appName("kafka-port streaming ETL").getOrCreate()
+    # Discovery finds the source where the project is installed; registering also covers --py-files.
+    kafka.spark.register(spark)
     query = start(spark, args.bootstrap_servers, args.source, args.sink, args.checkpoint, args.available_now)
     query.awaitTermination()  # type: ignore[attr-defined]
 
