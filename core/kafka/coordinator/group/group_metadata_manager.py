@@ -34,7 +34,6 @@ from typing import Any
 from kafka.common.internals.topic import Topic
 from kafka.common.protocol.errors import Errors
 from kafka.common.record.control_record_type import ControlRecordType
-from kafka.common.record.file_records import FileRecords
 from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.record_batch import (
     MAGIC_VALUE_V2,
@@ -49,6 +48,7 @@ from kafka.common.requests.produce_response import PartitionResponse
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
 from kafka.common.utils.utils import abs_int32, java_string_hash_code
+from kafka.coordinator.coordinator_log import read_log_batches
 from kafka.coordinator.group import group_metadata_manager_formats as formats
 from kafka.coordinator.group.group_metadata import CommitRecordMetadataAndOffset, Dead, Empty, GroupMetadata
 from kafka.coordinator.group.group_metadata_manager_formats import (
@@ -60,7 +60,6 @@ from kafka.coordinator.group.group_metadata_manager_formats import (
 from kafka.coordinator.group.offset_and_metadata import OffsetAndMetadata
 from kafka.coordinator.group.offset_config import OffsetConfig
 from kafka.log.log_validator import Coordinator
-from kafka.server.fetch_data_info import FetchLogEnd
 from kafka.server.kafka_config import ApiVersion
 from kafka.utils.atomic import AtomicBoolean
 from kafka.utils.core_utils import scala_option
@@ -71,7 +70,6 @@ from kafka.utils.pool import Pool
 __all__ = ["GroupMetadataManager"]
 
 _COORDINATOR = Coordinator()
-_FETCH_LOG_END = FetchLogEnd()
 
 # Offsets keyed by partition; pending transactional offsets keyed by producer id, then partition.
 _Offsets = dict[TopicPartition, CommitRecordMetadataAndOffset]
@@ -528,92 +526,71 @@ class GroupMetadataManager(Logging):
         loaded_groups: dict[str, GroupMetadata] = {}
         removed_groups: set[str] = set()
 
-        # Reused between reads from files; grown when one batch is larger than offsets.load.buffer.size.
-        buffer = bytearray(0)
+        def buffer_grown(bytes_needed: int) -> None:
+            self.warn(
+                f"Loaded offsets and group metadata from {topic_partition} with buffer larger ({bytes_needed} bytes) "
+                f"than configured offsets.load.buffer.size ({self.config.load_buffer_size} bytes)"
+            )
+
         # The loop ends when the leader changes (the log end reads -1), at the log end, or on shutdown.
-        curr_offset = log.log_start_offset
-        read_at_least_one_record = True
-
-        while curr_offset < log_end_offset() and read_at_least_one_record and not self._shutting_down.get():
-            fetch_data_info = log.read(curr_offset, self.config.load_buffer_size, _FETCH_LOG_END, True)
-            records = fetch_data_info.records
-            size_in_bytes = records.size_in_bytes()
-            read_at_least_one_record = size_in_bytes > 0
-
-            if isinstance(records, MemoryRecords):
-                mem_records = records
-            elif isinstance(records, FileRecords):
-                bytes_needed = max(self.config.load_buffer_size, size_in_bytes)
-                if len(buffer) < bytes_needed:
-                    if self.config.load_buffer_size < bytes_needed:
-                        self.warn(
-                            f"Loaded offsets and group metadata from {topic_partition} with buffer larger "
-                            f"({bytes_needed} bytes) than configured offsets.load.buffer.size "
-                            f"({self.config.load_buffer_size} bytes)"
-                        )
-                    buffer = bytearray(bytes_needed)
-                # PORT: only the slice's bytes are read (Java fills the buffer up to the segment file's end,
-                # which can only add whole batches that the next read would return anyway).
-                view = memoryview(buffer)[:size_in_bytes]
-                filled = records.read_into(view, 0)
-                mem_records = MemoryRecords.readable_records(view[:filled])
+        for batch in read_log_batches(
+            log,
+            topic_partition,
+            self.config.load_buffer_size,
+            log_end_offset,
+            lambda: not self._shutting_down.get(),
+            buffer_grown,
+        ):
+            is_txn_offset_commit = batch.is_transactional()
+            if batch.is_control_batch():
+                record_iterator = iter(batch)
+                control = next(record_iterator, None)
+                if control is not None:
+                    if ControlRecordType.parse(control.key()) is ControlRecordType.COMMIT:
+                        for gtp, commit in pending_offsets.get(batch.producer_id(), {}).items():
+                            current = loaded_offsets.get(gtp)
+                            if current is None or current.older_than(commit):
+                                loaded_offsets[gtp] = commit
+                    pending_offsets.pop(batch.producer_id(), None)
             else:
-                raise IllegalStateException(
-                    f"Unexpected records type {type(records).__name__} read from {topic_partition}"
-                )
-
-            for batch in mem_records.batches():
-                is_txn_offset_commit = batch.is_transactional()
-                if batch.is_control_batch():
-                    record_iterator = iter(batch)
-                    control = next(record_iterator, None)
-                    if control is not None:
-                        if ControlRecordType.parse(control.key()) is ControlRecordType.COMMIT:
-                            for gtp, commit in pending_offsets.get(batch.producer_id(), {}).items():
-                                current = loaded_offsets.get(gtp)
-                                if current is None or current.older_than(commit):
-                                    loaded_offsets[gtp] = commit
-                        pending_offsets.pop(batch.producer_id(), None)
-                else:
-                    batch_base_offset: int | None = None
-                    for record in batch:
-                        key = record.key()
-                        if key is None:
-                            raise ValueError("requirement failed: Group metadata/offset entry key should not be null")
-                        if batch_base_offset is None:
-                            batch_base_offset = record.offset()
-                        base_key = formats.read_message_key(key)
-                        if isinstance(base_key, OffsetKey):
-                            if is_txn_offset_commit and batch.producer_id() not in pending_offsets:
-                                pending_offsets[batch.producer_id()] = {}
-                            gtp = base_key.key
-                            if not record.has_value():
-                                if is_txn_offset_commit:
-                                    pending_offsets[batch.producer_id()].pop(gtp, None)
-                                else:
-                                    loaded_offsets.pop(gtp, None)
+                batch_base_offset: int | None = None
+                for record in batch:
+                    key = record.key()
+                    if key is None:
+                        raise ValueError("requirement failed: Group metadata/offset entry key should not be null")
+                    if batch_base_offset is None:
+                        batch_base_offset = record.offset()
+                    base_key = formats.read_message_key(key)
+                    if isinstance(base_key, OffsetKey):
+                        if is_txn_offset_commit and batch.producer_id() not in pending_offsets:
+                            pending_offsets[batch.producer_id()] = {}
+                        gtp = base_key.key
+                        if not record.has_value():
+                            if is_txn_offset_commit:
+                                pending_offsets[batch.producer_id()].pop(gtp, None)
                             else:
-                                oam = formats.read_offset_message_value(record.value())
-                                assert oam is not None
-                                commit = CommitRecordMetadataAndOffset(batch_base_offset, oam)
-                                if is_txn_offset_commit:
-                                    pending_offsets[batch.producer_id()][gtp] = commit
-                                else:
-                                    loaded_offsets[gtp] = commit
-                        elif isinstance(base_key, GroupMetadataKey):
-                            group_id = base_key.key
-                            group_metadata = formats.read_group_message_value(group_id, record.value(), self._time)
-                            if group_metadata is not None:
-                                removed_groups.discard(group_id)
-                                loaded_groups[group_id] = group_metadata
-                            else:
-                                loaded_groups.pop(group_id, None)
-                                removed_groups.add(group_id)
+                                loaded_offsets.pop(gtp, None)
                         else:
-                            raise IllegalStateException(
-                                f"Unexpected message key {base_key} while loading offsets and group metadata"
-                            )
-                curr_offset = batch.next_offset()
+                            oam = formats.read_offset_message_value(record.value())
+                            assert oam is not None
+                            commit = CommitRecordMetadataAndOffset(batch_base_offset, oam)
+                            if is_txn_offset_commit:
+                                pending_offsets[batch.producer_id()][gtp] = commit
+                            else:
+                                loaded_offsets[gtp] = commit
+                    elif isinstance(base_key, GroupMetadataKey):
+                        group_id = base_key.key
+                        group_metadata = formats.read_group_message_value(group_id, record.value(), self._time)
+                        if group_metadata is not None:
+                            removed_groups.discard(group_id)
+                            loaded_groups[group_id] = group_metadata
+                        else:
+                            loaded_groups.pop(group_id, None)
+                            removed_groups.add(group_id)
+                    else:
+                        raise IllegalStateException(
+                            f"Unexpected message key {base_key} while loading offsets and group metadata"
+                        )
 
         # Offsets by group, split by whether the log also held the group's metadata.
         group_offsets: dict[str, _Offsets] = {}

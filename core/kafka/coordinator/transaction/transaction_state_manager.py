@@ -35,7 +35,6 @@ from kafka.common.errors import KafkaException
 from kafka.common.internals.topic import Topic
 from kafka.common.message import ListTransactionsResponseData
 from kafka.common.protocol.errors import Errors
-from kafka.common.record.file_records import FileRecords
 from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.memory_records_builder import MemoryRecordsBuilder
 from kafka.common.record.simple_record import SimpleRecord
@@ -45,6 +44,7 @@ from kafka.common.requests.transaction_result import TransactionResult
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
 from kafka.common.utils.utils import abs_int32, java_string_hash_code
+from kafka.coordinator.coordinator_log import read_log_batches
 from kafka.coordinator.group.group_metadata_manager_formats import IllegalStateException
 from kafka.coordinator.transaction import transaction_log
 from kafka.coordinator.transaction.transaction_metadata import (
@@ -54,7 +54,6 @@ from kafka.coordinator.transaction.transaction_metadata import (
 )
 from kafka.log.log_config import LogConfig
 from kafka.log.log_validator import Coordinator
-from kafka.server.fetch_data_info import FetchLogEnd
 from kafka.server.kafka_config import Defaults
 from kafka.utils.atomic import AtomicBoolean
 from kafka.utils.kafka_scheduler import Scheduler
@@ -80,7 +79,6 @@ DEFAULT_ABORT_TIMED_OUT_TRANSACTIONS_INTERVAL_MS: Final = 10 * 1000
 DEFAULT_REMOVE_EXPIRED_TRANSACTIONAL_IDS_INTERVAL_MS: Final = 60 * 60 * 1000
 
 _COORDINATOR: Final = Coordinator()
-_FETCH_LOG_END: Final = FetchLogEnd()
 _UNCOMPRESSED_CODEC_NAME: Final = "uncompressed"
 
 # Called for each transaction found in PrepareCommit/PrepareAbort when a partition is loaded:
@@ -514,61 +512,33 @@ class TransactionStateManager(Logging):
             return loaded_transactions
 
         load_buffer_size = self.config.transaction_log_load_buffer_size
-        # Reused between reads from files; grown when one batch is larger than the load buffer size.
-        buffer = bytearray(0)
+
+        def buffer_grown(bytes_needed: int) -> None:
+            self.warn(
+                f"Loaded transaction metadata from {topic_partition} with buffer larger ({bytes_needed} bytes) than "
+                f"configured transaction.state.log.load.buffer.size ({load_buffer_size} bytes)"
+            )
+
+        def keep_loading() -> bool:
+            return not self._shutting_down.get() and still_loading()
+
         # The loop ends when the leader changes (the log end reads -1), at the log end, on shutdown, or when
         # the partition is no longer loading in this epoch.
-        curr_offset = log.log_start_offset
-        read_at_least_one_record = True
         try:
-            while (
-                curr_offset < log_end_offset()
-                and read_at_least_one_record
-                and not self._shutting_down.get()
-                and still_loading()
+            for batch in read_log_batches(
+                log, topic_partition, load_buffer_size, log_end_offset, keep_loading, buffer_grown
             ):
-                fetch_data_info = log.read(curr_offset, load_buffer_size, _FETCH_LOG_END, True)
-                records = fetch_data_info.records
-                size_in_bytes = records.size_in_bytes()
-                read_at_least_one_record = size_in_bytes > 0
-
-                if isinstance(records, MemoryRecords):
-                    mem_records = records
-                elif isinstance(records, FileRecords):
-                    bytes_needed = max(load_buffer_size, size_in_bytes)
-                    if len(buffer) < bytes_needed:
-                        if load_buffer_size < bytes_needed:
-                            self.warn(
-                                f"Loaded transaction metadata from {topic_partition} with buffer larger "
-                                f"({bytes_needed} bytes) than configured transaction.state.log.load.buffer.size "
-                                f"({load_buffer_size} bytes)"
-                            )
-                        buffer = bytearray(bytes_needed)
-                    # PORT: only the slice's bytes are read (Java fills the buffer to the file's end, which can
-                    # only add whole batches that the next read returns anyway).
-                    view = memoryview(buffer)[:size_in_bytes]
-                    filled = records.read_into(view, 0)
-                    mem_records = MemoryRecords.readable_records(view[:filled])
-                else:
-                    raise IllegalStateException(
-                        f"Unexpected records type {type(records).__name__} read from {topic_partition}"
-                    )
-
-                for batch in mem_records.batches():
-                    for record in batch:
-                        key = record.key()
-                        if key is None:
-                            raise ValueError("requirement failed: Transaction state log's key should not be null")
-                        txn_key = transaction_log.read_txn_record_key(key)
-                        transactional_id = txn_key.transactional_id
-                        txn_metadata = transaction_log.read_txn_record_value(transactional_id, record.value())
-                        if txn_metadata is None:
-                            loaded_transactions.remove(transactional_id)
-                        else:
-                            loaded_transactions.put(transactional_id, txn_metadata)
-                    # PORT: Kafka moves on per record, so a batch left without records would be read again
-                    # and again; moving on per batch reads the same records and always ends.
-                    curr_offset = batch.next_offset()
+                for record in batch:
+                    key = record.key()
+                    if key is None:
+                        raise ValueError("requirement failed: Transaction state log's key should not be null")
+                    txn_key = transaction_log.read_txn_record_key(key)
+                    transactional_id = txn_key.transactional_id
+                    txn_metadata = transaction_log.read_txn_record_value(transactional_id, record.value())
+                    if txn_metadata is None:
+                        loaded_transactions.remove(transactional_id)
+                    else:
+                        loaded_transactions.put(transactional_id, txn_metadata)
         except Exception as t:  # Kafka catches Throwable: what was read so far is still used
             self.error(f"Error loading transactions from transaction log {topic_partition}", t)
         return loaded_transactions
