@@ -5,12 +5,12 @@ The states of a classic consumer group as the broker names them in ListGroups an
 
 from __future__ import annotations
 
-import enum
+from kafka.common.utils.state_enum import StateEnum
 
 __all__ = ["ConsumerGroupState"]
 
 
-class ConsumerGroupState(enum.Enum):
+class ConsumerGroupState(StateEnum):
     """A group's state; the value is the name on the wire (and what str() gives, as Java's toString)."""
 
     UNKNOWN = "Unknown"
@@ -19,14 +19,3 @@ class ConsumerGroupState(enum.Enum):
     STABLE = "Stable"
     DEAD = "Dead"
     EMPTY = "Empty"
-
-    @classmethod
-    def parse(cls, name: str) -> ConsumerGroupState:
-        """The state with this wire name; UNKNOWN for any name the client does not know."""
-        try:
-            return cls(name)
-        except ValueError:
-            return cls.UNKNOWN
-
-    def __str__(self) -> str:
-        return str(self.value)

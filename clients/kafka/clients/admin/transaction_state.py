@@ -6,12 +6,12 @@ coordinator's names, plus UNKNOWN for a name this client does not know.
 
 from __future__ import annotations
 
-import enum
+from kafka.common.utils.state_enum import StateEnum
 
 __all__ = ["TransactionState"]
 
 
-class TransactionState(enum.Enum):
+class TransactionState(StateEnum):
     """A transaction's state; the value is the coordinator's name for it (what str() gives, as Java's toString)."""
 
     ONGOING = "Ongoing"
@@ -22,14 +22,3 @@ class TransactionState(enum.Enum):
     EMPTY = "Empty"
     PREPARE_EPOCH_FENCE = "PrepareEpochFence"
     UNKNOWN = "Unknown"
-
-    @classmethod
-    def parse(cls, name: str) -> TransactionState:
-        """The state of this name; UNKNOWN for a name the client does not know."""
-        try:
-            return cls(name)
-        except ValueError:
-            return cls.UNKNOWN
-
-    def __str__(self) -> str:
-        return str(self.value)
