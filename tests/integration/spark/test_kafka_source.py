@@ -580,6 +580,29 @@ def test_compacted_to_parquet_example(spark: SparkSession, spark_broker: BrokerP
     assert sorted((r.key, r.value) for r in spark.read.parquet(output).collect()) == [("a", "2"), ("c", "3")]
 
 
+def test_unreachable_broker_fails_the_read(spark: SparkSession, spark_broker: BrokerProcess) -> None:
+    """A read whose broker stops answering fails with the client's timeout, not with a short result."""
+    import signal
+
+    topic = _topic("gone")
+    _create(spark_broker, topic, partitions=1)
+    _produce(spark_broker, topic, {0: 10})
+    options = {
+        "subscribe": topic,
+        "kafka.default.api.timeout.ms": "3000",
+        "kafka.request.timeout.ms": "1000",
+        "fetchOffset.numRetries": "1",
+    }
+    df = _read(spark, spark_broker, **options)
+    spark_broker.signal(signal.SIGSTOP)
+    try:
+        with pytest.raises(Exception, match="TimeoutException"):
+            df.count()
+    finally:
+        spark_broker.signal(signal.SIGCONT)
+    assert df.count() == 10
+
+
 # -- bad options
 
 
