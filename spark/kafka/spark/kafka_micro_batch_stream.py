@@ -72,12 +72,16 @@ def time_string_as_ms(text: str) -> int:
     import re
 
     match = re.fullmatch(r"(-?[0-9]+)([a-z]+)?", text.strip().lower())
-    if match is None or (match.group(2) is not None and match.group(2) not in _TIME_SUFFIXES):
-        raise kafka_exceptions.IllegalArgumentException(
-            f"Time must be specified as seconds (s), milliseconds (ms), microseconds (us), minutes (m or min), "
-            f'hour (h), or day (d). E.g. 50s, 100ms, or 250us.\nInvalid suffix: "{match and match.group(2)}"'
-        )
-    return int(int(match.group(1)) * _TIME_SUFFIXES[match.group(2) or "ms"])
+    if match is None:
+        problem = f"Failed to parse time string: {text}"
+    elif match.group(2) is not None and match.group(2) not in _TIME_SUFFIXES:
+        problem = f'Invalid suffix: "{match.group(2)}"'
+    else:
+        return int(int(match.group(1)) * _TIME_SUFFIXES[match.group(2) or "ms"])
+    raise kafka_exceptions.IllegalArgumentException(
+        "Time must be specified as seconds (s), milliseconds (ms), microseconds (us), minutes (m or min), hour (h), "
+        f"or day (d). E.g. 50s, 100ms, or 250us.\n{problem}"
+    )
 
 
 class KafkaMicroBatchStream(DataSourceStreamReader, SupportsTriggerAvailableNow):

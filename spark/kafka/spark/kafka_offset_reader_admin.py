@@ -372,6 +372,7 @@ class KafkaOffsetReaderAdmin:
                 try:
                     return body()
                 except (IllegalArgumentException, IllegalStateException):
+                    # PORT: Spark retries these too, with the same outcome; a bad option fails at once here.
                     raise
                 except Exception as e:
                     log.warning("Error in attempt %d getting Kafka offsets: ", attempt, exc_info=True)

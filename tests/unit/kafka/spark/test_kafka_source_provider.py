@@ -189,7 +189,9 @@ def test_read_limits_and_delays() -> None:
     assert time_string_as_ms("30s") == 30_000
     assert time_string_as_ms("250") == 250
     with pytest.raises(IllegalArgumentException, match="Invalid suffix"):
-        time_string_as_ms("5 parsecs")
+        time_string_as_ms("5parsecs")
+    with pytest.raises(IllegalArgumentException, match="Failed to parse time string: soon"):
+        time_string_as_ms("soon")
 
 
 def test_min_offsets_delay_batch() -> None:
