@@ -65,6 +65,7 @@ class KafkaOffsetReaderAdmin:
         from kafka.spark.kafka_source_provider import (
             FETCH_OFFSET_NUM_RETRY,
             FETCH_OFFSET_RETRY_INTERVAL_MS,
+            MAX_RECORDS_PER_PARTITION_OPTION_KEY,
             MIN_PARTITIONS_OPTION_KEY,
         )
 
@@ -75,7 +76,10 @@ class KafkaOffsetReaderAdmin:
         self.offset_fetch_attempt_interval_ms = int(reader_options.get(FETCH_OFFSET_RETRY_INTERVAL_MS, "1000"))
         min_partitions = reader_options.get(MIN_PARTITIONS_OPTION_KEY)
         self.min_partitions = None if min_partitions is None else int(min_partitions)
-        self.range_calculator = KafkaOffsetRangeCalculator(self.min_partitions)
+        max_records = reader_options.get(MAX_RECORDS_PER_PARTITION_OPTION_KEY)
+        self.range_calculator = KafkaOffsetRangeCalculator(
+            self.min_partitions, None if max_records is None else int(max_records)
+        )
         isolation = self.driver_kafka_params.get("isolation.level", "read_uncommitted")
         if not isinstance(isolation, str):
             raise IllegalArgumentException("isolation.level must be either not defined or with type String")

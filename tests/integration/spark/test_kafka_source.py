@@ -119,6 +119,9 @@ def test_batch_offset_ranges(spark: SparkSession, spark_broker: BrokerProcess, o
     assert split.rdd.getNumPartitions() >= 6
     assert split.count() == 150
     assert split.select("partition", "offset").distinct().count() == 150
+    capped = _read(spark, spark_broker, subscribe=t, maxRecordsPerPartition="30")
+    assert capped.rdd.getNumPartitions() == 4 + 2
+    assert capped.select("partition", "offset").distinct().count() == 150
 
 
 def test_batch_timestamp_ranges(spark: SparkSession, spark_broker: BrokerProcess, offsets_topic: str) -> None:

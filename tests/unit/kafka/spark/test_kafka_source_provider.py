@@ -4,6 +4,8 @@ KafkaMicroBatchStream.rateLimit give."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from kafka.common.topic_partition import TopicPartition
@@ -151,6 +153,21 @@ def test_range_calculator_splits_large_ranges() -> None:
         KafkaOffsetRange(T1, 0, 1),
     ]
     assert KafkaOffsetRangeCalculator(None).get_ranges([KafkaOffsetRange(T0, 3, 9)]) == [KafkaOffsetRange(T0, 3, 9)]
+
+
+def test_range_calculator_max_records_per_partition() -> None:
+    """maxRecordsPerPartition cuts ranges into pieces of at most that size; minPartitions then splits further."""
+    calc = KafkaOffsetRangeCalculator(None, 40)
+    assert calc.get_ranges([KafkaOffsetRange(T0, 0, 100), KafkaOffsetRange(T1, 0, 40)]) == [
+        KafkaOffsetRange(T0, 0, 33),
+        KafkaOffsetRange(T0, 33, 66),
+        KafkaOffsetRange(T0, 66, 100),
+        KafkaOffsetRange(T1, 0, 40),
+    ]
+    both = KafkaOffsetRangeCalculator(6, 50).get_ranges([KafkaOffsetRange(T0, 0, 100)])
+    assert len(both) == 6
+    assert both[0].from_offset == 0 and both[-1].until_offset == 100
+    assert all(a.until_offset == b.from_offset for a, b in itertools.pairwise(both))
 
 
 def _stream(**options: str) -> KafkaMicroBatchStream:
