@@ -8,10 +8,6 @@ transaction fault workload."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import confluent_kafka as ck
 import pytest
 
@@ -25,35 +21,21 @@ from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from tests.integration.broker import BrokerProcess
 from tests.integration.test_group_apis import ProtocolClient
-from tests.integration.test_transactions_clients import _create_topic, _txn_producer
-from tests.integration.txn_support import Offsets, Reader, read_values
+from tests.integration.txn_support import (
+    Offsets,
+    Reader,
+    create_topic,
+    offsets_fixture,
+    one_broker_fixture,
+    read_values,
+    txn_producer,
+)
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
 
-OVERRIDES = {
-    # One broker: the transaction log and the offsets topic with one replica and few partitions to load.
-    "transaction.state.log.replication.factor": "1",
-    "transaction.state.log.min.isr": "1",
-    "transaction.state.log.num.partitions": "3",
-    "offsets.topic.num.partitions": "3",
-}
-
-
-@pytest.fixture(scope="module")
-def broker(zookeeper: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
-    work = Path(tmp_path_factory.mktemp("transactions"))
-    b = BrokerProcess(work, zookeeper.connect_string + "/transactions-" + work.name, overrides=OVERRIDES)
-    b.start()
-    yield b
-    assert b.stop() == 0, b.console_tail()
-
-
-@pytest.fixture
-def offsets(broker: BrokerProcess) -> Iterator[Offsets]:
-    o = Offsets(broker.bootstrap)
-    yield o
-    o.close()
+broker = one_broker_fixture("transactions")
+offsets = offsets_fixture()
 
 
 def _send(producer: ck.Producer, topic: str, values: list[str]) -> None:
@@ -67,8 +49,8 @@ def test_commit_and_abort(broker: BrokerProcess, offsets: Offsets) -> None:
     and nothing aborted, read_uncommitted every record; each transaction ends in one marker, so the log ends three
     offsets past the fifteen records."""
     topic = "commit-and-abort"
-    _create_topic(broker, topic)
-    producer = _txn_producer(broker, "commit-and-abort-1")
+    create_topic(broker.bootstrap, topic)
+    producer = txn_producer(broker.bootstrap, "commit-and-abort-1")
     first, aborted, second = [f"c{i}" for i in range(5)], [f"a{i}" for i in range(5)], [f"d{i}" for i in range(5)]
     for values, commit in ((first, True), (aborted, False), (second, True)):
         producer.begin_transaction()
@@ -88,8 +70,8 @@ def test_open_transaction_holds_read_committed_at_the_lso(broker: BrokerProcess,
     """While a transaction is open after committed records, the LSO stays at its first record: read_committed
     consumers stop there while read_uncommitted ones read on; once it commits, read_committed reads it too."""
     topic = "open-transaction"
-    _create_topic(broker, topic)
-    producer = _txn_producer(broker, "open-transaction-1")
+    create_topic(broker.bootstrap, topic)
+    producer = txn_producer(broker.bootstrap, "open-transaction-1")
     producer.begin_transaction()
     _send(producer, topic, ["before-0", "before-1"])
     producer.commit_transaction(60)
@@ -125,9 +107,9 @@ def test_the_broker_describes_an_open_transaction(broker: BrokerProcess, offsets
     the partition's leader shows its producer with the transaction's first offset; once aborted, the coordinator
     describes it CompleteAbort and the partition has no open transaction."""
     topic = "described"
-    _create_topic(broker, topic)
+    create_topic(broker.bootstrap, topic)
     transactional_id = "described-1"
-    producer = _txn_producer(broker, transactional_id)
+    producer = txn_producer(broker.bootstrap, transactional_id)
     producer.begin_transaction()
     _send(producer, topic, ["x"])
 

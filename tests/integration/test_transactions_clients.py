@@ -3,7 +3,8 @@
 transaction holding read_committed consumers at the last stable offset; consume-transform-produce with the
 group's offsets committed in the transaction; fencing by a second producer with the same transactional.id; a
 producer SIGKILLed inside its transaction, aborted after its transaction.timeout.ms; the error codes Kafka gives
-bad transactional requests (sent with our own request classes); kafka-dump-log.sh printing the markers."""
+bad transactional requests and TxnOffsetCommits the group refuses (sent with our own request classes);
+kafka-dump-log.sh printing the markers."""
 
 from __future__ import annotations
 
@@ -16,26 +17,39 @@ import textwrap
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import confluent_kafka as ck
 import pytest
-from confluent_kafka.admin import AdminClient, NewTopic
 
 from kafka.common.message import (
+    AddOffsetsToTxnRequestData,
     AddPartitionsToTxnRequestData,
+    DescribeGroupsRequestData,
     DescribeTransactionsRequestData,
     EndTxnRequestData,
     FindCoordinatorRequestData,
+    HeartbeatRequestData,
     InitProducerIdRequestData,
+    OffsetFetchRequestData,
+    SyncGroupRequestData,
+    TxnOffsetCommitRequestData,
 )
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from tests.integration.broker import ROOT, BrokerProcess
 from tests.integration.test_group_apis import ProtocolClient
-from tests.integration.txn_support import ONE_BROKER_OVERRIDES, Offsets, Reader, read_values
+from tests.integration.txn_support import (
+    ONE_BROKER_OVERRIDES,
+    Offsets,
+    Reader,
+    create_topic,
+    offsets_fixture,
+    one_broker_fixture,
+    read_values,
+    txn_producer,
+)
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
@@ -50,48 +64,15 @@ TXN_OVERRIDES = {
 }
 FENCED = {ck.KafkaError.PRODUCER_FENCED, ck.KafkaError.INVALID_PRODUCER_EPOCH, ck.KafkaError._FENCED}
 
-
-@pytest.fixture(scope="module")
-def broker(zookeeper: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
-    work = Path(tmp_path_factory.mktemp("txn-clients"))
-    b = BrokerProcess(work, zookeeper.connect_string + "/txn-clients-" + work.name, overrides=TXN_OVERRIDES)
-    b.start()
-    yield b
-    assert b.stop() == 0, b.console_tail()
+broker = one_broker_fixture("txn-clients", TXN_OVERRIDES)
+offsets = offsets_fixture()
 
 
 # ---- helpers ------------------------------------------------------------------------------------------------
 
 
-def _create_topic(broker: BrokerProcess, name: str, partitions: int = 1) -> None:
-    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
-    admin.create_topics([NewTopic(name, partitions, 1)], operation_timeout=30)[name].result(30)
-    wait_until_true(
-        lambda: len(admin.list_topics(name, timeout=10).topics[name].partitions) == partitions,
-        f"{name} is in the broker's metadata",
-        timeout=30,
-    )
-
-
-def _txn_producer(broker: BrokerProcess, transactional_id: str, **config: Any) -> ck.Producer:
-    """A confluent-kafka transactional producer, its transactions initialised (the first one on a broker waits
-    for the transaction log to be created and loaded)."""
-    producer = ck.Producer(
-        {"bootstrap.servers": broker.bootstrap, "transactional.id": transactional_id, "linger.ms": 5, **config}
-    )
-    producer.init_transactions(90)
-    return producer
-
-
 def _plain_producer(broker: BrokerProcess) -> ck.Producer:
     return ck.Producer({"bootstrap.servers": broker.bootstrap, "acks": "all", "linger.ms": 5})
-
-
-@pytest.fixture
-def offsets(broker: BrokerProcess) -> Iterator[Offsets]:
-    o = Offsets(broker.bootstrap)
-    yield o
-    o.close()
 
 
 def _produce(producer: ck.Producer, topic: str, values: list[str], partitions: int = 1) -> None:
@@ -126,8 +107,8 @@ def test_read_committed_sees_committed_records_only(broker: BrokerProcess, offse
     get exactly the committed records, in order, read_uncommitted ones all of them; each transaction left one
     marker per partition."""
     topic = "committed-and-aborted"
-    _create_topic(broker, topic, partitions=2)
-    producer = _txn_producer(broker, "cc-1")
+    create_topic(broker.bootstrap, topic, partitions=2)
+    producer = txn_producer(broker.bootstrap, "cc-1")
     committed = [f"c{i}" for i in range(40)]
     aborted = [f"a{i}" for i in range(20)]
     for values, commit in ((committed[:20], True), (aborted, False), (committed[20:], True)):
@@ -155,11 +136,11 @@ def test_open_transaction_holds_read_committed_at_lso(broker: BrokerProcess, off
     records written after it outside the transaction; read_uncommitted consumers see everything. The commit
     releases them."""
     topic = "held-at-lso"
-    _create_topic(broker, topic)
+    create_topic(broker.bootstrap, topic)
     plain = _plain_producer(broker)
     _produce(plain, topic, ["before-0", "before-1"])
     plain.flush(30)
-    producer = _txn_producer(broker, "lso-1")
+    producer = txn_producer(broker.bootstrap, "lso-1")
     producer.begin_transaction()
     _produce(producer, topic, ["open-0", "open-1", "open-2"])
     producer.flush(30)
@@ -193,8 +174,8 @@ def test_consume_transform_produce_exactly_once(broker: BrokerProcess, offsets: 
     committed offsets. The read_committed output holds every input exactly once, and the group's committed
     offsets are the input's end offsets."""
     source, sink, group = "ctp-in", "ctp-out", "ctp-group"
-    _create_topic(broker, source, partitions=2)
-    _create_topic(broker, sink, partitions=2)
+    create_topic(broker.bootstrap, source, partitions=2)
+    create_topic(broker.bootstrap, sink, partitions=2)
     plain = _plain_producer(broker)
     inputs = [str(i) for i in range(200)]
     _produce(plain, source, inputs, partitions=2)
@@ -211,7 +192,7 @@ def test_consume_transform_produce_exactly_once(broker: BrokerProcess, offsets: 
             "isolation.level": "read_committed",
         }
     )
-    producer = _txn_producer(broker, "ctp-1")
+    producer = txn_producer(broker.bootstrap, "ctp-1")
     consumer.subscribe([source])
     transactions = aborts = 0
     deadline = time.monotonic() + 120
@@ -266,13 +247,13 @@ def test_second_producer_fences_the_first(broker: BrokerProcess, offsets: Offset
     transaction is aborted, its next send and commit fail with a fatal fencing error, and read_committed consumers
     see only the second producer's records."""
     topic = "fenced"
-    _create_topic(broker, topic)
-    first = _txn_producer(broker, "fence-1")
+    create_topic(broker.bootstrap, topic)
+    first = txn_producer(broker.bootstrap, "fence-1")
     first.begin_transaction()
     _produce(first, topic, ["first-open-0", "first-open-1"])
     first.flush(30)
 
-    second = _txn_producer(broker, "fence-1")
+    second = txn_producer(broker.bootstrap, "fence-1")
     second.begin_transaction()
     _produce(second, topic, ["second-0"])
     second.commit_transaction(60)
@@ -311,7 +292,7 @@ def test_producer_killed_in_transaction_is_aborted_after_its_timeout(
     read_committed consumers skip its records and get the ones written after it, and its transactional.id can be
     used again."""
     topic = "killed-in-txn"
-    _create_topic(broker, topic)
+    create_topic(broker.bootstrap, topic)
     plain = _plain_producer(broker)
     _produce(plain, topic, ["before"])
     plain.flush(30)
@@ -337,7 +318,7 @@ def test_producer_killed_in_transaction_is_aborted_after_its_timeout(
     offsets.wait_stable(topic, timeout=90)
     assert offsets.high_watermark(topic) == 8, "the abort marker"
     assert read_values(broker.bootstrap, topic) == ["before", "after"]
-    again = _txn_producer(broker, "doomed-1")
+    again = txn_producer(broker.bootstrap, "doomed-1")
     again.begin_transaction()
     _produce(again, topic, ["reborn"])
     again.commit_transaction(60)
@@ -358,8 +339,8 @@ def test_dump_log_prints_transaction_markers(broker: BrokerProcess, offsets: Off
     """kafka-dump-log.sh on a segment holding a committed and an aborted transaction prints the transactional
     batches and both control records (`endTxnMarker: COMMIT` / `ABORT`)."""
     topic = "dumped"
-    _create_topic(broker, topic)
-    producer = _txn_producer(broker, "dump-1")
+    create_topic(broker.bootstrap, topic)
+    producer = txn_producer(broker.bootstrap, "dump-1")
     for commit in (True, False):
         producer.begin_transaction()
         _produce(producer, topic, ["x", "y"])
@@ -418,7 +399,7 @@ def test_aiokafka_commits_and_aborts(broker: BrokerProcess, offsets: Offsets) ->
     import aiokafka
 
     topic = "aio-committed"
-    _create_topic(broker, topic)
+    create_topic(broker.bootstrap, topic)
 
     async def produce() -> None:
         producer = aiokafka.AIOKafkaProducer(bootstrap_servers=broker.bootstrap, transactional_id="aio-1")
@@ -456,7 +437,7 @@ def test_aiokafka_producer_is_fenced(broker: BrokerProcess, offsets: Offsets) ->
     from aiokafka.errors import ProducerFenced
 
     topic = "aio-fenced"
-    _create_topic(broker, topic)
+    create_topic(broker.bootstrap, topic)
 
     async def run() -> None:
         first = aiokafka.AIOKafkaProducer(bootstrap_servers=broker.bootstrap, transactional_id="aio-fence")
@@ -482,14 +463,13 @@ def test_aiokafka_producer_is_fenced(broker: BrokerProcess, offsets: Offsets) ->
 
 def test_aiokafka_consume_transform_produce(broker: BrokerProcess, offsets: Offsets) -> None:
     """aiokafka's consume-transform-produce: a group member's batches go out in transactions with its offsets
-    (send_offsets_to_transaction with the group id), every other one aborted and re-read from the committed
-    offsets; the read_committed output holds each of the 120 inputs once and the group committed the input's
-    end offsets."""
+    (send_offsets_to_transaction with the group id), every other one aborted and its input re-read; the
+    read_committed output holds each of the 120 inputs once and the group committed the input's end offsets."""
     import aiokafka
 
     source, sink, group = "aio-ctp-in", "aio-ctp-out", "aio-ctp-group"
-    _create_topic(broker, source, partitions=2)
-    _create_topic(broker, sink, partitions=2)
+    create_topic(broker.bootstrap, source, partitions=2)
+    create_topic(broker.bootstrap, sink, partitions=2)
     plain = _plain_producer(broker)
     _produce(plain, source, [str(i) for i in range(120)], partitions=2)
     plain.flush(30)
@@ -520,6 +500,11 @@ def test_aiokafka_consume_transform_produce(broker: BrokerProcess, offsets: Offs
                 batch = await consumer.getmany(timeout_ms=500)
                 if not any(batch.values()):
                     continue
+                # Where this transaction's input starts: an abort rewinds there. (Not to committed(): aiokafka
+                # sends OffsetFetch without require_stable, so right after a commit it may still be answered the
+                # offsets from before it, until the COMMIT marker reaches __consumer_offsets, as Kafka answers;
+                # rewinding there would read a committed batch twice.)
+                start = {tp: records[0].offset for tp, records in batch.items() if records}
                 await producer.begin_transaction()
                 for tp, records in batch.items():
                     for r in records:
@@ -531,9 +516,8 @@ def test_aiokafka_consume_transform_produce(broker: BrokerProcess, offsets: Offs
                     await producer.flush()
                     await producer.abort_transaction()
                     aborts += 1
-                    for tp in consumer.assignment():
-                        offset = await consumer.committed(tp)
-                        consumer.seek(tp, 0 if offset is None else offset)
+                    for tp, offset in start.items():
+                        consumer.seek(tp, offset)
                 else:
                     await producer.commit_transaction()
         finally:
@@ -600,7 +584,7 @@ def test_bad_transactional_requests_get_kafkas_errors(broker: BrokerProcess) -> 
     AddPartitionsToTxn with an unknown topic, EndTxn with no transaction open, with another producer id and with
     a wrong epoch get Kafka's error codes, and leave the transaction as it was: it still commits."""
     topic, tid = "bad-txn-input", "bad-input-1"
-    _create_topic(broker, topic)
+    create_topic(broker.bootstrap, topic)
     with ProtocolClient(broker) as client:
         wait_until_true(
             lambda: (
@@ -637,3 +621,141 @@ def test_bad_transactional_requests_get_kafkas_errors(broker: BrokerProcess) -> 
         assert (described.producer_id, described.producer_epoch) == (pid, epoch)
         assert [(t.topic, list(t.partitions)) for t in described.topics] == [(topic, [0])]
         assert _end_txn(client, 3, tid, pid, epoch) == Errors.NONE.code, "the transaction commits after all that"
+
+
+def _txn_offset_commit(
+    client: ProtocolClient, tid: str, pid: int, epoch: int, group: str, topic: str, offset: int, **member: Any
+) -> dict[tuple[str, int], int]:
+    """TxnOffsetCommit v3 of `offset` for partition 0 of `topic`; `member` holds the v3 member fields. The error
+    code per partition."""
+    data = TxnOffsetCommitRequestData(
+        transactional_id=tid,
+        group_id=group,
+        producer_id=pid,
+        producer_epoch=epoch,
+        topics=[
+            TxnOffsetCommitRequestData.TxnOffsetCommitRequestTopic(
+                name=topic,
+                partitions=[
+                    TxnOffsetCommitRequestData.TxnOffsetCommitRequestPartition(
+                        partition_index=0, committed_offset=offset
+                    )
+                ],
+            )
+        ],
+        **member,
+    )
+    response = client.call(ApiKeys.TXN_OFFSET_COMMIT, 3, data)
+    return {(t.name, p.partition_index): p.error_code for t in response.topics for p in t.partitions}
+
+
+def _stable_offset(client: ProtocolClient, group: str, topic: str) -> tuple[int, int]:
+    """(committed offset, error) of partition 0 as a read_committed consumer fetches it (OffsetFetch v7 with
+    require_stable: UNSTABLE_OFFSET_COMMIT while a transaction holds an offset for it)."""
+    data = OffsetFetchRequestData(
+        group_id=group,
+        topics=[OffsetFetchRequestData.OffsetFetchRequestTopic(name=topic, partition_indexes=[0])],
+        require_stable=True,
+    )
+    response = client.call(ApiKeys.OFFSET_FETCH, 7, data)
+    assert response.error_code == Errors.NONE.code
+    (partition,) = response.topics[0].partitions
+    return partition.committed_offset, partition.error_code
+
+
+def test_txn_offset_commit_refused_by_the_group_gets_kafkas_errors(broker: BrokerProcess) -> None:
+    """TxnOffsetCommit v3 through the wire, inside a transaction that added the group's offsets: the group, Stable
+    with one static member, refuses a commit from a member id it does not know (UNKNOWN_MEMBER_ID), from another
+    generation (ILLEGAL_GENERATION), from an old member id of its static instance (FENCED_INSTANCE_ID), and an empty
+    group id is INVALID_GROUP_ID, as Kafka 2.8's GroupCoordinator answers. Nothing of them is kept: the group is
+    still Stable with its member in its generation, no offset is pending, and the transaction then commits the
+    member's own offset."""
+    topic, tid, group, instance = "bad-txn-commit", "bad-txn-commit-1", "bad-txn-commit-group", "static-1"
+    create_topic(broker.bootstrap, topic)
+    with ProtocolClient(broker) as client:
+        for key, key_type in ((group, 0), (tid, 1)):
+            wait_until_true(
+                lambda key=key, key_type=key_type: (  # type: ignore[misc]
+                    client.call(
+                        ApiKeys.FIND_COORDINATOR, 3, FindCoordinatorRequestData(key=key, key_type=key_type)
+                    ).error_code
+                    == Errors.NONE.code
+                ),
+                f"the coordinator of {key} is available",
+                timeout=90,
+                pause=0.2,
+            )
+        init = _init_producer_id(client, tid, 60_000)
+        assert init.error_code == Errors.NONE.code
+        pid, epoch = init.producer_id, init.producer_epoch
+        added = client.call(
+            ApiKeys.ADD_OFFSETS_TO_TXN,
+            3,
+            AddOffsetsToTxnRequestData(transactional_id=tid, producer_id=pid, producer_epoch=epoch, group_id=group),
+        )
+        assert added.error_code == Errors.NONE.code
+
+        # The group: one static member, joined and synced (Stable).
+        joined = client.join(5, group, "", instance)
+        assert joined.error_code == Errors.NONE.code
+        member, generation = joined.member_id, joined.generation_id
+        synced = client.call(
+            ApiKeys.SYNC_GROUP,
+            5,
+            SyncGroupRequestData(
+                group_id=group,
+                generation_id=generation,
+                member_id=member,
+                group_instance_id=instance,
+                protocol_type="consumer",
+                protocol_name="range",
+                assignments=[SyncGroupRequestData.SyncGroupRequestAssignment(member_id=member, assignment=b"a")],
+            ),
+        )
+        assert synced.error_code == Errors.NONE.code
+
+        def commit(offset: int, group_id: str = group, **fields: Any) -> int:
+            errors = _txn_offset_commit(client, tid, pid, epoch, group_id, topic, offset, **fields)
+            assert list(errors) == [(topic, 0)]
+            return errors[(topic, 0)]
+
+        refused = {
+            "unknown member": commit(11, member_id="not-a-member", generation_id=generation),
+            "other generation": commit(12, member_id=member, generation_id=generation + 1),
+            "fenced instance": commit(
+                13, member_id="old-member-id", group_instance_id=instance, generation_id=generation
+            ),
+            "empty group id": commit(14, group_id="", member_id=member, generation_id=generation),
+        }
+        assert refused == {
+            "unknown member": Errors.UNKNOWN_MEMBER_ID.code,
+            "other generation": Errors.ILLEGAL_GENERATION.code,
+            "fenced instance": Errors.FENCED_INSTANCE_ID.code,
+            "empty group id": Errors.INVALID_GROUP_ID.code,
+        }
+
+        # The coordinator's state is as before: the member's heartbeat in its generation is answered NONE, the
+        # group is Stable with that one member, and no transactional offset is pending for the partition.
+        heartbeat = client.call(
+            ApiKeys.HEARTBEAT,
+            4,
+            HeartbeatRequestData(
+                group_id=group, generation_id=generation, member_id=member, group_instance_id=instance
+            ),
+        )
+        assert heartbeat.error_code == Errors.NONE.code
+        (described,) = client.call(ApiKeys.DESCRIBE_GROUPS, 5, DescribeGroupsRequestData(groups=[group])).groups
+        assert described.group_state == "Stable"
+        assert [(m.member_id, m.group_instance_id) for m in described.members] == [(member, instance)]
+        assert _stable_offset(client, group, topic) == (-1, Errors.NONE.code)
+
+        # The transaction is unharmed: the member's own commit is taken and committed with it.
+        assert commit(15, member_id=member, group_instance_id=instance, generation_id=generation) == Errors.NONE.code
+        assert _stable_offset(client, group, topic) == (-1, Errors.UNSTABLE_OFFSET_COMMIT.code)
+        assert _end_txn(client, 3, tid, pid, epoch) == Errors.NONE.code
+        wait_until_true(
+            lambda: _stable_offset(client, group, topic) == (15, Errors.NONE.code),
+            "the committed transaction's offset is the group's",
+            timeout=30,
+            pause=0.1,
+        )

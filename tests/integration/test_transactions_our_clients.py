@@ -11,11 +11,9 @@ from __future__ import annotations
 import io
 import uuid
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from confluent_kafka.admin import AdminClient, NewTopic
 
 from kafka.clients.consumer.consumer_group_metadata import ConsumerGroupMetadata
 from kafka.clients.consumer.consumer_record import ConsumerRecord
@@ -29,37 +27,16 @@ from kafka.common.serialization.byte_array_serializer import ByteArraySerializer
 from kafka.common.topic_partition import TopicPartition
 from kafka.tools.producer_performance import ProducerPerformance
 from tests.integration.broker import BrokerProcess
-from tests.integration.txn_support import Offsets, read_values
+from tests.integration.txn_support import Offsets, create_topic, offsets_fixture, one_broker_fixture, read_values
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
 
-OVERRIDES = {
-    # One broker: the transaction log and the offsets topic with one replica and few partitions to load.
-    "transaction.state.log.replication.factor": "1",
-    "transaction.state.log.min.isr": "1",
-    "transaction.state.log.num.partitions": "3",
-    "offsets.topic.num.partitions": "3",
-}
-
 Producer = KafkaProducer[bytes, bytes]
 Consumer = KafkaConsumer[bytes, bytes]
 
-
-@pytest.fixture(scope="module")
-def broker(zookeeper: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
-    work = Path(tmp_path_factory.mktemp("txn-our-clients"))
-    b = BrokerProcess(work, zookeeper.connect_string + "/txn-our-clients-" + work.name, overrides=OVERRIDES)
-    b.start()
-    yield b
-    assert b.stop() == 0, b.console_tail()
-
-
-@pytest.fixture
-def offsets(broker: BrokerProcess) -> Iterator[Offsets]:
-    o = Offsets(broker.bootstrap)
-    yield o
-    o.close()
+broker = one_broker_fixture("txn-our-clients")
+offsets = offsets_fixture()
 
 
 @pytest.fixture
@@ -93,16 +70,6 @@ def clients(broker: BrokerProcess) -> Iterator[tuple[Callable[..., Producer], Ca
         c.close(5000)
     for p in producers:
         p.close(5000)
-
-
-def _create_topic(broker: BrokerProcess, name: str, partitions: int = 1) -> None:
-    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
-    admin.create_topics([NewTopic(name, partitions, 1)], operation_timeout=30)[name].result(30)
-    wait_until_true(
-        lambda: len(admin.list_topics(name, timeout=10).topics[name].partitions) == partitions,
-        f"{name} is in the broker's metadata",
-        timeout=30,
-    )
 
 
 def _txn_producer(make: Callable[..., Producer], transactional_id: str) -> Producer:
@@ -140,7 +107,7 @@ def test_our_producer_commits_and_aborts(broker: BrokerProcess, offsets: Offsets
     consumer reads both; both end past the control records, at the high watermark."""
     make_producer, make_consumer = clients
     topic = "our-commit-abort"
-    _create_topic(broker, topic)
+    create_topic(broker.bootstrap, topic)
     producer = _txn_producer(make_producer, f"our-txn-{uuid.uuid4()}")
     for values, commit in ((["a1", "a2"], True), (["b1", "b2", "b3"], False), (["c1"], True)):
         producer.begin_transaction()
@@ -170,7 +137,7 @@ def test_open_transaction_holds_our_read_committed_consumer(
     position stays there; it reads the records once the transaction commits."""
     make_producer, make_consumer = clients
     topic = "our-lso-hold"
-    _create_topic(broker, topic)
+    create_topic(broker.bootstrap, topic)
     plain = make_producer()
     _send(plain, topic, ["before"])
     producer = _txn_producer(make_producer, f"our-txn-{uuid.uuid4()}")
@@ -198,8 +165,8 @@ def test_consume_transform_produce_exactly_once(broker: BrokerProcess, offsets: 
     record, and the group's committed offsets are the input's end."""
     make_producer, make_consumer = clients
     source, sink, group = "our-ctp-in", "our-ctp-out", f"our-ctp-{uuid.uuid4()}"
-    _create_topic(broker, source, partitions=2)
-    _create_topic(broker, sink, partitions=2)
+    create_topic(broker.bootstrap, source, partitions=2)
+    create_topic(broker.bootstrap, sink, partitions=2)
     inputs = [f"v{i}" for i in range(60)]
     plain = make_producer()
     for i, value in enumerate(inputs):
@@ -254,7 +221,7 @@ def test_second_producer_fences_the_first(broker: BrokerProcess, offsets: Offset
     (never read) and its commit fails with ProducerFencedException, as every transactional call after it."""
     make_producer, _ = clients
     topic = "our-fencing"
-    _create_topic(broker, topic)
+    create_topic(broker.bootstrap, topic)
     transactional_id = f"our-fenced-{uuid.uuid4()}"
     first = _txn_producer(make_producer, transactional_id)
     first.begin_transaction()
@@ -275,7 +242,7 @@ def test_perf_tool_with_transactions(broker: BrokerProcess, offsets: Offsets) ->
     """kafka-producer-perf-test's --transactional-id and --transaction-duration-ms: every record sent is committed
     (read_committed reads them all) and the tool prints its totals."""
     topic = "our-perf-txn"
-    _create_topic(broker, topic)
+    create_topic(broker.bootstrap, topic)
     out, err = io.StringIO(), io.StringIO()
     status = ProducerPerformance(out, err).start(
         [

@@ -6,11 +6,7 @@ stable offset until `abort --start-offset` writes its abort marker."""
 
 from __future__ import annotations
 
-import subprocess
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import confluent_kafka as ck
@@ -23,66 +19,33 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.record.compression_type import CompressionType
 from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.simple_record import SimpleRecord
-from tests.integration.broker import ROOT, BrokerProcess
+from tests.integration.broker import BrokerProcess
+from tests.integration.test_console_tools import Run, tool
 from tests.integration.test_group_apis import ProtocolClient
-from tests.integration.txn_support import Offsets, read_values
+from tests.integration.txn_support import Offsets, create_topic, one_broker_fixture, read_values, txn_producer
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
 
-BIN = ROOT / "bin"
-TXN_OVERRIDES = {
-    "transaction.state.log.replication.factor": "1",
-    "transaction.state.log.min.isr": "1",
-    "transaction.state.log.num.partitions": "4",
-    "offsets.topic.num.partitions": "4",
-}
-
-
-@dataclass(frozen=True)
-class Run:
-    status: int
-    out: str
-    err: str
-
-    def rows(self) -> list[list[str]]:
-        """The tool's table: one list of cells per line (cells end with a tab)."""
-        return [[cell.strip() for cell in line.split("\t")[:-1]] for line in self.out.splitlines()]
-
-
-@pytest.fixture(scope="module")
-def broker(zookeeper: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
-    work = Path(tmp_path_factory.mktemp("txn-tools"))
-    b = BrokerProcess(work, zookeeper.connect_string + "/txn-tools-" + work.name, overrides=TXN_OVERRIDES)
-    b.start()
-    yield b
-    assert b.stop() == 0, b.console_tail()
+broker = one_broker_fixture("txn-tools")
 
 
 def transactions(broker: BrokerProcess | str, *args: str) -> Run:
     """Runs bin/kafka-transactions.sh against the broker (or a bootstrap.servers list)."""
     bootstrap = broker if isinstance(broker, str) else broker.bootstrap
-    done = subprocess.run(
-        [str(BIN / "kafka-transactions.sh"), "--bootstrap-server", bootstrap, *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert "Traceback" not in done.stderr, done.stderr
-    return Run(done.returncode, done.stdout, done.stderr)
+    run = tool("kafka-transactions.sh", "--bootstrap-server", bootstrap, *args)
+    assert "Traceback" not in run.err, run.err
+    return run
 
 
-def _create_topic(broker: BrokerProcess, name: str) -> None:
-    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
-    admin.create_topics([NewTopic(name, 1, 1)], operation_timeout=30)[name].result(30)
-    wait_until_true(
-        lambda: name in admin.list_topics(name, timeout=10).topics, f"{name} is in the broker's metadata", timeout=30
-    )
+def _rows(run: Run) -> list[list[str]]:
+    """The tool's table: one list of cells per line (cells end with a tab)."""
+    return [[cell.strip() for cell in line.split("\t")[:-1]] for line in run.out.splitlines()]
 
 
 def _row_of(run: Run, column: str, value: str) -> dict[str, str] | None:
     """The first row of the table whose `column` is `value`, as {header: cell}."""
-    header, *rows = run.rows()
+    header, *rows = _rows(run)
     for row in rows:
         cells = dict(zip(header, row, strict=True))
         if cells[column] == value:
@@ -95,9 +58,8 @@ def test_an_open_transaction_in_list_describe_and_describe_producers(broker: Bro
     its producer, partitions and start time, `describe-producers` its first offset on the partition; after the
     commit they show CompleteCommit and no open transaction."""
     topic, tid = "txn-tools-open", "txn-tools-open-id"
-    _create_topic(broker, topic)
-    producer = ck.Producer({"bootstrap.servers": broker.bootstrap, "transactional.id": tid, "linger.ms": 5})
-    producer.init_transactions(90)
+    create_topic(broker.bootstrap, topic)
+    producer = txn_producer(broker.bootstrap, tid)
     producer.begin_transaction()
     for i in range(3):
         producer.produce(topic, value=f"v{i}".encode(), partition=0)
@@ -105,7 +67,7 @@ def test_an_open_transaction_in_list_describe_and_describe_producers(broker: Bro
 
     listed = transactions(broker, "list")
     assert listed.status == 0, listed.err
-    assert listed.rows()[0] == ["TransactionalId", "Coordinator", "ProducerId", "TransactionState"]
+    assert _rows(listed)[0] == ["TransactionalId", "Coordinator", "ProducerId", "TransactionState"]
     listing = _row_of(listed, "TransactionalId", tid)
     assert listing is not None, listed.out
     assert listing["Coordinator"] == str(broker.broker_id) and listing["TransactionState"] == "Ongoing"
@@ -113,7 +75,7 @@ def test_an_open_transaction_in_list_describe_and_describe_producers(broker: Bro
 
     described = transactions(broker, "describe", "--transactional-id", tid)
     assert described.status == 0, described.err
-    (header, row) = described.rows()
+    (header, row) = _rows(described)
     cells = dict(zip(header, row, strict=True))
     assert cells["CoordinatorId"] == str(broker.broker_id) and cells["TransactionalId"] == tid
     assert cells["ProducerId"] == producer_id and cells["TransactionState"] == "Ongoing"
@@ -191,7 +153,7 @@ def test_find_hanging_and_abort_a_hanging_transaction(broker: BrokerProcess) -> 
     --start-offset` writes the abort marker; then the LSO moves on, the records stay invisible to read_committed
     (librdkafka's and kafka-console-consumer.sh --isolation-level's) and find-hanging finds nothing."""
     topic = "txn-tools-hanging"
-    _create_topic(broker, topic)
+    create_topic(broker.bootstrap, topic)
     committed = ck.Producer({"bootstrap.servers": broker.bootstrap, "acks": "all"})
     committed.produce(topic, value=b"before", partition=0)
     assert committed.flush(30) == 0
@@ -206,7 +168,7 @@ def test_find_hanging_and_abort_a_hanging_transaction(broker: BrokerProcess) -> 
 
         by_topic = transactions(broker, "find-hanging", "--topic", topic)
         assert by_topic.status == 0, by_topic.err
-        assert by_topic.rows()[0] == [
+        assert _rows(by_topic)[0] == [
             "Topic",
             "Partition",
             "ProducerId",
@@ -216,14 +178,14 @@ def test_find_hanging_and_abort_a_hanging_transaction(broker: BrokerProcess) -> 
             "LastTimestamp",
             "Duration(min)",
         ]
-        (row,) = by_topic.rows()[1:]
+        (row,) = _rows(by_topic)[1:]
         assert row[:6] == [topic, "0", str(producer_id), "0", "-1", "1"]
         assert row[6] == str(last_timestamp) and int(row[7]) >= 20
         by_broker = transactions(broker, "find-hanging", "--broker-id", str(broker.broker_id))
         assert by_broker.status == 0, by_broker.err
-        assert [r[:3] for r in by_broker.rows()[1:]] == [[topic, "0", str(producer_id)]]
+        assert [r[:3] for r in _rows(by_broker)[1:]] == [[topic, "0", str(producer_id)]]
         recent_only = transactions(broker, "find-hanging", "--topic", topic, "--max-transaction-timeout", "30")
-        assert recent_only.rows()[1:] == []
+        assert _rows(recent_only)[1:] == []
 
         wrong_offset = transactions(broker, "abort", "--topic", topic, "--partition", "0", "--start-offset", "0")
         assert wrong_offset.status == 1
@@ -234,7 +196,7 @@ def test_find_hanging_and_abort_a_hanging_transaction(broker: BrokerProcess) -> 
         wait_until_true(lambda: offsets.lso(topic) == 5, "the LSO to pass the abort marker", timeout=30)
     finally:
         offsets.close()
-    assert transactions(broker, "find-hanging", "--topic", topic).rows()[1:] == []
+    assert _rows(transactions(broker, "find-hanging", "--topic", topic))[1:] == []
     producers = transactions(broker, "describe-producers", "--topic", topic, "--partition", "0")
     assert (_row_of(producers, "ProducerId", str(producer_id)) or {}).get("CurrentTransactionStartOffset") == "None"
     assert read_values(broker.bootstrap, topic) == ["before", "after"]
@@ -245,32 +207,27 @@ def test_find_hanging_and_abort_a_hanging_transaction(broker: BrokerProcess) -> 
         "after",
     ]
     for isolation, expected in (("read_committed", "before\nafter\n"), ("read_uncommitted", None)):
-        consumed = subprocess.run(
-            [
-                str(BIN / "kafka-console-consumer.sh"),
-                "--bootstrap-server",
-                broker.bootstrap,
-                "--topic",
-                topic,
-                "--from-beginning",
-                "--max-messages",
-                "2" if expected else "4",
-                "--isolation-level",
-                isolation,
-            ],
-            capture_output=True,
-            text=True,
-            timeout=120,
+        consumed = tool(
+            "kafka-console-consumer.sh",
+            "--bootstrap-server",
+            broker.bootstrap,
+            "--topic",
+            topic,
+            "--from-beginning",
+            "--max-messages",
+            "2" if expected else "4",
+            "--isolation-level",
+            isolation,
         )
-        assert consumed.returncode == 0, consumed.stderr
-        assert consumed.stdout == (expected or "before\nhanging-0\nhanging-1\nafter\n")
+        assert consumed.status == 0, consumed.err
+        assert consumed.out == (expected or "before\nhanging-0\nhanging-1\nafter\n")
 
 
 def test_abort_by_producer_id_epoch_and_coordinator_epoch(broker: BrokerProcess) -> None:
     """The older form, `abort --producer-id --producer-epoch --coordinator-epoch -1`, aborts a hanging transaction
     too (coordinator epoch 0 on the marker)."""
     topic = "txn-tools-hanging-old-form"
-    _create_topic(broker, topic)
+    create_topic(broker.bootstrap, topic)
     producer_id = _write_hanging_transaction(broker, topic, int(time.time() * 1000))
     offsets = Offsets(broker.bootstrap)
     try:
@@ -307,21 +264,20 @@ def test_list_merges_every_coordinator_of_three_brokers(cluster_factory: Any) ->
     tids = [f"txn-tools-fanout-{i}" for i in range(6)]
     try:
         for tid in tids:
-            producer = ck.Producer({"bootstrap.servers": cluster.bootstrap, "transactional.id": tid, "linger.ms": 5})
-            producer.init_transactions(90)
+            producer = txn_producer(cluster.bootstrap, tid)
             producer.begin_transaction()
             producer.produce(topic, value=tid.encode(), partition=0)
             assert producer.flush(30) == 0
             producers.append(producer)
         run = transactions(cluster.bootstrap, "list")
         assert run.status == 0, run.err
-        listed = {row[0]: row for row in run.rows()[1:]}
+        listed = {row[0]: row for row in _rows(run)[1:]}
         assert set(tids) <= set(listed), run.out
         for tid in tids:
             assert listed[tid][3] == "Ongoing"
             described = transactions(cluster.bootstrap, "describe", "--transactional-id", tid)
             assert described.status == 0, described.err
-            (_header, row) = described.rows()
+            (_header, row) = _rows(described)
             assert row[0] == listed[tid][1] and row[2] == listed[tid][2]
         for producer in producers:
             producer.commit_transaction(60)

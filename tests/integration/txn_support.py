@@ -1,13 +1,21 @@
-"""What the transaction tests read with (issue 13): partitions' last stable offsets and high watermarks as
-consumers of each isolation level get them, and a confluent-kafka reader that stops at each partition's end."""
+"""What the transaction tests share (issue 13): the module-scoped one-broker fixture and the `offsets` fixture
+(`broker = one_broker_fixture("name")`, `offsets = offsets_fixture()` in a test module), topics and
+transactional producers of that broker; partitions' last stable offsets and high watermarks as consumers of
+each isolation level get them, and a confluent-kafka reader that stops at each partition's end."""
 
 from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
 
 import confluent_kafka as ck
+import pytest
+from confluent_kafka.admin import AdminClient, NewTopic
 
+from tests.integration.broker import BrokerProcess
 from tests.utils import wait_until_true
 
 # Over the broker's defaults for transactions on one broker: the transaction log and the offsets topic with one
@@ -18,6 +26,54 @@ ONE_BROKER_OVERRIDES = {
     "transaction.state.log.num.partitions": "4",
     "offsets.topic.num.partitions": "4",
 }
+
+
+def one_broker_fixture(name: str, overrides: Mapping[str, str] = ONE_BROKER_OVERRIDES) -> Callable[..., Any]:
+    """A module-scoped `broker` fixture: one broker from the bin scripts under the chroot /{name}-..., with
+    `overrides`, stopped (cleanly, or the test fails) after the module's tests."""
+
+    @pytest.fixture(scope="module")
+    def broker(zookeeper: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
+        work = Path(tmp_path_factory.mktemp(name))
+        b = BrokerProcess(work, f"{zookeeper.connect_string}/{name}-{work.name}", overrides=dict(overrides))
+        b.start()
+        yield b
+        assert b.stop() == 0, b.console_tail()
+
+    return broker
+
+
+def offsets_fixture() -> Callable[..., Any]:
+    """An `offsets` fixture: Offsets of the module's `broker`, closed after the test."""
+
+    @pytest.fixture
+    def offsets(broker: BrokerProcess) -> Iterator[Offsets]:
+        o = Offsets(broker.bootstrap)
+        yield o
+        o.close()
+
+    return offsets
+
+
+def create_topic(bootstrap: str, name: str, partitions: int = 1) -> None:
+    """Creates a topic with one replica and waits until the broker's metadata has all its partitions."""
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    admin.create_topics([NewTopic(name, partitions, 1)], operation_timeout=30)[name].result(30)
+    wait_until_true(
+        lambda: len(admin.list_topics(name, timeout=10).topics[name].partitions) == partitions,
+        f"{name} is in the broker's metadata",
+        timeout=30,
+    )
+
+
+def txn_producer(bootstrap: str, transactional_id: str, **config: Any) -> ck.Producer:
+    """A confluent-kafka transactional producer, its transactions initialised (the first one on a broker waits
+    for the transaction log to be created and loaded)."""
+    producer = ck.Producer(
+        {"bootstrap.servers": bootstrap, "transactional.id": transactional_id, "linger.ms": 5, **config}
+    )
+    producer.init_transactions(90)
+    return producer
 
 
 class Offsets:
