@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-from tests.integration.cluster import KafkaCluster
-from tests.integration.fault_workload import FaultWorkload
-from tests.integration.zookeeper import ZooKeeperServer
+from tests.integration.fault_workload import FaultWorkload, soak_cluster
 
 SESSION_TIMEOUT_MS = 6000
 
@@ -27,18 +23,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--seed", type=int, default=int(time.time()))
     ap.add_argument("--rate", type=float, default=300.0, help="records per second")
     args = ap.parse_args(argv)
-    work = Path(tempfile.mkdtemp(prefix="replication-soak-"))
-    (work / "zk").mkdir()
-    zk = ZooKeeperServer(work / "zk")
-    zk.start()
-    cluster = KafkaCluster(
-        work,
-        f"{zk.connect_string}/soak",
-        overrides={"zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS), "replica.lag.time.max.ms": "5000"},
-    )
-    print(f"seed {args.seed}, work directory {work}", flush=True)
-    try:
-        cluster.start()
+    overrides = {"zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS), "replica.lag.time.max.ms": "5000"}
+    with soak_cluster("soak", overrides, args.seed) as cluster:
         workload = FaultWorkload(cluster, "soak", partitions=3, seed=args.seed)
         workload.create_topic()
         workload.start_producing(rate=args.rate)
@@ -51,9 +37,6 @@ def main(argv: list[str]) -> int:
         outcome = workload.check()
         workload.wait_for_full_isr(60)
         workload.close()
-    finally:
-        cluster.stop()
-        zk.stop()
     print(f"acknowledged {outcome.acknowledged}, not acknowledged {outcome.failed}, faults {len(outcome.faults)}")
     print(f"delivery errors: {dict(outcome.errors)}")
     for rewritten in outcome.rewritten_by_client[:20]:

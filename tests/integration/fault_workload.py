@@ -11,16 +11,48 @@ from __future__ import annotations
 
 import random
 import signal
+import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from tests.integration.cluster import ClusterView, KafkaCluster
+from tests.integration.zookeeper import ZooKeeperServer
 from tests.utils import wait_until_true
 
 KEYS = 12
+
+
+def create_replicated_topic(cluster: KafkaCluster, topic: str, partitions: int) -> None:
+    """Creates `topic` with three replicas and min.insync.replicas=2, as the fault workloads write to."""
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
+    new_topic = NewTopic(topic, partitions, 3, config={"min.insync.replicas": "2"})
+    admin.create_topics([new_topic])[topic].result(30)
+
+
+@contextmanager
+def soak_cluster(name: str, overrides: Mapping[str, str], seed: int) -> Iterator[KafkaCluster]:
+    """For the soak scripts: ZooKeeper and three brokers in a new temporary directory (kept, and printed with the
+    seed), the cluster's chroot /`name`; stopped on the way out."""
+    work = Path(tempfile.mkdtemp(prefix=f"{name}-"))
+    (work / "zk").mkdir()
+    zk = ZooKeeperServer(work / "zk")
+    zk.start()
+    cluster = KafkaCluster(work, f"{zk.connect_string}/{name}", overrides=dict(overrides))
+    print(f"seed {seed}, work directory {work}", flush=True)
+    try:
+        cluster.start()
+        yield cluster
+    finally:
+        cluster.stop()
+        zk.stop()
 
 
 @dataclass
@@ -52,11 +84,7 @@ class FaultWorkload:
     # -- set-up ------------------------------------------------------------------------------------------------
 
     def create_topic(self) -> None:
-        from confluent_kafka.admin import AdminClient, NewTopic
-
-        admin = AdminClient({"bootstrap.servers": self.cluster.bootstrap})
-        new_topic = NewTopic(self.topic, self.partitions, 3, config={"min.insync.replicas": "2"})
-        admin.create_topics([new_topic])[self.topic].result(30)
+        create_replicated_topic(self.cluster, self.topic, self.partitions)
         self.wait_for_full_isr(60)
 
     def wait_for_full_isr(self, timeout: float) -> None:

@@ -15,16 +15,15 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from kafka.common.utils.utils import abs_int32, java_string_hash_code
 from tests.integration.cluster import ClusterView, KafkaCluster
+from tests.integration.fault_workload import create_replicated_topic, soak_cluster
 from tests.integration.txn_support import Offsets, Reader
 from tests.utils import wait_until_true
 
@@ -93,11 +92,7 @@ class TxnFaultWorkload:
     # -- set-up ------------------------------------------------------------------------------------------------
 
     def create_topic(self) -> None:
-        from confluent_kafka.admin import AdminClient, NewTopic
-
-        admin = AdminClient({"bootstrap.servers": self.cluster.bootstrap})
-        new_topic = NewTopic(self.topic, self.partitions, 3, config={"min.insync.replicas": "2"})
-        admin.create_topics([new_topic])[self.topic].result(30)
+        create_replicated_topic(self.cluster, self.topic, self.partitions)
         self.wait_for_full_isr(60)
 
     def wait_for_full_isr(self, timeout: float) -> None:
@@ -321,22 +316,13 @@ class TxnFaultWorkload:
 def main(argv: list[str]) -> int:
     """The soak: `--faults` SIGKILLs, coordinators and partition leaders in turn, each restarted and the ISRs
     whole again before the next."""
-    from tests.integration.zookeeper import ZooKeeperServer
-
     ap = argparse.ArgumentParser()
     ap.add_argument("--faults", type=int, default=20)
     ap.add_argument("--producers", type=int, default=3)
     ap.add_argument("--seed", type=int, default=int(time.time()))
     ap.add_argument("--pause", type=float, default=5.0, help="seconds of producing between faults")
     args = ap.parse_args(argv)
-    work = Path(tempfile.mkdtemp(prefix="txn-soak-"))
-    (work / "zk").mkdir()
-    zk = ZooKeeperServer(work / "zk")
-    zk.start()
-    cluster = KafkaCluster(work, f"{zk.connect_string}/txn-soak", overrides=CLUSTER_OVERRIDES)
-    print(f"seed {args.seed}, work directory {work}", flush=True)
-    try:
-        cluster.start()
+    with soak_cluster("txn-soak", CLUSTER_OVERRIDES, args.seed) as cluster:
         workload = TxnFaultWorkload(cluster, "txn-soak", producers=args.producers, seed=args.seed)
         workload.create_topic()
         workload.start()
@@ -353,9 +339,6 @@ def main(argv: list[str]) -> int:
         workload.stop()
         outcome = workload.check()
         workload.close()
-    finally:
-        cluster.stop()
-        zk.stop()
     print(workload.summary())
     for problem in outcome.problems[:50]:
         print("PROBLEM:", problem)
