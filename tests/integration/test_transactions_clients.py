@@ -80,6 +80,16 @@ def _produce(producer: ck.Producer, topic: str, values: list[str], partitions: i
         producer.produce(topic, value=value.encode(), partition=i % partitions)
 
 
+def _committed_offsets(broker: BrokerProcess, group: str, topic: str, partitions: int) -> dict[int, int]:
+    """The group's committed offset of each partition of `topic`, as a confluent-kafka consumer fetches it."""
+    checker = ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": group, "enable.auto.commit": False})
+    try:
+        committed = checker.committed([ck.TopicPartition(topic, p) for p in range(partitions)], 30)
+    finally:
+        checker.close()
+    return {tp.partition: tp.offset for tp in committed}
+
+
 def _fenced_error(producer: ck.Producer, topic: str) -> ck.KafkaError:
     """What a producer that has been fenced meets when it sends once more and commits: the fatal error its
     commit (or the abort it is told to do) fails with."""
@@ -234,12 +244,7 @@ def test_consume_transform_produce_exactly_once(broker: BrokerProcess, offsets: 
     assert Counter(outputs) == Counter(f"out-{i}" for i in inputs), "every input exactly once in the output"
     assert len(read_values(broker.bootstrap, sink, 2, "read_uncommitted")) > 200, "the aborted outputs are in the log"
 
-    checker = ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": group, "enable.auto.commit": False})
-    try:
-        committed = checker.committed([ck.TopicPartition(source, p) for p in range(2)], 30)
-    finally:
-        checker.close()
-    assert {tp.partition: tp.offset for tp in committed} == ends
+    assert _committed_offsets(broker, group, source, 2) == ends
 
 
 def test_second_producer_fences_the_first(broker: BrokerProcess, offsets: Offsets) -> None:
@@ -527,12 +532,7 @@ def test_aiokafka_consume_transform_produce(broker: BrokerProcess, offsets: Offs
     assert asyncio.run(run()) > 0
     offsets.wait_stable(sink, partitions=2)
     assert Counter(read_values(broker.bootstrap, sink, 2)) == Counter(f"out-{i}" for i in range(120))
-    checker = ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": group, "enable.auto.commit": False})
-    try:
-        committed = checker.committed([ck.TopicPartition(source, p) for p in range(2)], 30)
-    finally:
-        checker.close()
-    assert {tp.partition: tp.offset for tp in committed} == ends
+    assert _committed_offsets(broker, group, source, 2) == ends
 
 
 # ---- bad input on the wire ------------------------------------------------------------------------------------
