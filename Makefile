@@ -107,8 +107,8 @@ run-cluster: install bytecode
 	echo "brokers stopped"
 
 lint: python-env
-	$(VENV)/bin/ruff check core clients spark tests bin
-	$(VENV)/bin/ruff format --check core clients spark tests bin
+	$(VENV)/bin/ruff check core clients spark examples tests bin
+	$(VENV)/bin/ruff format --check core clients spark examples tests bin
 
 typecheck: python-env spark-env
 	$(VENV)/bin/mypy core/kafka clients/kafka spark/kafka

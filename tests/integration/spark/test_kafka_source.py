@@ -528,13 +528,13 @@ def test_replayed_batch_through_the_sink(
         assert len(keys) == 120 and len(set(keys)) == 100
 
 
-# -- the example pipelines (spark/examples)
+# -- the example pipelines (examples/spark)
 
 
 def _example(name: str) -> Any:
     import importlib.util
 
-    path = Path(__file__).resolve().parents[3] / "spark" / "examples" / f"{name}.py"
+    path = Path(__file__).resolve().parents[3] / "examples" / "spark" / f"{name}.py"
     spec = importlib.util.spec_from_file_location(f"kafka_port_example_{name}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

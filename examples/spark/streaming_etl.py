@@ -2,7 +2,7 @@
 per user in one-minute event-time windows with a watermark, each closed window written exactly once to another
 topic as JSON.
 
-    spark-submit spark/examples/streaming_etl.py --bootstrap-servers localhost:9092 \\
+    spark-submit examples/spark/streaming_etl.py --bootstrap-servers localhost:9092 \\
         --source events --sink user-counts --checkpoint /tmp/etl-checkpoint
 
 An event looks like `{"user": "ann", "action": "click", "ts": "2024-05-01T12:00:03Z"}`; an output record has the

@@ -2,7 +2,7 @@
 Parquet. A key's last record wins; a key whose last record is a tombstone (null value) is left out, as
 compaction would eventually leave it out of the topic.
 
-    spark-submit spark/examples/compacted_to_parquet.py --bootstrap-servers localhost:9092 \\
+    spark-submit examples/spark/compacted_to_parquet.py --bootstrap-servers localhost:9092 \\
         --topic customers --output /tmp/customers.parquet
 """
 
