@@ -19,9 +19,13 @@ A Processor drives the clients' network layer (kafka.common.network: Selector, K
 NetworkSend) over the connections it was given, as Kafka's does; received frames are counted against the
 `queued.max.request.bytes` pool (kafka.common.memory.SimpleMemoryPool).
 
+Connection creation rates (KIP-612) are sensors of the broker's Metrics: `max.connection.creation.rate` for the
+broker and per listener (`listener.name.{name}.max.connection.creation.rate`) makes the Acceptor wait before taking
+the next connection, and a per-IP `connection_creation_rate` quota (`/config/ips/...`, IpConfigHandler) refuses
+the excess connections of that address: they are closed once their throttle time is over.
+
 # PORT: this port serves PLAINTEXT only. Left out until this port has them: SSL and SASL listeners (rejected at
-# startup), the control-plane listener, metrics (gauges, sensors) and with them connection-creation-rate quotas,
-# and re-authentication.
+# startup), the control-plane listener, the network metrics (gauges, meters), and re-authentication.
 # Kafka 2.8 prefixes its thread names with `data-plane-`; this port uses the names without the prefix, as
 # Kafka did before the control plane existed (the project's thread-name rule).
 """
@@ -29,6 +33,7 @@ NetworkSend) over the connections it was given, as Kafka's does; received frames
 from __future__ import annotations
 
 import errno
+import heapq
 import ipaddress
 import logging
 import re
@@ -41,12 +46,19 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
 from kafka.cluster.end_point import EndPoint
 from kafka.common.errors import KafkaException
 from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.memory.simple_memory_pool import SimpleMemoryPool
+from kafka.common.metrics.internals.metrics_utils import TimeUnit
+from kafka.common.metrics.metric_config import MetricConfig
+from kafka.common.metrics.metrics import Metrics
+from kafka.common.metrics.quota import Quota
+from kafka.common.metrics.quota_violation_exception import QuotaViolationException
+from kafka.common.metrics.stats.avg import Avg
+from kafka.common.metrics.stats.rate import Rate
 from kafka.common.network.channel_builder import ChannelBuilder
 from kafka.common.network.client_information import ClientInformation
 from kafka.common.network.kafka_channel import KafkaChannel
@@ -80,12 +92,18 @@ from kafka.utils.atomic import AtomicBoolean
 from kafka.utils.core_utils import swallow
 from kafka.utils.count_down_latch import CountDownLatch
 from kafka.utils.logging import TRACE, Logging
+from kafka.utils.quota_utils import bounded_throttle_time
+
+if TYPE_CHECKING:
+    from kafka.common.metric_name import MetricName
+    from kafka.common.metrics.sensor import Sensor
 
 __all__ = [
     "AbstractServerThread",
     "Acceptor",
     "ConnectionId",
     "ConnectionQuotas",
+    "ConnectionThrottledException",
     "Processor",
     "SocketServer",
     "SocketServerConfig",
@@ -102,13 +120,30 @@ MAX_CONNECTIONS_PER_IP_PROP: Final = "max.connections.per.ip"
 MAX_CONNECTIONS_PER_IP_OVERRIDES_PROP: Final = "max.connections.per.ip.overrides"
 MAX_CONNECTIONS_PROP: Final = "max.connections"
 MAX_CONNECTION_CREATION_RATE_PROP: Final = "max.connection.creation.rate"
-# PORT: Kafka also lists max.connection.creation.rate here; connection rate quotas are not ported yet.
 RECONFIGURABLE_CONFIGS: Final = frozenset(
-    {MAX_CONNECTIONS_PER_IP_PROP, MAX_CONNECTIONS_PER_IP_OVERRIDES_PROP, MAX_CONNECTIONS_PROP}
+    {
+        MAX_CONNECTIONS_PER_IP_PROP,
+        MAX_CONNECTIONS_PER_IP_OVERRIDES_PROP,
+        MAX_CONNECTIONS_PROP,
+        MAX_CONNECTION_CREATION_RATE_PROP,
+    }
 )
-LISTENER_RECONFIGURABLE_CONFIGS: Final = frozenset({MAX_CONNECTIONS_PROP})
+LISTENER_RECONFIGURABLE_CONFIGS: Final = frozenset({MAX_CONNECTIONS_PROP, MAX_CONNECTION_CREATION_RATE_PROP})
+
+# Connection creation rate sensors and metrics (SocketServer / ConnectionQuotas companions).
+CONNECTION_RATE_SENSOR_NAME: Final = "Connection-Accept-Rate"
+CONNECTION_RATE_METRIC_NAME: Final = "connection-accept-rate"
+IP_METRIC_TAG: Final = "ip"
+LISTENER_METRIC_TAG: Final = "listener"
+LISTENER_THROTTLE_PREFIX: Final = ""
+IP_THROTTLE_PREFIX: Final = "ip-"
+#: QuotaConfigs.IP_CONNECTION_RATE_DEFAULT: no per-IP rate quota.
+IP_CONNECTION_RATE_DEFAULT: Final = 2**31 - 1
+#: Sensors of an IP idle for an hour are removed.
+INACTIVE_SENSOR_EXPIRATION_TIME_SECONDS: Final = 3600
 
 _INT_MAX: Final = 2**31 - 1
+_LONG_MAX: Final = 2**63 - 1
 
 ChannelMuteEvent = KafkaChannel.ChannelMuteEvent
 # Read once per request: module constants, since reading an Enum member through its class is a lookup each time.
@@ -149,6 +184,12 @@ class SocketServerConfig(Protocol):
     def max_connections_per_ip_overrides(self) -> Mapping[str, int]: ...
     @property
     def max_connections(self) -> int: ...
+    @property
+    def max_connection_creation_rate(self) -> int: ...
+    @property
+    def quota_window_size_seconds(self) -> int: ...
+    @property
+    def num_quota_samples(self) -> int: ...
     def values_with_prefix_override(self, prefix: str) -> dict[str, Any]: ...
 
 
@@ -161,9 +202,18 @@ class SocketServer(Logging):
 
     logger_name = "kafka.network.SocketServer"
 
-    def __init__(self, config: SocketServerConfig, time: Time = Time.SYSTEM, credential_provider: Any = None) -> None:
+    def __init__(
+        self,
+        config: SocketServerConfig,
+        time: Time = Time.SYSTEM,
+        credential_provider: Any = None,
+        metrics: Metrics | None = None,
+    ) -> None:
+        """`metrics` is the broker's registry (the connection rate sensors live there); without one (tests) the
+        server makes its own."""
         self.config = config
         self.time = time
+        self.metrics = metrics if metrics is not None else Metrics(time=time)
         # PORT: kept for the broker's wiring; SASL credentials have no use until SASL listeners are ported.
         self.credential_provider = credential_provider
         self._max_queued_requests = config.queued_max_requests
@@ -179,7 +229,7 @@ class SocketServer(Logging):
         self.data_plane_acceptors: dict[EndPoint, Acceptor] = {}
         self.data_plane_request_channel = RequestChannel(self._max_queued_requests, DATA_PLANE_METRIC_PREFIX, time)
         self._next_processor_id = 0
-        self.connection_quotas = ConnectionQuotas(config, time)
+        self.connection_quotas = ConnectionQuotas(config, time, self.metrics)
         self._started_processing_requests = False
         self._stopped_processing_requests = False
         self._lock = threading.RLock()  # `this.synchronized`
@@ -369,6 +419,10 @@ class SocketServer(Logging):
         if max_connections != old_config.max_connections:
             self.info(f"Updating broker-wide maxConnections: {max_connections}")
             self.connection_quotas.update_broker_max_connections(max_connections)
+        max_connection_rate = new_config.max_connection_creation_rate
+        if max_connection_rate != old_config.max_connection_creation_rate:
+            self.info(f"Updating broker-wide maxConnectionCreationRate: {max_connection_rate}")
+            self.connection_quotas.update_broker_max_connection_rate(max_connection_rate)
 
     def _wait_for_authorizer_future(self, acceptor: Acceptor, authorizer_futures: Mapping[str, Future[Any]]) -> None:
         # Matched by listener name rather than by endpoint: with ephemeral ports the endpoints differ.
@@ -505,6 +559,10 @@ class Acceptor(AbstractServerThread):
         self._processors_started = AtomicBoolean(False)
         self._current_processor_index = 0
         self._lock = threading.RLock()  # `this.synchronized`
+        # Connections refused by a per-IP connection rate quota, closed once their throttle time is over
+        # (Kafka's DelayedCloseSocket queue: (end of throttle in ms, channel), earliest first).
+        self._throttled_sockets: list[tuple[int, int, SocketChannel]] = []
+        self._throttled_seq = 0
 
     def add_processors(self, new_processors: list[Processor]) -> None:
         with self._lock:
@@ -564,13 +622,26 @@ class Acceptor(AbstractServerThread):
             while self.is_running:
                 try:
                     self._accept_new_connections()
+                    self._close_throttled_connections()
                 except Exception as e:
                     # Nothing that one connection does may stop the acceptor.
                     self.error("Error occurred", e)
         finally:
             self.debug("Closing server socket, selector, and any throttled sockets.")
             self._close_server_socket()
+            while self._throttled_sockets:
+                self.close_socket(heapq.heappop(self._throttled_sockets)[2])
             self.shutdown_complete()
+
+    def _close_throttled_connections(self) -> None:
+        """Closes the connections refused by an IP's rate quota whose throttle time is over."""
+        if not self._throttled_sockets:
+            return
+        time_ms = self._time.milliseconds()
+        while self._throttled_sockets and self._throttled_sockets[0][0] <= time_ms:
+            _, _, channel = heapq.heappop(self._throttled_sockets)
+            self.debug(f"Closing socket from ip {channel.remote_host}")
+            self.close_socket(channel)
 
     def _close_server_socket(self) -> None:
         swallow(self.server_channel.close, self)
@@ -666,6 +737,13 @@ class Acceptor(AbstractServerThread):
                 "connections."
             )
             self.close(self.end_point.listener_name, channel)
+            return None
+        except ConnectionThrottledException as e:
+            # Not counted: the socket is only held until its throttle time is over, then closed.
+            self.debug(f"Delaying closing of connection from /{e.ip} for {e.throttle_time_ms} ms")
+            end_throttle_time_ms = e.start_throttle_time_ms + e.throttle_time_ms
+            self._throttled_seq += 1
+            heapq.heappush(self._throttled_sockets, (end_throttle_time_ms, self._throttled_seq, channel))
             return None
         try:
             sock.setblocking(False)
@@ -1150,15 +1228,19 @@ class ConnectionQuotas(Logging):
     Connections on the inter-broker listener are not held back by the broker-wide limit while other listeners
     exist.
 
-    All state is guarded by one condition (Kafka's `counts.synchronized`), which waiting Acceptors wait on.
+    Connection creation rates: `max.connection.creation.rate` (broker-wide, and per listener) makes the Acceptor
+    wait until the rate is back under the bound (at most one quota window); a per-IP `connection_creation_rate`
+    raises ConnectionThrottledException for a connection over it, which is then not counted (nor in the broker and
+    listener rates).
 
-    # PORT: connection creation rate quotas (max.connection.creation.rate, per-IP rates) need metrics sensors
-    # and are left out."""
+    All state is guarded by one condition (Kafka's `counts.synchronized`), which waiting Acceptors wait on."""
 
     logger_name = "kafka.network.ConnectionQuotas"
 
-    def __init__(self, config: SocketServerConfig, time: Time) -> None:
+    def __init__(self, config: SocketServerConfig, time: Time, metrics: Metrics | None = None) -> None:
         self._time = time
+        self._config = config
+        self._metrics = metrics if metrics is not None else Metrics(time=time)
         self._default_max_connections_per_ip = config.max_connections_per_ip
         self._max_connections_per_ip_overrides = _resolve_overrides(config.max_connections_per_ip_overrides)
         self._broker_max_connections = config.max_connections
@@ -1168,6 +1250,13 @@ class ConnectionQuotas(Logging):
         self._listener_counts: dict[ListenerName, int] = {}
         self.max_connections_per_listener: dict[ListenerName, ListenerConnectionQuota] = {}
         self._total_count = 0
+        self._default_connection_rate_per_ip = IP_CONNECTION_RATE_DEFAULT
+        self._connection_rate_per_ip: dict[str, int] = {}
+        self._update_lock = threading.RLock()  # Kafka's `synchronized` of updateIpConnectionRateQuota
+        self._broker_connection_rate_sensor = self._get_or_create_connection_rate_quota_sensor(
+            config.max_connection_creation_rate, _BrokerQuotaEntity()
+        )
+        self._max_throttle_time_ms = config.quota_window_size_seconds * 1000
 
     def inc(self, listener_name: ListenerName, address: str, keep_waiting: Callable[[], bool] | None = None) -> None:
         """Counts a new connection from `address`, first waiting while the broker or listener limit is reached.
@@ -1178,6 +1267,7 @@ class ConnectionQuotas(Logging):
         # when it turns False, so that an Acceptor shut down while waiting stops (Kafka's wait has no way out)."""
         with self._lock:
             self._wait_for_connection_slot(listener_name, keep_waiting)
+            self._record_ip_connection_maybe_throttle(listener_name, address)
             count = self._counts.get(address, 0)
             self._counts[address] = count + 1
             self._total_count += 1
@@ -1198,10 +1288,49 @@ class ConnectionQuotas(Logging):
             self._broker_max_connections = max_connections
             self._lock.notify_all()
 
+    def update_broker_max_connection_rate(self, max_connection_rate: int) -> None:
+        self._update_connection_rate_quota(max_connection_rate, _BrokerQuotaEntity())
+
+    def update_ip_connection_rate_quota(self, ip: str | None, max_connection_rate: int | None) -> None:
+        """Sets (or with `max_connection_rate` None removes) the connection creation rate of address `ip`, or the
+        default of every address when `ip` is None; existing sensors get the new bound at once."""
+        with self._update_lock:
+            if ip is not None:
+                with self._lock:
+                    if max_connection_rate is not None:
+                        self.info(f"Updating max connection rate override for /{ip} to {max_connection_rate}")
+                        self._connection_rate_per_ip[ip] = max_connection_rate
+                    else:
+                        self.info(f"Removing max connection rate override for /{ip}")
+                        self._connection_rate_per_ip.pop(ip, None)
+                self._update_connection_rate_quota(self.connection_rate_for_ip(ip), _IpQuotaEntity(ip))
+            else:
+                with self._lock:
+                    self._default_connection_rate_per_ip = (
+                        max_connection_rate if max_connection_rate is not None else IP_CONNECTION_RATE_DEFAULT
+                    )
+                self.info(f"Updated default max IP connection rate to {self._default_connection_rate_per_ip}")
+                for metric_name, metric in self._metrics.metrics().items():
+                    if (
+                        metric_name.name == CONNECTION_RATE_METRIC_NAME
+                        and metric_name.group == METRICS_GROUP
+                        and IP_METRIC_TAG in metric_name.tags
+                    ):
+                        quota = self.connection_rate_for_ip(metric_name.tags[IP_METRIC_TAG])
+                        current = metric.config.quota
+                        if current is None or quota != current.bound():
+                            self.debug(
+                                f"Updating existing connection rate quota config for {metric_name.tags} to {quota}"
+                            )
+                            metric.config = self._rate_quota_metric_config(quota)
+
+    def connection_rate_for_ip(self, ip: str) -> int:
+        return self._connection_rate_per_ip.get(ip, self._default_connection_rate_per_ip)
+
     def add_listener(self, config: SocketServerConfig, listener_name: ListenerName) -> None:
         with self._lock:
             if listener_name not in self.max_connections_per_listener:
-                new_listener_quota = ListenerConnectionQuota(self._lock, listener_name)
+                new_listener_quota = ListenerConnectionQuota(self._lock, listener_name, self)
                 self.max_connections_per_listener[listener_name] = new_listener_quota
                 self._listener_counts[listener_name] = 0
                 # PORT: Kafka also registers the quota with the dynamic broker config; that comes with it.
@@ -1210,8 +1339,10 @@ class ConnectionQuotas(Logging):
 
     def remove_listener(self, config: SocketServerConfig, listener_name: ListenerName) -> None:
         with self._lock:
-            if self.max_connections_per_listener.pop(listener_name, None) is not None:
+            listener_quota = self.max_connections_per_listener.pop(listener_name, None)
+            if listener_quota is not None:
                 self._listener_counts.pop(listener_name, None)
+                listener_quota.close()
                 self._lock.notify_all()  # waiting acceptors of that listener can then stop
 
     def dec(self, listener_name: ListenerName, address: str) -> None:
@@ -1244,11 +1375,18 @@ class ConnectionQuotas(Logging):
 
     def _wait_for_connection_slot(self, listener_name: ListenerName, keep_waiting: Callable[[], bool] | None) -> None:
         with self._lock:
+            start_throttle_time_ms = self._time.milliseconds()
+            throttle_time_ms = max(
+                self._record_connection_and_get_throttle_time_ms(listener_name, start_throttle_time_ms), 0
+            )
+            end_throttle_time_ms = start_throttle_time_ms + throttle_time_ms
+            remaining_throttle_time_ms = throttle_time_ms
             # Woken by dec() and by limit changes; the slices bound the wait for the shutdown check.
-            while not self._connection_slot_available(listener_name):
+            while remaining_throttle_time_ms > 0 or not self._connection_slot_available(listener_name):
                 if keep_waiting is not None and not keep_waiting():
                     raise ConnectionSlotWaitAborted(f"Stopped waiting for a connection slot on {listener_name.value}")
-                self._lock.wait(0.3)
+                self._lock.wait(min(0.3, remaining_throttle_time_ms / 1000) if remaining_throttle_time_ms > 0 else 0.3)
+                remaining_throttle_time_ms = max(end_throttle_time_ms - self._time.milliseconds(), 0)
 
     def max_connections_exceeded(self, listener_name: ListenerName) -> bool:
         """Whether the broker has more connections than allowed (after a lowered limit): Processors then close
@@ -1269,20 +1407,148 @@ class ConnectionQuotas(Logging):
         quota = self.max_connections_per_listener.get(listener_name)
         return _INT_MAX if quota is None else quota.max_connections
 
+    def _record_connection_and_get_throttle_time_ms(self, listener_name: ListenerName, time_ms: int) -> int:
+        """Records a new connection in the broker and listener rates; the wait (ms) that brings the higher of them
+        back under its bound. The inter-broker listener (while others exist) is held back by its own rate only."""
+
+        def record_and_get_listener_throttle_time(min_throttle_time_ms: int) -> int:
+            listener_quota = self.max_connections_per_listener.get(listener_name)
+            if listener_quota is None:
+                return 0
+            listener_throttle_time_ms = self._record_and_get_throttle_time_ms(
+                listener_quota.connection_rate_sensor, time_ms
+            )
+            throttle_time_ms = max(min_throttle_time_ms, listener_throttle_time_ms)
+            if throttle_time_ms > 0:
+                listener_quota.listener_connection_rate_throttle_sensor.record(float(throttle_time_ms), time_ms)
+            return throttle_time_ms
+
+        if self._protected_listener(listener_name):
+            return record_and_get_listener_throttle_time(0)
+        broker_throttle_time_ms = self._record_and_get_throttle_time_ms(self._broker_connection_rate_sensor, time_ms)
+        return record_and_get_listener_throttle_time(broker_throttle_time_ms)
+
+    def _update_listener_metrics(self, listener_name: ListenerName, throttle_ms: int, time_ms: int) -> None:
+        """A connection refused by its IP's rate: taken back from the broker and listener rates."""
+        if not self._protected_listener(listener_name):
+            self._broker_connection_rate_sensor.record(-1.0, time_ms, False)
+        listener_quota = self.max_connections_per_listener.get(listener_name)
+        if listener_quota is not None:
+            listener_quota.ip_connection_rate_throttle_sensor.record(float(throttle_ms), time_ms)
+            listener_quota.connection_rate_sensor.record(-1.0, time_ms, False)
+
+    def _record_ip_connection_maybe_throttle(self, listener_name: ListenerName, address: str) -> None:
+        """Records a connection from `address` in its IP's rate (when it has a quota); over the quota, the
+        connection is taken back out of every rate and ConnectionThrottledException raised. Called with the lock
+        held, so that the quota read and the sensor made with it agree."""
+        connection_rate_quota = self.connection_rate_for_ip(address)
+        if connection_rate_quota != IP_CONNECTION_RATE_DEFAULT:
+            sensor = self._get_or_create_connection_rate_quota_sensor(connection_rate_quota, _IpQuotaEntity(address))
+            time_ms = self._time.milliseconds()
+            throttle_ms = self._record_and_get_throttle_time_ms(sensor, time_ms)
+            if throttle_ms > 0:
+                self.trace(f"Throttling /{address} for {throttle_ms} ms")
+                sensor.record(-1.0, time_ms, False)
+                self._update_listener_metrics(listener_name, throttle_ms, time_ms)
+                raise ConnectionThrottledException(address, time_ms, throttle_ms)
+
+    def _record_and_get_throttle_time_ms(self, sensor: Sensor, time_ms: int) -> int:
+        try:
+            sensor.record(1.0, time_ms)
+            return 0
+        except QuotaViolationException as e:
+            throttle_time_ms = int(bounded_throttle_time(e, self._max_throttle_time_ms, time_ms))
+            self.debug(f"Quota violated for sensor ({sensor.name()}). Delay time: {throttle_time_ms} ms")
+            return throttle_time_ms
+
+    def _get_or_create_connection_rate_quota_sensor(self, quota_limit: int, entity: _ConnectionQuotaEntity) -> Sensor:
+        sensor = self._metrics.get_sensor(entity.sensor_name)
+        if sensor is None:
+            sensor = self._metrics.sensor(
+                entity.sensor_name,
+                config=self._rate_quota_metric_config(quota_limit),
+                inactive_sensor_expiration_time_seconds=entity.sensor_expiration,
+            )
+            sensor.add(self._connection_rate_metric_name(entity), Rate(), None)
+        return sensor
+
+    def _update_connection_rate_quota(self, quota_limit: int, entity: _ConnectionQuotaEntity) -> None:
+        metric = self._metrics.metric(self._connection_rate_metric_name(entity))
+        if metric is not None:
+            metric.config = self._rate_quota_metric_config(quota_limit)
+            self.info(f"Updated {entity.metric_name} max connection creation rate to {quota_limit}")
+
+    def _connection_rate_metric_name(self, entity: _ConnectionQuotaEntity) -> MetricName:
+        return self._metrics.metric_name(
+            entity.metric_name, METRICS_GROUP, "Tracking rate of accepting new connections (per second)", entity.tags
+        )
+
+    def _rate_quota_metric_config(self, quota_limit: int) -> MetricConfig:
+        config = MetricConfig(quota=Quota(float(quota_limit), True), samples=self._config.num_quota_samples)
+        return config.time_window(self._config.quota_window_size_seconds, TimeUnit.SECONDS)
+
     def close(self) -> None:
         with self._lock:
+            self._metrics.remove_sensor(self._broker_connection_rate_sensor.name())
+            for listener_quota in self.max_connections_per_listener.values():
+                listener_quota.close()
             self.max_connections_per_listener.clear()
             self._lock.notify_all()
 
 
-class ListenerConnectionQuota:
-    """The connection limit of one listener: its `max.connections` (the broker's unless overridden as
-    `listener.name.{name}.max.connections`)."""
+class _ConnectionQuotaEntity:
+    """What a connection rate sensor measures: the broker, a listener or an IP address."""
 
-    def __init__(self, lock: threading.Condition, listener: ListenerName) -> None:
+    __slots__ = ("sensor_name", "metric_name", "sensor_expiration", "tags")
+
+    def __init__(self, sensor_name: str, metric_name: str, sensor_expiration: int, tags: dict[str, str]) -> None:
+        self.sensor_name = sensor_name
+        self.metric_name = metric_name
+        self.sensor_expiration = sensor_expiration
+        self.tags = tags
+
+
+def _BrokerQuotaEntity() -> _ConnectionQuotaEntity:
+    return _ConnectionQuotaEntity(CONNECTION_RATE_SENSOR_NAME, f"broker-{CONNECTION_RATE_METRIC_NAME}", _LONG_MAX, {})
+
+
+def _ListenerQuotaEntity(listener_name: str) -> _ConnectionQuotaEntity:
+    return _ConnectionQuotaEntity(
+        f"{CONNECTION_RATE_SENSOR_NAME}-{listener_name}",
+        CONNECTION_RATE_METRIC_NAME,
+        _LONG_MAX,
+        {LISTENER_METRIC_TAG: listener_name},
+    )
+
+
+def _IpQuotaEntity(ip: str) -> _ConnectionQuotaEntity:
+    return _ConnectionQuotaEntity(
+        f"{CONNECTION_RATE_SENSOR_NAME}-{ip}",
+        CONNECTION_RATE_METRIC_NAME,
+        INACTIVE_SENSOR_EXPIRATION_TIME_SECONDS,
+        {IP_METRIC_TAG: ip},
+    )
+
+
+class ListenerConnectionQuota:
+    """The connection limits of one listener: its `max.connections` and `max.connection.creation.rate` (the
+    broker's unless overridden as `listener.name.{name}.max.connections` / `...max.connection.creation.rate`)."""
+
+    def __init__(self, lock: threading.Condition, listener: ListenerName, quotas: ConnectionQuotas) -> None:
         self._lock = lock
         self._listener = listener
+        self._quotas = quotas
         self._max_connections = _INT_MAX
+        metrics = quotas._metrics
+        self.connection_rate_sensor = quotas._get_or_create_connection_rate_quota_sensor(
+            _INT_MAX, _ListenerQuotaEntity(listener.value)
+        )
+        self.listener_connection_rate_throttle_sensor = self._create_connection_rate_throttle_sensor(
+            metrics, LISTENER_THROTTLE_PREFIX
+        )
+        self.ip_connection_rate_throttle_sensor = self._create_connection_rate_throttle_sensor(
+            metrics, IP_THROTTLE_PREFIX
+        )
 
     @property
     def max_connections(self) -> int:
@@ -1293,6 +1559,9 @@ class ListenerConnectionQuota:
 
     def configure(self, configs: Mapping[str, Any]) -> None:
         self._max_connections = self._max_connections_of(configs)
+        self._quotas._update_connection_rate_quota(
+            self._max_connection_creation_rate_of(configs), _ListenerQuotaEntity(self._listener.value)
+        )
 
     def reconfigurable_configs(self) -> frozenset[str]:
         return LISTENER_RECONFIGURABLE_CONFIGS
@@ -1301,20 +1570,59 @@ class ListenerConnectionQuota:
         value = self._max_connections_of(configs)
         if value <= 0:
             raise KafkaException(f"Invalid {MAX_CONNECTIONS_PROP} {value}")
+        rate = self._max_connection_creation_rate_of(configs)
+        if rate <= 0:
+            raise KafkaException(f"Invalid {MAX_CONNECTION_CREATION_RATE_PROP} {rate}")
 
     def reconfigure(self, configs: Mapping[str, Any]) -> None:
         with self._lock:
             self._max_connections = self._max_connections_of(configs)
+            self._quotas._update_connection_rate_quota(
+                self._max_connection_creation_rate_of(configs), _ListenerQuotaEntity(self._listener.value)
+            )
             self._lock.notify_all()
+
+    def close(self) -> None:
+        metrics = self._quotas._metrics
+        metrics.remove_sensor(self.connection_rate_sensor.name())
+        metrics.remove_sensor(self.listener_connection_rate_throttle_sensor.name())
+        metrics.remove_sensor(self.ip_connection_rate_throttle_sensor.name())
 
     @staticmethod
     def _max_connections_of(configs: Mapping[str, Any]) -> int:
         value = configs.get(MAX_CONNECTIONS_PROP)
         return _INT_MAX if value is None else int(value)
 
+    @staticmethod
+    def _max_connection_creation_rate_of(configs: Mapping[str, Any]) -> int:
+        value = configs.get(MAX_CONNECTION_CREATION_RATE_PROP)
+        return _INT_MAX if value is None else int(value)
+
+    def _create_connection_rate_throttle_sensor(self, metrics: Metrics, throttle_prefix: str) -> Sensor:
+        """The average (over non-zero throttles) time connections of this listener were held back."""
+        sensor = metrics.sensor(f"{throttle_prefix}ConnectionRateThrottleTime-{self._listener.value}")
+        metric_name = metrics.metric_name(
+            f"{throttle_prefix}connection-accept-throttle-time",
+            METRICS_GROUP,
+            "Tracking average throttle-time, out of non-zero throttle times, per listener",
+            {LISTENER_METRIC_TAG: self._listener.value},
+        )
+        sensor.add(metric_name, Avg())
+        return sensor
+
 
 class ConnectionSlotWaitAborted(KafkaException):
     """The Acceptor stopped while a new connection waited for a free slot under max.connections."""
+
+
+class ConnectionThrottledException(KafkaException):
+    """A connection over its IP's connection creation rate; it is closed after `throttle_time_ms`."""
+
+    def __init__(self, ip: str, start_throttle_time_ms: int, throttle_time_ms: int) -> None:
+        super().__init__(f"{ip} throttled for {throttle_time_ms}")
+        self.ip = ip
+        self.start_throttle_time_ms = start_throttle_time_ms
+        self.throttle_time_ms = throttle_time_ms
 
 
 class TooManyConnectionsException(KafkaException):

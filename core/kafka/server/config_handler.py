@@ -35,8 +35,12 @@ entity's name and its full set of overrides read from `/config/<type>/<name>`:
 # `dynamic_config` starts as None and `dynamic_config_of(config)` creates it on first use (KafkaConfig cannot build
 # it in its constructor: this module imports kafka_config), so every component asking for a given KafkaConfig
 # shares one.
-# PORT: the client quota handlers (ClientIdConfigHandler, UserConfigHandler, IpConfigHandler, QuotaConfigHandler)
-# need the client quota managers and the credential provider, which come with issue 15.
+- ClientIdConfigHandler (`/config/clients/<client-id>`), UserConfigHandler (`/config/users/<user>` and
+  `/config/users/<user>/clients/<client-id>`): the entity's `producer_byte_rate`, `consumer_byte_rate`,
+  `request_percentage` and `controller_mutation_rate` go to the client quota managers (a key that is absent
+  removes that quota); a user's other configs (SCRAM credentials) go to the credential provider.
+- IpConfigHandler (`/config/ips/<ip>` and `/config/ips/<default>`): `connection_creation_rate` goes to the
+  SocketServer's ConnectionQuotas.
 """
 
 from __future__ import annotations
@@ -50,6 +54,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 from kafka.common.config.config_def import ConfigDef, Importance, Range, Type
 from kafka.common.config.config_exception import ConfigException
 from kafka.common.metrics.quota import Quota
+from kafka.common.utils.sanitizer import desanitize
 from kafka.common.utils.utils import NumberFormatException, parse_long
 from kafka.log.log_cleaner import LogCleaner
 from kafka.log.log_config import LogConfig, ThrottledReplicaListValidator
@@ -63,6 +68,7 @@ from kafka.zk.zk_data import ConfigEntityName, ConfigType
 
 if TYPE_CHECKING:
     from kafka.log.log_manager import LogManager
+    from kafka.network.socket_server import ConnectionQuotas
     from kafka.server.quota_factory import QuotaManagers
     from kafka.zk.kafka_zk_client import KafkaZkClient
 
@@ -70,12 +76,16 @@ __all__ = [
     "ALL_REPLICAS",
     "BrokerConfigHandler",
     "BrokerReconfigurable",
+    "ClientIdConfigHandler",
     "ConfigHandler",
     "DynamicBrokerConfig",
     "DynamicConfig",
     "DynamicLogConfig",
+    "IpConfigHandler",
+    "QuotaConfigHandler",
     "ThrottledReplicaListValidator",
     "TopicConfigHandler",
+    "UserConfigHandler",
     "dynamic_config_of",
 ]
 
@@ -176,6 +186,109 @@ class TopicConfigHandler(ConfigHandler, Logging):
             )
             return {LogConfig.MESSAGE_FORMAT_VERSION_PROP}
         return set()
+
+
+class QuotaConfigHandler:
+    """Hands an entity's client quota configs to the client quota managers."""
+
+    def __init__(self, quota_managers: QuotaManagers) -> None:
+        self._quota_managers = quota_managers
+
+    def update_quota_config(
+        self, sanitized_user: str | None, sanitized_client_id: str | None, config: Mapping[str, str]
+    ) -> None:
+        """Sets each quota the entity's config names and removes those it does not. A value that is not a number
+        raises ValueError (the notification is then logged as failed)."""
+        from kafka.common.config.internals.quota_configs import QuotaConfigs
+
+        client_id = desanitize(sanitized_client_id) if sanitized_client_id is not None else None
+
+        def quota_of(key: str, as_long: bool) -> Quota | None:
+            value = config.get(key)
+            if value is None:
+                return None
+            number = float(parse_long(str(value))) if as_long else float(str(value).strip())
+            return Quota(number, True)
+
+        managers = self._quota_managers
+        # Each value is read before any quota changes, so that a bad value leaves them all as they were.
+        producer_quota = quota_of(QuotaConfigs.PRODUCER_BYTE_RATE_OVERRIDE_CONFIG, True)
+        consumer_quota = quota_of(QuotaConfigs.CONSUMER_BYTE_RATE_OVERRIDE_CONFIG, True)
+        request_quota = quota_of(QuotaConfigs.REQUEST_PERCENTAGE_OVERRIDE_CONFIG, False)
+        controller_mutation_quota = quota_of(QuotaConfigs.CONTROLLER_MUTATION_RATE_OVERRIDE_CONFIG, False)
+        managers.produce.update_quota(sanitized_user, client_id, sanitized_client_id, producer_quota)
+        managers.fetch.update_quota(sanitized_user, client_id, sanitized_client_id, consumer_quota)
+        managers.request.update_quota(sanitized_user, client_id, sanitized_client_id, request_quota)
+        managers.controller_mutation.update_quota(
+            sanitized_user, client_id, sanitized_client_id, controller_mutation_quota
+        )
+
+
+class ClientIdConfigHandler(QuotaConfigHandler, ConfigHandler):
+    """Applies `/config/clients/<client-id>` (or `<default>`) quotas."""
+
+    def process_config_changes(self, entity_name: str, value: Mapping[str, str]) -> None:
+        self.update_quota_config(None, entity_name, value)
+
+
+class _CredentialUpdater(Protocol):
+    """The CredentialProvider method a user config change calls (SCRAM credentials)."""
+
+    def update_credentials(self, username: str, config: Mapping[str, str]) -> None: ...
+
+
+class UserConfigHandler(QuotaConfigHandler, ConfigHandler):
+    """Applies `/config/users/<user>` and `/config/users/<user>/clients/<client-id>` (either may be `<default>`):
+    quotas to the quota managers, a user's credentials to `credential_provider` (when the broker has one)."""
+
+    def __init__(self, quota_managers: QuotaManagers, credential_provider: _CredentialUpdater | None = None) -> None:
+        super().__init__(quota_managers)
+        self.credential_provider = credential_provider
+
+    def process_config_changes(self, entity_name: str, value: Mapping[str, str]) -> None:
+        entities = entity_name.split("/")
+        if len(entities) not in (1, 3):
+            raise ValueError(f"Invalid quota entity path: {entity_name}")
+        sanitized_user = entities[0]
+        sanitized_client_id = entities[2] if len(entities) == 3 else None
+        self.update_quota_config(sanitized_user, sanitized_client_id, value)
+        if sanitized_client_id is None and sanitized_user != ConfigEntityName.DEFAULT:
+            if self.credential_provider is not None:
+                self.credential_provider.update_credentials(desanitize(sanitized_user), value)
+
+
+class IpConfigHandler(ConfigHandler, Logging):
+    """Applies `/config/ips/<ip>` (or `<default>`) connection creation rates to the ConnectionQuotas."""
+
+    logger_name = "kafka.server.IpConfigHandler"
+
+    def __init__(self, connection_quotas: ConnectionQuotas) -> None:
+        self._connection_quotas = connection_quotas
+
+    def process_config_changes(self, entity_name: str, value: Mapping[str, str]) -> None:
+        from kafka.common.config.internals.quota_configs import QuotaConfigs
+
+        ip = entity_name
+        rate = value.get(QuotaConfigs.IP_CONNECTION_RATE_OVERRIDE_CONFIG)
+        ip_connection_rate_quota = int(str(rate).strip()) if rate is not None else None
+        updated_ip: str | None = None
+        if ip != ConfigEntityName.DEFAULT:
+            try:
+                updated_ip = _resolve_ip(ip)
+            except OSError:
+                raise ValueError(f"Unable to resolve address {ip}") from None
+        self._connection_quotas.update_ip_connection_rate_quota(updated_ip, ip_connection_rate_quota)
+
+
+def _resolve_ip(host: str) -> str:
+    """InetAddress.getByName(host).getHostAddress: an IP address as it is, a host name resolved."""
+    import ipaddress
+    import socket
+
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        return str(socket.getaddrinfo(host, None, 0, socket.SOCK_STREAM)[0][4][0])
 
 
 class BrokerConfigHandler(ConfigHandler, Logging):

@@ -50,10 +50,16 @@ class NetworkConfig:
     max_connections_per_ip: int = 2**31 - 1
     max_connections_per_ip_overrides: dict[str, int] = field(default_factory=dict)
     max_connections: int = 2**31 - 1
+    max_connection_creation_rate: int = 2**31 - 1
+    quota_window_size_seconds: int = 1
+    num_quota_samples: int = 11
     listener_overrides: dict[str, Any] = field(default_factory=dict)
 
     def values_with_prefix_override(self, prefix: str) -> dict[str, Any]:
-        values: dict[str, Any] = {"max.connections": self.max_connections}
+        values: dict[str, Any] = {
+            "max.connections": self.max_connections,
+            "max.connection.creation.rate": self.max_connection_creation_rate,
+        }
         for key, value in self.listener_overrides.items():
             if key.startswith(prefix):
                 values[key[len(prefix) :]] = value
