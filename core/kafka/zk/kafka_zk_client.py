@@ -19,18 +19,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from kafka.api.leader_and_isr import LeaderAndIsr
 from kafka.cluster.broker import Broker
 from kafka.common.errors import ControllerMovedException, KafkaException
 from kafka.common.protocol.types import Uuid
+from kafka.common.resource.pattern_type import PatternType
+from kafka.common.resource.resource_pattern import ResourcePattern
+from kafka.common.resource.resource_type import ResourceType
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
 from kafka.controller.leader_isr_and_controller_epoch import LeaderIsrAndControllerEpoch
 from kafka.log.log_config import LogConfig
+from kafka.security.authorizer.acl_entry import AclEntry
 from kafka.utils.logging import Logging
 from kafka.zk.zk_data import (
+    ZK_ACL_CHANGE_STORES,
+    ZK_ACL_STORES,
     BrokerIdsZNode,
     BrokerIdZNode,
     BrokerInfo,
@@ -59,12 +65,14 @@ from kafka.zk.zk_data import (
     PreferredReplicaElectionZNode,
     ReassignPartitionsZNode,
     ReplicaAssignment,
+    ResourceZNode,
     TopicIdReplicaAssignment,
     TopicPartitionStateZNode,
     TopicPartitionsZNode,
     TopicPartitionZNode,
     TopicsZNode,
     TopicZNode,
+    ZkAclStore,
     ZkData,
     ZkStat,
     ZkVersion,
@@ -106,6 +114,9 @@ from kafka.zookeeper.zookeeper_types import (
     SetDataResult,
     Stat,
 )
+
+if TYPE_CHECKING:
+    from kafka.security.authorizer.acl_authorizer import VersionedAcls
 
 R = TypeVar("R", bound=AsyncResponse)
 
@@ -1059,6 +1070,84 @@ class KafkaZkClient(Logging):
 
     def close(self) -> None:
         self._zoo_keeper_client.close()
+
+    # -- ACLs (the AclAuthorizer's storage) ---------------------------------------------------------------
+
+    def create_acl_paths(self) -> None:
+        """Makes sure every ACL store's root and resource-type znodes, and both change roots, exist."""
+        for store in ZK_ACL_STORES:
+            self.create_recursive(store.acl_path, throw_if_path_exists=False)
+            for resource_type in AclEntry.RESOURCE_TYPES:
+                self.create_recursive(store.path(resource_type), throw_if_path_exists=False)
+        for change_store in ZK_ACL_CHANGE_STORES:
+            self.create_recursive(change_store.acl_change_path, throw_if_path_exists=False)
+
+    def get_versioned_acls_for_resource(self, resource: ResourcePattern) -> VersionedAcls:
+        from kafka.security.authorizer.acl_authorizer import NO_ACLS, VersionedAcls
+
+        response = self._retry_request_until_connected(GetDataRequest(ResourceZNode.path(resource)))
+        if response.result_code == Code.OK:
+            assert response.stat is not None
+            return VersionedAcls(frozenset(ResourceZNode.decode(response.data)), response.stat.version)
+        if response.result_code == Code.NONODE:
+            return NO_ACLS
+        raise _exception(response)
+
+    def conditional_set_acls_for_resource(
+        self, resource: ResourcePattern, acls_set: Iterable[AclEntry], expected_version: int
+    ) -> tuple[bool, int]:
+        """(True, new version) if the znode was at `expected_version`, else (False, UNKNOWN_VERSION)."""
+        if expected_version < 0:
+            raise ValueError(f"Invalid version {expected_version} provided for conditional update")
+        request = SetDataRequest(ResourceZNode.path(resource), ResourceZNode.encode(acls_set), expected_version)
+        response = self._retry_request_until_connected(request)
+        if response.result_code == Code.OK:
+            assert response.stat is not None
+            return True, response.stat.version
+        if response.result_code in (Code.NONODE, Code.BADVERSION):
+            return False, ZkVersion.UNKNOWN_VERSION
+        raise _exception(response)
+
+    def create_acls_for_resource_if_not_exists(
+        self, resource: ResourcePattern, acls_set: Iterable[AclEntry]
+    ) -> tuple[bool, int]:
+        path = ResourceZNode.path(resource)
+        request = CreateRequest(path, ResourceZNode.encode(acls_set), self.default_acls(path), CreateMode.PERSISTENT)
+        response = self._retry_request_until_connected(request)
+        if response.result_code == Code.OK:
+            return True, 0
+        if response.result_code == Code.NODEEXISTS:
+            return False, ZkVersion.UNKNOWN_VERSION
+        raise _exception(response)
+
+    def create_acl_change_notification(self, resource: ResourcePattern) -> None:
+        change_store = ZkAclStore.of(resource.pattern_type).change_store
+        path = change_store.create_path()
+        request = CreateRequest(
+            path, change_store.encode(resource), self.default_acls(path), CreateMode.PERSISTENT_SEQUENTIAL
+        )
+        self._retry_request_until_connected(request).maybe_throw()
+
+    def get_resource_types(self, pattern_type: PatternType) -> list[str]:
+        return self.get_children(ZkAclStore.of(pattern_type).acl_path)
+
+    def get_resource_names(self, pattern_type: PatternType, resource_type: ResourceType) -> list[str]:
+        return self.get_children(ZkAclStore.of(pattern_type).path(resource_type))
+
+    def delete_resource(self, resource: ResourcePattern) -> bool:
+        return self.delete_recursive(ResourceZNode.path(resource))
+
+    def resource_exists(self, resource: ResourcePattern) -> bool:
+        return self.path_exists(ResourceZNode.path(resource))
+
+    def conditional_delete(self, resource: ResourcePattern, expected_version: int) -> bool:
+        """Deletes the resource's znode if it is at `expected_version` (or already gone)."""
+        response = self._retry_request_until_connected(DeleteRequest(ResourceZNode.path(resource), expected_version))
+        if response.result_code in (Code.OK, Code.NONODE):
+            return True
+        if response.result_code == Code.BADVERSION:
+            return False
+        raise _exception(response)
 
     # -- old consumer offsets ----------------------------------------------------------------------------
 

@@ -8,16 +8,15 @@ read what Kafka reads, as leniently.
 # ReplicaAssignment (kafka.controller, ControllerContext.scala; kafka.controller.controller_context re-exports it,
 # since the controller modules import this one), ConfigType and ConfigEntityName (kafka.server,
 # DynamicConfigManager.scala), the ProducerIdBlock JSON (kafka.coordinator.transaction, ProducerIdManager.scala).
-# Not ported: the ACL stores and their change events (need the authorizer's resource classes; their paths are kept)
-# and the delegation token codecs (need DelegationToken). Broker features (KIP-584) are a dict of feature name to
-# (min, max) version instead of Java's Features class.
+# Not ported: the delegation token codecs (need DelegationToken). Broker features (KIP-584) are a dict of feature
+# name to (min, max) version instead of Java's Features class.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from abc import ABC
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
@@ -31,10 +30,15 @@ from kafka.cluster.end_point import EndPoint, create_end_point
 from kafka.common.errors import KafkaException
 from kafka.common.network.listener_name import ListenerName
 from kafka.common.protocol.types import Uuid
+from kafka.common.resource.pattern_type import PatternType
+from kafka.common.resource.resource_pattern import ResourcePattern
+from kafka.common.resource.resource_type import ResourceType
 from kafka.common.security.auth.security_protocol import SecurityProtocol
 from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.security_utils import resource_type_name
 from kafka.common.utils.time import Time
 from kafka.controller.leader_isr_and_controller_epoch import LeaderIsrAndControllerEpoch
+from kafka.security.authorizer.acl_entry import AclEntry
 from kafka.zk.jvm_json import (
     _int32,
     encode_as_bytes,
@@ -761,6 +765,122 @@ ACL_SECURE_PATHS: tuple[str, ...] = (
     PREFIXED_ACL_PATH,
     EXTENDED_ACL_CHANGE_PATH,
 )
+
+
+class ZkAclStore:
+    """Where the ACLs of one specific pattern type live: `{acl_path}/{ResourceType}/{name}`, and which change store
+    announces their changes. `ZkAclStore.of(pattern_type)` is Kafka's ZkAclStore(patternType)."""
+
+    def __init__(self, pattern_type: PatternType, acl_path: str, change_store: ZkAclChangeStore) -> None:
+        self.pattern_type = pattern_type
+        self.acl_path = acl_path
+        self.change_store = change_store
+
+    def path(self, resource_type: ResourceType, resource_name: str | None = None) -> str:
+        type_path = f"{self.acl_path}/{resource_type_name(resource_type)}"
+        return type_path if resource_name is None else f"{type_path}/{resource_name}"
+
+    @staticmethod
+    def of(pattern_type: PatternType) -> ZkAclStore:
+        if pattern_type is PatternType.LITERAL:
+            return LITERAL_ACL_STORE
+        if pattern_type is PatternType.PREFIXED:
+            return PREFIXED_ACL_STORE
+        raise ValueError(f"Unknown pattern type: {pattern_type.name}")
+
+
+class ZkAclChangeStore(ABC):
+    """A notification queue of ACL changes: `{acl_change_path}/acl_changes_NNNNNNNNNN`, each naming a resource."""
+
+    SEQUENCE_NUMBER_PREFIX: ClassVar[str] = "acl_changes_"
+    acl_change_path: ClassVar[str]
+
+    @classmethod
+    def create_path(cls) -> str:
+        return f"{cls.acl_change_path}/{ZkAclChangeStore.SEQUENCE_NUMBER_PREFIX}"
+
+    @staticmethod
+    @abstractmethod
+    def encode(resource: ResourcePattern) -> bytes: ...
+
+    @staticmethod
+    @abstractmethod
+    def decode(data: bytes) -> ResourcePattern: ...
+
+
+class LiteralAclChangeStore(ZkAclChangeStore):
+    """Literal changes, as Kafka before 2.0 wrote them: the text `TOPIC:name`."""
+
+    acl_change_path: ClassVar[str] = "/kafka-acl-changes"
+
+    @staticmethod
+    def encode(resource: ResourcePattern) -> bytes:
+        if resource.pattern_type is not PatternType.LITERAL:
+            raise ValueError("Only literal resource patterns can be encoded")
+        return f"{resource.resource_type.name}{AclEntry.RESOURCE_SEPARATOR}{resource.name}".encode()
+
+    @staticmethod
+    def decode(data: bytes) -> ResourcePattern:
+        type_name, sep, name = data.decode("utf-8").partition(AclEntry.RESOURCE_SEPARATOR)
+        if not sep:
+            raise ValueError(f"expected a string in format ResourceType:ResourceName but got {data!r}")
+        return ResourcePattern(ResourceType.from_string(type_name), name, PatternType.LITERAL)
+
+
+class ExtendedAclChangeStore(ZkAclChangeStore):
+    """Changes of the other pattern types, as JSON (version, resourceType, name and patternType, the enum names)."""
+
+    acl_change_path: ClassVar[str] = "/kafka-acl-extended-changes"
+    CURRENT_VERSION: ClassVar[int] = 1
+
+    @staticmethod
+    def encode(resource: ResourcePattern) -> bytes:
+        if resource.pattern_type is PatternType.LITERAL:
+            raise ValueError("Literal pattern types are not supported")
+        return _encode(
+            "extended_acl_change_event",
+            {
+                "version": ExtendedAclChangeStore.CURRENT_VERSION,
+                "resourceType": resource.resource_type.name,
+                "name": resource.name,
+                "patternType": resource.pattern_type.name,
+            },
+        )
+
+    @staticmethod
+    def decode(data: bytes) -> ResourcePattern:
+        js = parse_bytes(data)
+        if not isinstance(js, dict):
+            raise ValueError("Failed to parse ACL change event")
+        if _int(_field(js, "version")) > ExtendedAclChangeStore.CURRENT_VERSION:
+            raise ValueError(f"Acl change event received for unsupported version: {js['version']}")
+        pattern_type = PatternType.from_string(_str(_field(js, "patternType")))
+        return ResourcePattern(
+            ResourceType.from_string(_str(_field(js, "resourceType"))), _str(_field(js, "name")), pattern_type
+        )
+
+
+LITERAL_ACL_STORE = ZkAclStore(PatternType.LITERAL, LITERAL_ACL_PATH, LiteralAclChangeStore())
+PREFIXED_ACL_STORE = ZkAclStore(PatternType.PREFIXED, PREFIXED_ACL_PATH, ExtendedAclChangeStore())
+#: ZkAclStore.stores and ZkAclChangeStore.stores.
+ZK_ACL_STORES: tuple[ZkAclStore, ...] = (LITERAL_ACL_STORE, PREFIXED_ACL_STORE)
+ZK_ACL_CHANGE_STORES: tuple[ZkAclChangeStore, ...] = (LiteralAclChangeStore(), ExtendedAclChangeStore())
+
+
+class ResourceZNode:
+    """The znode of one resource pattern's ACLs."""
+
+    @staticmethod
+    def path(resource: ResourcePattern) -> str:
+        return ZkAclStore.of(resource.pattern_type).path(resource.resource_type, resource.name)
+
+    @staticmethod
+    def encode(acls: Iterable[AclEntry]) -> bytes:
+        return _encode("acl", AclEntry.to_json_compatible_map(acls))
+
+    @staticmethod
+    def decode(data: bytes | None) -> set[AclEntry]:
+        return AclEntry.from_bytes(data)
 
 
 class ClusterZNode:

@@ -1,7 +1,8 @@
 """Port of clients/src/main/java/org/apache/kafka/common/acl/AclOperation.java (Kafka 3.7).
 
 The operations an ACL can allow or deny; the admin client reads them out of the authorized-operations bit
-fields of Metadata, DescribeCluster and DescribeGroups responses.
+fields of Metadata, DescribeCluster and DescribeGroups responses. An ACL allowing READ, WRITE, DELETE or ALTER
+also allows DESCRIBE, and one allowing ALTER_CONFIGS also allows DESCRIBE_CONFIGS (the authorizer applies this).
 """
 
 from __future__ import annotations
@@ -40,6 +41,14 @@ class AclOperation(enum.Enum):
         try:
             return cls(code)
         except ValueError:
+            return cls.UNKNOWN
+
+    @classmethod
+    def from_string(cls, name: str) -> AclOperation:
+        """The operation named `name` in any case (`read`, `CLUSTER_ACTION`); UNKNOWN for any other name."""
+        try:
+            return cls[name.upper()]
+        except KeyError:
             return cls.UNKNOWN
 
     @property
