@@ -224,7 +224,7 @@ class KafkaServer(Logging):
 
         from kafka.network.socket_server import SocketServer
 
-        self.socket_server = socket_server = SocketServer(config, self.time)
+        self.socket_server = socket_server = SocketServer(config, self.time, metrics=metrics)
         socket_server.startup(start_processing_requests=False)
         self._step("socket-server")
 
@@ -553,17 +553,25 @@ class KafkaServer(Logging):
     ) -> None:
         from kafka.server.config_handler import (
             BrokerConfigHandler,
+            ClientIdConfigHandler,
             DynamicLogConfig,
+            IpConfigHandler,
             TopicConfigHandler,
+            UserConfigHandler,
             dynamic_config_of,
         )
         from kafka.server.dynamic_config_manager import DynamicConfigManager
         from kafka.zk.zk_data import ConfigType
 
+        quota_managers, socket_server = self.quota_managers, self.socket_server
+        assert quota_managers is not None and socket_server is not None  # made earlier in start-up
         dynamic_config_of(self.config).add_broker_reconfigurable(DynamicLogConfig(log_manager, controller))
         handlers = {
-            ConfigType.TOPIC: TopicConfigHandler(log_manager, self.config, self.quota_managers, controller),
-            ConfigType.BROKER: BrokerConfigHandler(self.config, self.quota_managers),
+            ConfigType.TOPIC: TopicConfigHandler(log_manager, self.config, quota_managers, controller),
+            ConfigType.CLIENT: ClientIdConfigHandler(quota_managers),
+            ConfigType.USER: UserConfigHandler(quota_managers, socket_server.credential_provider),
+            ConfigType.BROKER: BrokerConfigHandler(self.config, quota_managers),
+            ConfigType.IP: IpConfigHandler(socket_server.connection_quotas),
         }
         self.dynamic_config_manager = DynamicConfigManager(zk_client, handlers)
         self.dynamic_config_manager.startup()
