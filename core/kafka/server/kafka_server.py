@@ -222,9 +222,14 @@ class KafkaServer(Logging):
         # listeners are bound, so that clients find the port closed rather than unanswered meanwhile.
         zk_client.await_previous_broker_registration_gone(broker_id, config.zk_session_timeout_ms)
 
+        from kafka.common.security.scram.internals.scram_mechanism import ScramMechanism
         from kafka.network.socket_server import SocketServer
+        from kafka.security.credential_provider import CredentialProvider
 
-        self.socket_server = socket_server = SocketServer(config, self.time, metrics=metrics)
+        self.credential_provider = CredentialProvider(ScramMechanism.mechanism_names())
+        self.socket_server = socket_server = SocketServer(
+            config, self.time, credential_provider=self.credential_provider, metrics=metrics
+        )
         socket_server.startup(start_processing_requests=False)
         self._step("socket-server")
 
