@@ -35,16 +35,21 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
+from kafka.common.acl.acl_binding import AclBinding
+from kafka.common.acl.acl_operation import AclOperation
 from kafka.common.config.config_resource import ConfigResource
 from kafka.common.election_type import ElectionType
 from kafka.common.errors import (
     ApiException,
+    ClusterAuthorizationException,
     ControllerMovedException,
     InvalidRequestException,
     NotControllerException,
+    SecurityDisabledException,
     UnsupportedVersionException,
 )
 from kafka.common.internals.topic import Topic
@@ -54,8 +59,11 @@ from kafka.common.message import (
     AddPartitionsToTxnResponseData,
     AlterConfigsResponseData,
     AlterReplicaLogDirsResponseData,
+    CreateAclsResponseData,
+    DeleteAclsResponseData,
     DeleteGroupsResponseData,
     DeleteRecordsResponseData,
+    DescribeAclsResponseData,
     DescribeClusterResponseData,
     DescribeGroupsResponseData,
     DescribeLogDirsResponseData,
@@ -101,11 +109,15 @@ from kafka.common.requests.alter_replica_log_dirs_response import AlterReplicaLo
 from kafka.common.requests.api_error import ApiError
 from kafka.common.requests.api_versions_response import ApiVersionsResponse
 from kafka.common.requests.controlled_shutdown_response import ControlledShutdownResponse
+from kafka.common.requests.create_acls_request import CreateAclsRequest
+from kafka.common.requests.create_acls_response import CreateAclsResponse
 from kafka.common.requests.create_partitions_response import CreatePartitionsResponse
 from kafka.common.requests.create_topics_response import CreateTopicsResponse
+from kafka.common.requests.delete_acls_response import DeleteAclsResponse
 from kafka.common.requests.delete_groups_response import DeleteGroupsResponse
 from kafka.common.requests.delete_records_response import DeleteRecordsResponse
 from kafka.common.requests.delete_topics_response import DeleteTopicsResponse
+from kafka.common.requests.describe_acls_response import DescribeAclsResponse
 from kafka.common.requests.describe_cluster_response import DescribeClusterResponse
 from kafka.common.requests.describe_groups_response import DescribeGroupsResponse
 from kafka.common.requests.describe_log_dirs_response import DescribeLogDirsResponse
@@ -137,6 +149,7 @@ from kafka.common.requests.offset_fetch_response import PartitionData as OffsetF
 from kafka.common.requests.offsets_for_leader_epoch_response import OffsetsForLeaderEpochResponse
 from kafka.common.requests.produce_request import ProduceRequest
 from kafka.common.requests.produce_response import PartitionResponse, ProduceResponse
+from kafka.common.requests.request_context import RequestContext
 from kafka.common.requests.request_utils import has_transactional_records
 from kafka.common.requests.stop_replica_response import StopReplicaResponse
 from kafka.common.requests.sync_group_response import SyncGroupResponse
@@ -144,6 +157,10 @@ from kafka.common.requests.transaction_result import TransactionResult
 from kafka.common.requests.txn_offset_commit_response import TxnOffsetCommitResponse
 from kafka.common.requests.update_metadata_response import UpdateMetadataResponse
 from kafka.common.requests.write_txn_markers_response import WriteTxnMarkersResponse
+from kafka.common.resource.pattern_type import PatternType
+from kafka.common.resource.resource import CLUSTER_NAME, Resource
+from kafka.common.resource.resource_pattern import ResourcePattern
+from kafka.common.resource.resource_type import ResourceType
 from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.producer_id_and_epoch import ProducerIdAndEpoch
@@ -151,6 +168,12 @@ from kafka.common.utils.time import Time
 from kafka.coordinator.group.offset_and_metadata import OffsetAndMetadata
 from kafka.log.log_validator import Client, Coordinator
 from kafka.network.request_channel import NoOpResponse, Request, RequestChannel, SendResponse
+from kafka.security.authorizer.acl_entry import AclEntry
+from kafka.security.authorizer.authorizer_utils import is_cluster_resource
+from kafka.server.authorizer.acl_create_result import AclCreateResult
+from kafka.server.authorizer.action import Action
+from kafka.server.authorizer.authorization_result import AuthorizationResult
+from kafka.server.controller_mutation_quota_manager import UNBOUNDED_CONTROLLER_MUTATION_QUOTA
 from kafka.server.delayed_operation_key import TopicPartitionOperationKey
 from kafka.server.kafka_config import KAFKA_0_11_0_IV0, KAFKA_2_3_IV0, ApiVersion
 from kafka.server.metadata_cache import NO_LEADER_ID
@@ -162,8 +185,11 @@ if TYPE_CHECKING:
     from kafka.controller.kafka_controller import KafkaController
     from kafka.coordinator.transaction.transaction_coordinator import InitProducerIdResult, TransactionCoordinator
     from kafka.server.api_version_manager import ApiVersionManager
+    from kafka.server.authorizer.authorizer import Authorizer
     from kafka.server.auto_topic_creation_manager import AutoTopicCreationManager
+    from kafka.server.client_quota_manager import ClientQuotaManager
     from kafka.server.config_helper import ConfigHelper
+    from kafka.server.controller_mutation_quota_manager import ControllerMutationQuota
     from kafka.server.fetch_session import FetchManager
     from kafka.server.kafka_config import KafkaConfig
     from kafka.server.metadata_cache import MetadataCache
@@ -172,6 +198,10 @@ if TYPE_CHECKING:
     from kafka.server.replication_quota_manager import ReplicaQuota
     from kafka.server.zk_admin_manager import ZkAdminManager
     from kafka.zk.kafka_zk_client import KafkaZkClient
+
+_INT_MAX = 2**31 - 1
+
+_T = TypeVar("_T")
 
 # ListOffsets special timestamps and the replica id of an ordinary consumer.
 LATEST_TIMESTAMP = -1
@@ -218,6 +248,7 @@ class KafkaApis(Logging):
         config_helper: ConfigHelper,
         broker_epoch_supplier: Callable[[], int],
         quotas: QuotaManagers | None = None,
+        authorizer: Authorizer | None = None,
     ) -> None:
         """`quotas` are the broker's quota managers (Kafka's `quotas`; KafkaServer always passes them). Without
         them (unit tests) no fetch is throttled."""
@@ -240,6 +271,8 @@ class KafkaApis(Logging):
         self.config_helper = config_helper
         self.broker_epoch_supplier = broker_epoch_supplier
         self.quotas = quotas
+        # None: no authorizer.class.name, and every operation is allowed (Kafka's `authorizer: Option[Authorizer]`).
+        self.authorizer = authorizer
         self.log_ident = f"[KafkaApi-{broker_id}] "
 
     def close(self) -> None:
@@ -292,16 +325,203 @@ class KafkaApis(Logging):
             self.send_response(request, response)
 
     def send_response(self, request: Request, response: AbstractResponse | None) -> None:
-        """Sends `response`, or a no-op (nothing goes back) when it is None."""
+        """Sends `response`, or a no-op (nothing goes back) when it is None, after the request quota: requests
+        between brokers (cluster actions) are exempt, any other response carries the client's throttle time and
+        its connection is muted for that long once the response is out (RequestHandlerHelper's
+        sendResponseMaybeThrottle / sendResponseExemptThrottle)."""
         if response is None:
-            self.request_channel.send_response(NoOpResponse(request))
+            self.send_no_op_response_exempt_throttle(request)
+        elif request.header.api_key.cluster_action:
+            self.send_response_exempt_throttle(request, response)
+        else:
+            self.send_response_maybe_throttle(request, response)
+
+    # ---- throttling (Kafka 2.8's RequestHandlerHelper) -------------------------------------------------
+
+    def send_response_maybe_throttle(self, request: Request, response: AbstractResponse) -> None:
+        """Records the request's time against its client's request quota and sends the response at once, with the
+        throttle time in it; a violated quota mutes the connection afterwards (KIP-219)."""
+        throttle_time_ms = self.maybe_record_and_get_throttle_time_ms(request)
+        if self.quotas is not None and not request.is_forwarded:
+            self.quotas.request.throttle(request, throttle_time_ms, self.request_channel.send_response)
+        response.maybe_set_throttle_time_ms(throttle_time_ms)
+        self._send_response(request, response)
+
+    def maybe_record_and_get_throttle_time_ms(self, request: Request) -> int:
+        if self.quotas is None:
+            return 0
+        throttle_time_ms = self.quotas.request.maybe_record_and_get_throttle_time_ms_for_request(
+            request, self.time.milliseconds()
+        )
+        request.api_throttle_time_ms = throttle_time_ms
+        return throttle_time_ms
+
+    def send_response_maybe_throttle_with_controller_quota(
+        self, controller_mutation_quota: ControllerMutationQuota, request: Request, response: AbstractResponse
+    ) -> None:
+        """As send_response_maybe_throttle, with the longer of the request quota's and the controller mutation
+        quota's throttle times."""
+        if self.quotas is None:
+            self._send_response(request, response)
             return
+        time_ms = self.time.milliseconds()
+        controller_throttle_time_ms = controller_mutation_quota.throttle_time
+        request_throttle_time_ms = self.quotas.request.maybe_record_and_get_throttle_time_ms_for_request(
+            request, time_ms
+        )
+        max_throttle_time_ms = max(controller_throttle_time_ms, request_throttle_time_ms)
+        if max_throttle_time_ms > 0 and not request.is_forwarded:
+            request.api_throttle_time_ms = max_throttle_time_ms
+            if controller_throttle_time_ms > request_throttle_time_ms:
+                self.quotas.controller_mutation.throttle(
+                    request, controller_throttle_time_ms, self.request_channel.send_response
+                )
+            else:
+                self.quotas.request.throttle(request, request_throttle_time_ms, self.request_channel.send_response)
+        response.maybe_set_throttle_time_ms(max_throttle_time_ms)
+        self._send_response(request, response)
+
+    def controller_mutation_quota_for(self, request: Request, strict_since_version: int) -> ControllerMutationQuota:
+        """The client's controller mutation quota for this request: strict (THROTTLING_QUOTA_EXCEEDED once spent)
+        from `strict_since_version` on, permissive before it."""
+        if self.quotas is None:
+            return UNBOUNDED_CONTROLLER_MUTATION_QUOTA
+        return self.quotas.controller_mutation.new_quota_for(request, strict_since_version)
+
+    def send_response_exempt_throttle(self, request: Request, response: AbstractResponse) -> None:
+        if self.quotas is not None:
+            self.quotas.request.maybe_record_exempt(request)
+        self._send_response(request, response)
+
+    def send_no_op_response_exempt_throttle(self, request: Request) -> None:
+        if self.quotas is not None:
+            self.quotas.request.maybe_record_exempt(request)
+        self.request_channel.send_response(NoOpResponse(request))
+
+    def _record_bandwidth_and_throttle(
+        self, request: Request, bandwidth_quota: ClientQuotaManager, value: float, record_request_time: bool
+    ) -> tuple[int, int]:
+        """Records `value` bytes against the client's produce or fetch quota and (unless told not to) the request
+        time against its request quota; throttles the connection by the longer of the two throttle times. Returns
+        (the longer throttle time, the bandwidth throttle time)."""
+        assert self.quotas is not None
+        time_ms = self.time.milliseconds()
+        bandwidth_throttle_time_ms = bandwidth_quota.maybe_record_and_get_throttle_time_ms(request, value, time_ms)
+        request_throttle_time_ms = (
+            self.quotas.request.maybe_record_and_get_throttle_time_ms_for_request(request, time_ms)
+            if record_request_time
+            else 0
+        )
+        max_throttle_time_ms = max(bandwidth_throttle_time_ms, request_throttle_time_ms)
+        if max_throttle_time_ms > 0:
+            request.api_throttle_time_ms = max_throttle_time_ms
+            if bandwidth_throttle_time_ms > request_throttle_time_ms:
+                bandwidth_quota.throttle(request, bandwidth_throttle_time_ms, self.request_channel.send_response)
+            else:
+                self.quotas.request.throttle(request, request_throttle_time_ms, self.request_channel.send_response)
+        return max_throttle_time_ms, bandwidth_throttle_time_ms
+
+    def _send_response(self, request: Request, response: AbstractResponse) -> None:
         self.request_channel.send_response(
             SendResponse(request, request.build_response_send(response), request.response_node(response), None)
         )
 
     def send_error_response(self, request: Request, e: BaseException) -> None:
         self.send_response(request, request.body.get_error_response(0, e))
+
+    # ---- authorization (Kafka 2.8's AuthHelper) -------------------------------------------------------
+
+    def authorize(
+        self,
+        request_context: RequestContext,
+        operation: AclOperation,
+        resource_type: ResourceType,
+        resource_name: str,
+        log_if_allowed: bool = True,
+        log_if_denied: bool = True,
+        ref_count: int = 1,
+    ) -> bool:
+        """Whether the request's principal may do `operation` on the named resource (always, without an
+        authorizer)."""
+        if self.authorizer is None:
+            return True
+        resource = ResourcePattern(resource_type, resource_name, PatternType.LITERAL)
+        action = Action(operation, resource, ref_count, log_if_allowed, log_if_denied)
+        return self.authorizer.authorize(request_context, [action])[0] is AuthorizationResult.ALLOWED
+
+    def authorize_cluster_operation(self, request: Request, operation: AclOperation) -> None:
+        """Raises ClusterAuthorizationException unless `operation` on the cluster is allowed."""
+        if not self.authorize(request.context, operation, ResourceType.CLUSTER, CLUSTER_NAME):
+            raise ClusterAuthorizationException(f"Request {request.request_desc(False)} is not authorized.")
+
+    def authorized_operations(self, request: Request, resource: Resource) -> int:
+        """The operations the resource's type supports that the principal may do on it, as a bit field of
+        operation codes."""
+        supported_ops = sorted(AclEntry.supported_operations(resource.resource_type), key=lambda op: op.code)
+        if self.authorizer is None:
+            authorized_ops = supported_ops
+        else:
+            pattern = ResourcePattern(resource.resource_type, resource.name, PatternType.LITERAL)
+            actions = [Action(op, pattern, 1, False, False) for op in supported_ops]
+            results = self.authorizer.authorize(request.context, actions)
+            authorized_ops = [op for op, r in zip(supported_ops, results) if r is AuthorizationResult.ALLOWED]
+        field = 0
+        for op in authorized_ops:
+            field |= 1 << op.code
+        return field
+
+    def authorize_by_resource_type(
+        self, request_context: RequestContext, operation: AclOperation, resource_type: ResourceType
+    ) -> bool:
+        if self.authorizer is None:
+            return True
+        result = self.authorizer.authorize_by_resource_type(request_context, operation, resource_type)
+        return result is AuthorizationResult.ALLOWED
+
+    def filter_by_authorized(
+        self,
+        request_context: RequestContext,
+        operation: AclOperation,
+        resource_type: ResourceType,
+        resources: Iterable[_T],
+        resource_name: Callable[[_T], str],
+        log_if_allowed: bool = True,
+        log_if_denied: bool = True,
+    ) -> set[str]:
+        """The names of `resources` the principal may do `operation` on; each name is authorized once, with the
+        number of times the request names it."""
+        names = [resource_name(r) for r in resources]
+        if self.authorizer is None:
+            return set(names)
+        counts: dict[str, int] = {}
+        for name in names:
+            counts[name] = counts.get(name, 0) + 1
+        actions = [
+            Action(operation, ResourcePattern(resource_type, n, PatternType.LITERAL), c, log_if_allowed, log_if_denied)
+            for n, c in counts.items()
+        ]
+        results = self.authorizer.authorize(request_context, actions)
+        return {name for name, r in zip(counts, results) if r is AuthorizationResult.ALLOWED}
+
+    def partition_seq_by_authorized(
+        self,
+        request_context: RequestContext,
+        operation: AclOperation,
+        resource_type: ResourceType,
+        resources: Sequence[_T],
+        resource_name: Callable[[_T], str],
+        log_if_allowed: bool = True,
+        log_if_denied: bool = True,
+    ) -> tuple[list[_T], list[_T]]:
+        """(the authorized resources, the others), each in the request's order."""
+        if self.authorizer is None:
+            return list(resources), []
+        authorized = self.filter_by_authorized(
+            request_context, operation, resource_type, resources, resource_name, log_if_allowed, log_if_denied
+        )
+        allowed = [r for r in resources if resource_name(r) in authorized]
+        denied = [r for r in resources if resource_name(r) not in authorized]
+        return allowed, denied
 
     # ---- ApiVersions ----------------------------------------------------------------------------------
 
@@ -411,6 +631,9 @@ class KafkaApis(Logging):
                 except ApiException as e:
                     invalid[tp] = PartitionResponse(Errors.for_exception(e))
 
+        # Read before the records are dropped from the request below.
+        request_size = request.size_in_bytes
+
         def send_response_callback(response_status: dict[TopicPartition, PartitionResponse]) -> None:
             merged = {**response_status, **non_existing, **invalid}
             error_in_response = False
@@ -421,6 +644,14 @@ class KafkaApis(Logging):
                         f"Produce request with correlation id {request.header.correlation_id} from client "
                         f"{request.header.client_id} on partition {tp} failed due to {status.error.exception_name()}"
                     )
+            # The request's bytes count against the produce quota and its time against the request quota (not
+            # for acks=0, which gets no response to carry a throttle time); the longer throttle mutes the
+            # connection once the response is out.
+            max_throttle_time_ms = 0
+            if self.quotas is not None:
+                max_throttle_time_ms, _ = self._record_bandwidth_and_throttle(
+                    request, self.quotas.produce, request_size, produce_request.acks != 0
+                )
             if produce_request.acks == 0:
                 if error_in_response:
                     summary = ", ".join(f"{tp} -> {s.error.exception_name()}" for tp, s in merged.items())
@@ -434,10 +665,11 @@ class KafkaApis(Logging):
                         errors[s.error] = errors.get(s.error, 0) + 1
                     self.request_channel.close_connection(request, errors)
                 else:
-                    self.request_channel.send_response(NoOpResponse(request))
+                    # Exempt from the request quota; the produce quota may still have throttled the connection.
+                    self.send_no_op_response_exempt_throttle(request)
             else:
                 responses = {(tp.topic, tp.partition): s for tp, s in merged.items()}
-                self.send_response(request, ProduceResponse.from_partition_responses(responses, 0))
+                self._send_response(request, ProduceResponse.from_partition_responses(responses, max_throttle_time_ms))
 
         if not authorized:
             send_response_callback({})
@@ -542,16 +774,37 @@ class KafkaApis(Logging):
                 partitions[tip] = pd
             for tip, pd in erroneous:
                 partitions[tip] = pd
-            unconverted = context.update_and_generate_response_data(partitions)
-            if is_from_follower and self.quotas is not None:
-                # The quota was applied when reading (throttled partitions of out-of-sync followers came back
-                # empty); what the throttled partitions send now counts against the leader's replication quota.
-                leader_quota = self.quotas.leader
-                leader_quota.record(self.size_of_throttled_partitions(version, unconverted, topic_names, leader_quota))
+            throttle_time_ms = 0
+            if is_from_follower:
+                unconverted = context.update_and_generate_response_data(partitions)
+                if self.quotas is not None:
+                    # The quota was applied when reading (throttled partitions of out-of-sync followers came back
+                    # empty); what the throttled partitions send now counts against the leader's replication quota.
+                    leader_quota = self.quotas.leader
+                    leader_quota.record(
+                        self.size_of_throttled_partitions(version, unconverted, topic_names, leader_quota)
+                    )
+            elif self.quotas is not None:
+                # The response size (before any down-conversion) counts against the fetch quota and the time
+                # against the request quota; a throttled client gets an empty response (its bytes taken back
+                # from the quota) and the connection is muted once it is out.
+                response_size = context.get_response_size(partitions, version)
+                throttle_time_ms, _ = self._record_bandwidth_and_throttle(
+                    request, self.quotas.fetch, response_size, True
+                )
+                if throttle_time_ms > 0:
+                    self.quotas.fetch.unrecord_quota_sensor(request, response_size, self.time.milliseconds())
+                    unconverted = context.get_throttled_response(throttle_time_ms)
+                else:
+                    unconverted = context.update_and_generate_response_data(partitions)
+            else:
+                unconverted = context.update_and_generate_response_data(partitions)
+            send = self.send_response_exempt_throttle if is_from_follower else self._send_response
             if version >= 10 and not self.is_debug_enabled():
                 # Nothing to convert: v10+ reads every record format and zstd. Send what the session built,
                 # rather than building the whole response a second time as Kafka does.
-                self.send_response(request, unconverted)
+                unconverted.maybe_set_throttle_time_ms(throttle_time_ms)
+                send(request, unconverted)
                 return
             converted: dict[TopicIdPartition, Any] = {}
             for topic_response in unconverted.data.responses:
@@ -567,13 +820,21 @@ class KafkaApis(Logging):
                         )
                     tip = TopicIdPartition.of(topic_id, p.partition_index, topic_name)
                     converted[tip] = maybe_convert(tip, p)
-            response = FetchResponse.of(unconverted.error(), 0, unconverted.session_id(), converted)
-            self.send_response(request, response)
+            response = FetchResponse.of(unconverted.error(), throttle_time_ms, unconverted.session_id(), converted)
+            send(request, response)
 
         if not interesting:
             process_response_callback([])
             return
-        fetch_max_bytes = min(fetch_request.max_bytes(), self.config.fetch_max_bytes)
+        # A consumer's fetch is capped at what its fetch quota allows in one window, so that a fetch is never
+        # sure to be throttled (and the consumer can make progress).
+        max_quota_window_bytes = _INT_MAX
+        if not is_from_follower and self.quotas is not None:
+            client_id = request.header.client_id if request.header.client_id is not None else ""
+            max_quota_window_bytes = int(
+                min(self.quotas.fetch.get_max_value_in_quota_window(request.session, client_id), _INT_MAX)
+            )
+        fetch_max_bytes = min(fetch_request.max_bytes(), self.config.fetch_max_bytes, max_quota_window_bytes)
         fetch_min_bytes = min(fetch_request.min_bytes(), fetch_max_bytes)
         # The replica manager speaks TopicPartition; the response is keyed as the request was (with ids).
         keys = {tip.topic_partition: tip for tip, _ in interesting}
@@ -1289,6 +1550,7 @@ class KafkaApis(Logging):
 
         # One result per topic, filled in place with configs, partitions and replication factor (v5+).
         include = {name: CreateTopicsResponseData.CreatableTopicResult(name=name) for name in to_create}
+        controller_mutation_quota = self.controller_mutation_quota_for(request, 6)
 
         def send_callback(errors: dict[str, Any]) -> None:
             for name, result in include.items():
@@ -1302,12 +1564,19 @@ class KafkaApis(Logging):
                         result.num_partitions = -1
                         result.replication_factor = -1
                 results.append(result)
-            self.send_response(
-                request, CreateTopicsResponse(CreateTopicsResponseData(throttle_time_ms=0, topics=results))
+            self.send_response_maybe_throttle_with_controller_quota(
+                controller_mutation_quota,
+                request,
+                CreateTopicsResponse(CreateTopicsResponseData(throttle_time_ms=0, topics=results)),
             )
 
         self.admin_manager.create_topics(
-            data.timeout_ms, data.validate_only, to_create, include if version >= 5 else {}, None, send_callback
+            data.timeout_ms,
+            data.validate_only,
+            to_create,
+            include if version >= 5 else {},
+            controller_mutation_quota,
+            send_callback,
         )
 
     def handle_delete_topics_request(self, request: Request) -> None:
@@ -1344,6 +1613,7 @@ class KafkaApis(Logging):
                 )
             else:
                 to_delete.append(name)
+        controller_mutation_quota = self.controller_mutation_quota_for(request, 5)
 
         def send_callback(deleted: dict[str, Errors]) -> None:
             for name, error in deleted.items():
@@ -1352,14 +1622,16 @@ class KafkaApis(Logging):
                         name=name, error_code=error.code, topic_id=self.metadata_cache.get_topic_id(name)
                     )
                 )
-            self.send_response(
-                request, DeleteTopicsResponse(DeleteTopicsResponseData(throttle_time_ms=0, responses=results))
+            self.send_response_maybe_throttle_with_controller_quota(
+                controller_mutation_quota,
+                request,
+                DeleteTopicsResponse(DeleteTopicsResponseData(throttle_time_ms=0, responses=results)),
             )
 
         if not to_delete:
             send_callback({})
         else:
-            self.admin_manager.delete_topics(data.timeout_ms, set(to_delete), None, send_callback)
+            self.admin_manager.delete_topics(data.timeout_ms, set(to_delete), controller_mutation_quota, send_callback)
 
     def handle_create_partitions_request(self, request: Request) -> None:
         create_partitions_request: Any = request.body
@@ -1388,6 +1660,8 @@ class KafkaApis(Logging):
                 )
             )
 
+        controller_mutation_quota = self.controller_mutation_quota_for(request, 3)
+
         def send_callback(outcome: dict[str, Any]) -> None:
             for name, api_error in outcome.items():
                 results.append(
@@ -1395,12 +1669,14 @@ class KafkaApis(Logging):
                         name=name, error_code=api_error.error.code, error_message=api_error.message
                     )
                 )
-            self.send_response(
-                request, CreatePartitionsResponse(CreatePartitionsResponseData(throttle_time_ms=0, results=results))
+            self.send_response_maybe_throttle_with_controller_quota(
+                controller_mutation_quota,
+                request,
+                CreatePartitionsResponse(CreatePartitionsResponseData(throttle_time_ms=0, results=results)),
             )
 
         self.admin_manager.create_partitions(
-            data.timeout_ms, list(valid.values()), data.validate_only, None, send_callback
+            data.timeout_ms, list(valid.values()), data.validate_only, controller_mutation_quota, send_callback
         )
 
     # ---- Admin: configs -------------------------------------------------------------------------------
@@ -1456,6 +1732,65 @@ class KafkaApis(Logging):
             alter_client_quotas_request.entries(), alter_client_quotas_request.validate_only()
         )
         self.send_response(request, AlterClientQuotasResponse.from_quota_entities(result, 0))
+
+    # ---- SASL after authentication, SCRAM credentials (issue 15, S2) ----------------------------------
+
+    def handle_sasl_handshake_request(self, request: Request) -> None:
+        """A SaslHandshake reaching the request handlers comes on an authenticated or non-SASL connection (a SASL
+        connection's handshake is answered by its authenticator): ILLEGAL_SASL_STATE."""
+        from kafka.common.message import SaslHandshakeResponseData
+        from kafka.common.requests.sasl_handshake_response import SaslHandshakeResponse
+
+        data = SaslHandshakeResponseData(error_code=Errors.ILLEGAL_SASL_STATE.code)
+        self.send_response_maybe_throttle(request, SaslHandshakeResponse(data))
+
+    def handle_sasl_authenticate_request(self, request: Request) -> None:
+        from kafka.common.message import SaslAuthenticateResponseData
+        from kafka.common.requests.sasl_authenticate_response import SaslAuthenticateResponse
+
+        data = SaslAuthenticateResponseData(
+            error_code=Errors.ILLEGAL_SASL_STATE.code,
+            error_message="SaslAuthenticate request received after successful authentication",
+        )
+        self.send_response_maybe_throttle(request, SaslAuthenticateResponse(data))
+
+    def handle_describe_user_scram_credentials_request(self, request: Request) -> None:
+        """The SCRAM mechanisms and iterations of the users asked for (all when none); Describe on the cluster."""
+        from kafka.common.requests.describe_user_scram_credentials_response import (
+            DescribeUserScramCredentialsResponse,
+        )
+
+        describe_request: Any = request.body
+        if self.authorize(request.context, AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
+            users = describe_request.data.users
+            names = None if users is None else [u.name for u in users]
+            result = self.admin_manager.describe_user_scram_credentials(names)
+            self.send_response_maybe_throttle(request, DescribeUserScramCredentialsResponse(result))
+        else:
+            self.send_response_maybe_throttle(
+                request, describe_request.get_error_response(0, Errors.CLUSTER_AUTHORIZATION_FAILED.exception())
+            )
+
+    def handle_alter_user_scram_credentials_request(self, request: Request) -> None:
+        """Creates or deletes SCRAM credentials in ZooKeeper; only the controller does (NOT_CONTROLLER elsewhere),
+        with Alter on the cluster."""
+        from kafka.common.requests.alter_user_scram_credentials_response import (
+            AlterUserScramCredentialsResponse,
+        )
+
+        alter_request: Any = request.body
+        if not self.controller.is_active:
+            self.send_response_maybe_throttle(
+                request, alter_request.get_error_response(0, Errors.NOT_CONTROLLER.exception())
+            )
+        elif self.authorize(request.context, AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME):
+            data = alter_request.data
+            result = self.admin_manager.alter_user_scram_credentials(list(data.upsertions), list(data.deletions))
+            self.send_response_maybe_throttle(request, AlterUserScramCredentialsResponse(result))
+        else:
+            self.send_response_maybe_throttle(
+                request, alter_request.get_error_response(0, Errors.CLUSTER_AUTHORIZATION_FAILED.exception())
+            )
 
     # ---- Admin: records, log dirs, leaders, cluster ---------------------------------------------------
 
@@ -2061,6 +2396,102 @@ class KafkaApis(Logging):
 
     # The handler of each API this broker serves, in the order of Kafka 2.8's `handle`. The dispatch and the
     # advertised API table (HANDLED_APIS, from which KafkaServer builds the ApiVersionManager) both come from it.
+    # ---- ACLs ------------------------------------------------------------------------------------------
+
+    def handle_describe_acls(self, request: Request) -> None:
+        self.authorize_cluster_operation(request, AclOperation.DESCRIBE)
+        describe_acls_request: Any = request.body
+        version = request.header.api_version
+        if self.authorizer is None:
+            data = DescribeAclsResponseData(
+                throttle_time_ms=0,
+                error_code=Errors.SECURITY_DISABLED.code,
+                error_message="No Authorizer is configured on the broker",
+            )
+            self.send_response(request, DescribeAclsResponse(data, version))
+            return
+        returned = dict.fromkeys(self.authorizer.acls(describe_acls_request.filter()))
+        data = DescribeAclsResponseData(throttle_time_ms=0, resources=DescribeAclsResponse.acls_resources(returned))
+        self.send_response(request, DescribeAclsResponse(data, version))
+
+    def handle_create_acls(self, request: Request) -> None:
+        self.authorize_cluster_operation(request, AclOperation.ALTER)
+        create_acls_request: Any = request.body
+        if self.authorizer is None:
+            self.send_error_response(request, SecurityDisabledException("No Authorizer is configured on the broker."))
+            return
+        all_bindings = [CreateAclsRequest.acl_binding(c) for c in create_acls_request.acl_creations()]
+        error_results: dict[int, AclCreateResult] = {}
+        valid_bindings: list[AclBinding] = []
+        valid_index: dict[int, int] = {}
+        for i, acl in enumerate(all_bindings):
+            resource = acl.pattern
+            error: ApiException | None = None
+            if resource.resource_type is ResourceType.CLUSTER and not is_cluster_resource(resource.name):
+                error = InvalidRequestException(f"The only valid name for the CLUSTER resource is {CLUSTER_NAME}")
+            elif not resource.name:
+                error = InvalidRequestException("Invalid empty resource name")
+            if error is not None:
+                self.debug(f"Failed to add acl {acl} to {resource}", error)
+                error_results[i] = AclCreateResult(error)
+            else:
+                valid_index[i] = len(valid_bindings)
+                valid_bindings.append(acl)
+        create_results = self.authorizer.create_acls(request.context, valid_bindings) if valid_bindings else []
+
+        def send_response_callback() -> None:
+            results = []
+            for i in range(len(all_bindings)):
+                result = error_results[i] if i in error_results else create_results[valid_index[i]].result()
+                creation = CreateAclsResponseData.AclCreationResult()
+                if result.exception is not None:
+                    api_error = ApiError.from_throwable(result.exception)
+                    creation.error_code = api_error.error.code
+                    creation.error_message = api_error.message
+                results.append(creation)
+            self.send_response(request, CreateAclsResponse(CreateAclsResponseData(throttle_time_ms=0, results=results)))
+
+        self._when_all_done(request, create_results, send_response_callback)
+
+    def handle_delete_acls(self, request: Request) -> None:
+        self.authorize_cluster_operation(request, AclOperation.ALTER)
+        delete_acls_request: Any = request.body
+        if self.authorizer is None:
+            self.send_error_response(request, SecurityDisabledException("No Authorizer is configured on the broker."))
+            return
+        delete_results = self.authorizer.delete_acls(request.context, delete_acls_request.filters())
+
+        def send_response_callback() -> None:
+            filter_results = [DeleteAclsResponse.filter_result(f.result()) for f in delete_results]
+            data = DeleteAclsResponseData(throttle_time_ms=0, filter_results=filter_results)
+            self.send_response(request, DeleteAclsResponse(data, request.header.api_version))
+
+        self._when_all_done(request, delete_results, send_response_callback)
+
+    def _when_all_done(self, request: Request, futures: Sequence[Future[Any]], callback: Callable[[], None]) -> None:
+        """Runs `callback` once every future is done: at once when they already are (AclAuthorizer's always are).
+
+        # PORT: Kafka parks the request in its alterAclsPurgatory until the futures complete or
+        # connections.max.idle.ms passes; here the last future to complete sends the response."""
+        remaining = [len(futures)]
+        lock = threading.Lock()
+
+        def on_done(_: Future[Any]) -> None:
+            with lock:
+                remaining[0] -= 1
+                last = remaining[0] == 0
+            if last:
+                try:
+                    callback()
+                except Exception as e:
+                    self.handle_error(request, e)
+
+        if not futures:
+            callback()
+            return
+        for future in futures:
+            future.add_done_callback(on_done)
+
     _HANDLERS: ClassVar[Mapping[ApiKeys, Callable[[KafkaApis, Request], None]]] = {
         ApiKeys.PRODUCE: handle_produce_request,
         ApiKeys.FETCH: handle_fetch_request,
@@ -2090,6 +2521,9 @@ class KafkaApis(Logging):
         ApiKeys.END_TXN: handle_end_txn_request,
         ApiKeys.WRITE_TXN_MARKERS: handle_write_txn_markers_request,
         ApiKeys.TXN_OFFSET_COMMIT: handle_txn_offset_commit_request,
+        ApiKeys.DESCRIBE_ACLS: handle_describe_acls,
+        ApiKeys.CREATE_ACLS: handle_create_acls,
+        ApiKeys.DELETE_ACLS: handle_delete_acls,
         ApiKeys.ALTER_CONFIGS: handle_alter_configs_request,
         ApiKeys.DESCRIBE_CONFIGS: handle_describe_configs_request,
         ApiKeys.ALTER_REPLICA_LOG_DIRS: handle_alter_replica_log_dirs_request,
@@ -2103,6 +2537,10 @@ class KafkaApis(Logging):
         ApiKeys.OFFSET_DELETE: handle_offset_delete_request,
         ApiKeys.DESCRIBE_CLIENT_QUOTAS: handle_describe_client_quotas_request,
         ApiKeys.ALTER_CLIENT_QUOTAS: handle_alter_client_quotas_request,
+        ApiKeys.SASL_HANDSHAKE: handle_sasl_handshake_request,
+        ApiKeys.SASL_AUTHENTICATE: handle_sasl_authenticate_request,
+        ApiKeys.DESCRIBE_USER_SCRAM_CREDENTIALS: handle_describe_user_scram_credentials_request,
+        ApiKeys.ALTER_USER_SCRAM_CREDENTIALS: handle_alter_user_scram_credentials_request,
         ApiKeys.ALTER_PARTITION: handle_alter_isr_request,
         ApiKeys.DESCRIBE_CLUSTER: handle_describe_cluster,
         ApiKeys.DESCRIBE_PRODUCERS: handle_describe_producers_request,

@@ -21,16 +21,19 @@ RunningAsBroker; `started`.
 # writes of /feature to reach the cache. We follow Kafka 2.8 there too.
 
 Shutdown order (Kafka 2.8's): controlled shutdown; state ShuttingDown; DynamicConfigManager; the socket server
-stops processing; request handler pool; KafkaScheduler; KafkaApis; admin manager; TransactionCoordinator;
-GroupCoordinator; ReplicaManager; AlterIsrManager; AutoTopicCreationManager; LogManager; KafkaController; feature
-change listener; ZooKeeper client; SocketServer; the dynamic config's reconfigurables and dynamic values cleared;
+stops processing; request handler pool; KafkaScheduler; KafkaApis; the authorizer; admin manager;
+TransactionCoordinator; GroupCoordinator; ReplicaManager; AlterIsrManager; AutoTopicCreationManager; LogManager;
+KafkaController; feature change listener; ZooKeeper client; SocketServer; the dynamic config's reconfigurables
+and dynamic values cleared;
 state NotRunning; `shut down completed`.
 # PORT: the parts of Kafka's sequence whose components this broker does not have (the control-plane listener,
-# authorizer, delegation tokens, forwarding manager) are skipped.
+# delegation tokens, forwarding manager) are skipped.
 
 At step "coordinators" the GroupCoordinator starts, then the TransactionCoordinator (with its own one-thread
 scheduler, `transaction-log-manager-0`, and the ProducerIdManager it hands out producer ids from, to idempotent
-producers too). The authorizer is not ported: none is started, and the ACL APIs are not advertised.
+producers too). At step "authorizer" the class `authorizer.class.name` names (none by default) is created,
+configured with the broker's configs and started; each listener starts taking requests once the authorizer's
+future for it completes.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from __future__ import annotations
 import os
 import threading
 import uuid
+from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 from kafka.common.errors import (
@@ -69,6 +73,7 @@ if TYPE_CHECKING:
     from kafka.log.log_manager import LogManager
     from kafka.network.socket_server import SocketServer
     from kafka.server.alter_isr_manager import AlterIsrManager
+    from kafka.server.authorizer.authorizer import Authorizer
     from kafka.server.auto_topic_creation_manager import DefaultAutoTopicCreationManager
     from kafka.server.dynamic_config_manager import DynamicConfigManager
     from kafka.server.fetch_session import FetchManager
@@ -120,6 +125,7 @@ class KafkaServer(Logging):
         self.transaction_coordinator: TransactionCoordinator | None = None
         self.fetch_manager: FetchManager | None = None
         self.data_plane_request_processor: KafkaApis | None = None
+        self.authorizer: Authorizer | None = None
         self.data_plane_request_handler_pool: KafkaRequestHandlerPool | None = None
         self.dynamic_config_manager: DynamicConfigManager | None = None
         self.auto_topic_creation_manager: DefaultAutoTopicCreationManager | None = None
@@ -298,10 +304,20 @@ class KafkaServer(Logging):
         )
         self._step("coordinators")
 
+        authorizer_futures: dict[str, Future[None]] = {}
         if config.authorizer_class_name:
-            raise KafkaException(
-                f"authorizer.class.name={config.authorizer_class_name} is set, but this broker has no authorizer yet"
+            from kafka.security.authorizer.authorizer_utils import create_authorizer
+            from kafka.server.authorizer.authorizer_server_info import AuthorizerServerInfo
+
+            self.authorizer = authorizer = create_authorizer(config.authorizer_class_name)
+            authorizer.configure(config.originals())
+            server_info = AuthorizerServerInfo(
+                self.cluster_id,
+                broker_id,
+                [ep.listener_name.value for ep in config.listeners],
+                config.inter_broker_listener_name.value,
             )
+            authorizer_futures = {str(k): v for k, v in authorizer.start(server_info).items()}
         self._step("authorizer")
 
         self._start_request_processing(
@@ -320,7 +336,7 @@ class KafkaServer(Logging):
         self._step("dynamic-config")
 
         # The listeners were bound early; requests are read only from here on, as in Kafka 2.8.
-        socket_server.start_processing_requests()
+        socket_server.start_processing_requests(authorizer_futures)
         self.broker_state = BrokerState.RUNNING
         # Keys nobody knows (a typo, a config of a newer Kafka) are reported, as Kafka's AbstractConfig does.
         config.log_unused()
@@ -517,6 +533,7 @@ class KafkaServer(Logging):
             admin_manager.config_helper,
             lambda: controller.broker_epoch,
             quotas=self.quota_managers,
+            authorizer=self.authorizer,
         )
         self.data_plane_request_handler_pool = KafkaRequestHandlerPool(
             broker_id,
@@ -678,6 +695,8 @@ class KafkaServer(Logging):
             swallow(self.kafka_scheduler.shutdown, log)
         if self.data_plane_request_processor is not None:
             swallow(self.data_plane_request_processor.close, log)
+        if self.authorizer is not None:
+            swallow(self.authorizer.close, log)
         if self.admin_manager is not None:
             swallow(self.admin_manager.shutdown, log)
         # The coordinators stop before the replica manager they write through.

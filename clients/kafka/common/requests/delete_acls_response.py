@@ -7,11 +7,20 @@ from __future__ import annotations
 
 from typing import Any, Self
 
+from kafka.common.acl.access_control_entry import AccessControlEntry
+from kafka.common.acl.acl_binding import AclBinding
+from kafka.common.acl.acl_operation import AclOperation
+from kafka.common.acl.acl_permission_type import AclPermissionType
 from kafka.common.errors import UnsupportedVersionException
+from kafka.common.message import DeleteAclsResponseData
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.abstract_response import AbstractResponse
+from kafka.common.requests.api_error import ApiError
 from kafka.common.requests.describe_acls_response import PATTERN_TYPE_LITERAL, UNKNOWN_CODE
+from kafka.common.resource.pattern_type import PatternType
+from kafka.common.resource.resource_pattern import ResourcePattern
+from kafka.common.resource.resource_type import ResourceType
 
 
 class DeleteAclsResponse(AbstractResponse):
@@ -37,3 +46,44 @@ class DeleteAclsResponse(AbstractResponse):
 
     def error_counts(self) -> dict[Errors, int]:
         return self._error_counts_of_codes(r.error_code for r in self._data.filter_results)
+
+    @staticmethod
+    def filter_result(result: Any) -> Any:
+        """The DeleteAclsFilterResult of an authorizer's AclDeleteResult."""
+        error = ApiError.from_throwable(result.exception) if result.exception is not None else ApiError.NONE
+        matching = []
+        for r in result.acl_binding_delete_results:
+            acl_error = ApiError.from_throwable(r.exception) if r.exception is not None else ApiError.NONE
+            b = r.acl_binding
+            matching.append(
+                DeleteAclsResponseData.DeleteAclsMatchingAcl(
+                    error_code=acl_error.error.code,
+                    error_message=acl_error.message,
+                    resource_type=b.pattern.resource_type.code,
+                    resource_name=b.pattern.name,
+                    pattern_type=b.pattern.pattern_type.code,
+                    principal=b.entry.principal,
+                    host=b.entry.host,
+                    operation=b.entry.operation.code,
+                    permission_type=b.entry.permission_type.code,
+                )
+            )
+        return DeleteAclsResponseData.DeleteAclsFilterResult(
+            error_code=error.error.code, error_message=error.message, matching_acls=matching
+        )
+
+    @staticmethod
+    def acl_binding(matching_acl: Any) -> AclBinding:
+        return AclBinding(
+            ResourcePattern(
+                ResourceType.from_code(matching_acl.resource_type),
+                matching_acl.resource_name,
+                PatternType.from_code(matching_acl.pattern_type),
+            ),
+            AccessControlEntry(
+                matching_acl.principal,
+                matching_acl.host,
+                AclOperation.from_code(matching_acl.operation),
+                AclPermissionType.from_code(matching_acl.permission_type),
+            ),
+        )

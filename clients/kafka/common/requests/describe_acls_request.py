@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from kafka.common.acl.access_control_entry_filter import AccessControlEntryFilter
+from kafka.common.acl.acl_binding_filter import AclBindingFilter
+from kafka.common.acl.acl_operation import AclOperation
+from kafka.common.acl.acl_permission_type import AclPermissionType
 from kafka.common.errors import UnsupportedVersionException
-from kafka.common.message import DescribeAclsResponseData
+from kafka.common.message import DescribeAclsRequestData, DescribeAclsResponseData
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.requests.abstract_request import AbstractRequest
 from kafka.common.requests.api_error import ApiError
@@ -19,6 +23,9 @@ from kafka.common.requests.describe_acls_response import (
     UNKNOWN_CODE,
     DescribeAclsResponse,
 )
+from kafka.common.resource.pattern_type import PatternType
+from kafka.common.resource.resource_pattern_filter import ResourcePatternFilter
+from kafka.common.resource.resource_type import ResourceType
 
 
 class DescribeAclsRequest(AbstractRequest[DescribeAclsResponse]):
@@ -45,3 +52,33 @@ class DescribeAclsRequest(AbstractRequest[DescribeAclsResponse]):
             throttle_time_ms=throttle_time_ms, error_code=error.error.code, error_message=error.message
         )
         return DescribeAclsResponse(data, self._version)
+
+    def filter(self) -> AclBindingFilter:
+        """The request's filter."""
+        d = self._data
+        return AclBindingFilter(
+            ResourcePatternFilter(
+                ResourceType.from_code(d.resource_type_filter),
+                d.resource_name_filter,
+                PatternType.from_code(d.pattern_type_filter),
+            ),
+            AccessControlEntryFilter(
+                d.principal_filter,
+                d.host_filter,
+                AclOperation.from_code(d.operation),
+                AclPermissionType.from_code(d.permission_type),
+            ),
+        )
+
+    @staticmethod
+    def data_of(f: AclBindingFilter) -> Any:
+        """The request data of a filter."""
+        return DescribeAclsRequestData(
+            resource_type_filter=f.pattern_filter.resource_type.code,
+            resource_name_filter=f.pattern_filter.name,
+            pattern_type_filter=f.pattern_filter.pattern_type.code,
+            principal_filter=f.entry_filter.principal,
+            host_filter=f.entry_filter.host,
+            operation=f.entry_filter.operation.code,
+            permission_type=f.entry_filter.permission_type.code,
+        )

@@ -5,12 +5,21 @@ The matching ACLs grouped by resource, or an error with a message.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Self
 
+from kafka.common.acl.access_control_entry import AccessControlEntry
+from kafka.common.acl.acl_binding import AclBinding
+from kafka.common.acl.acl_operation import AclOperation
+from kafka.common.acl.acl_permission_type import AclPermissionType
 from kafka.common.errors import UnsupportedVersionException
+from kafka.common.message import DescribeAclsResponseData
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.abstract_response import AbstractResponse
+from kafka.common.resource.pattern_type import PatternType
+from kafka.common.resource.resource_pattern import ResourcePattern
+from kafka.common.resource.resource_type import ResourceType
 
 # Codes of PatternType, ResourceType, AclOperation and AclPermissionType that these classes check.
 UNKNOWN_CODE = 0
@@ -46,3 +55,44 @@ class DescribeAclsResponse(AbstractResponse):
 
     def error_counts(self) -> dict[Errors, int]:
         return {self.error(): 1}
+
+    @staticmethod
+    def acls_resources(bindings: Iterable[AclBinding]) -> list[Any]:
+        """The bindings grouped by resource pattern, as the response carries them."""
+        by_pattern: dict[ResourcePattern, list[Any]] = {}
+        for b in bindings:
+            by_pattern.setdefault(b.pattern, []).append(
+                DescribeAclsResponseData.AclDescription(
+                    principal=b.entry.principal,
+                    host=b.entry.host,
+                    operation=b.entry.operation.code,
+                    permission_type=b.entry.permission_type.code,
+                )
+            )
+        return [
+            DescribeAclsResponseData.DescribeAclsResource(
+                resource_type=p.resource_type.code, resource_name=p.name, pattern_type=p.pattern_type.code, acls=acls
+            )
+            for p, acls in by_pattern.items()
+        ]
+
+    @staticmethod
+    def acl_bindings(resource: Any) -> list[AclBinding]:
+        """The bindings of one DescribeAclsResource."""
+        pattern = ResourcePattern(
+            ResourceType.from_code(resource.resource_type),
+            resource.resource_name,
+            PatternType.from_code(resource.pattern_type),
+        )
+        return [
+            AclBinding(
+                pattern,
+                AccessControlEntry(
+                    acl.principal,
+                    acl.host,
+                    AclOperation.from_code(acl.operation),
+                    AclPermissionType.from_code(acl.permission_type),
+                ),
+            )
+            for acl in resource.acls
+        ]
