@@ -83,9 +83,10 @@ class TestCerts:
 def _name(cn: str, ou: str = "test", o: str = "kafka-port") -> x509.Name:
     return x509.Name(
         [
-            x509.NameAttribute(NameOID.COMMON_NAME, cn),
-            x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, ou),
+            # Most significant first, as CAs issue them: the RFC 2253 form (the principal) reads CN=...,OU=...,O=...
             x509.NameAttribute(NameOID.ORGANIZATION_NAME, o),
+            x509.NameAttribute(NameOID.ORGANIZATIONAL_UNIT_NAME, ou),
+            x509.NameAttribute(NameOID.COMMON_NAME, cn),
         ]
     )
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import enum
 
+from kafka.common.errors import AuthenticationException
 from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.network.authenticator import Authenticator
 from kafka.common.network.channel_state import ChannelState
@@ -117,10 +118,15 @@ class KafkaChannel:
     def prepare(self) -> None:
         """Takes the transport's handshake, then the authentication, as far as they go now; the channel is READY
         once both are complete."""
-        if not self._transport_layer.ready():
-            self._transport_layer.handshake()
-        if self._transport_layer.ready() and not self._authenticator.complete():
-            self._authenticator.authenticate()
+        try:
+            if not self._transport_layer.ready():
+                self._transport_layer.handshake()
+            if self._transport_layer.ready() and not self._authenticator.complete():
+                self._authenticator.authenticate()
+        except AuthenticationException as e:
+            # The client is told why (its operations then fail without retries); other errors are network errors.
+            self._state = ChannelState(ChannelState.State.AUTHENTICATION_FAILED, e, self._remote_address)
+            raise
         if self.ready():
             self._successful_authentications += 1
             self._state = ChannelState.READY
@@ -141,6 +147,14 @@ class KafkaChannel:
     def set_remote_address(self, remote_address: str) -> None:
         """The address being connected to, as shown in disconnect reports (Java reads it from the socket)."""
         self._remote_address = remote_address
+
+    def set_peer_host(self, host: str, port: int) -> None:
+        """The host name a client connects to (a TLS transport checks the server's certificate against it).
+
+        # PORT: Java's SSL transport reads it from the socket's InetSocketAddress."""
+        set_peer_host = getattr(self._transport_layer, "set_peer_host", None)
+        if set_peer_host is not None:
+            set_peer_host(host, port)
 
     def set_socket_address(self, host: str, port: int) -> None:
         """The peer of an accepted connection, as the Acceptor took it from accept() (see SocketChannel)."""

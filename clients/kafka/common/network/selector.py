@@ -32,6 +32,7 @@ import socket
 from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
+from kafka.common.errors import AuthenticationException
 from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.network.channel_builder import ChannelBuilder
 from kafka.common.network.channel_state import ChannelState
@@ -156,7 +157,9 @@ class Selector(Selectable):
             self._configure_socket_channel(sock, send_buffer_size, receive_buffer_size)
             connected = self.do_connect(sock, address)
             key = self._register_channel(id, sock, SelectionKey.OP_CONNECT)
-            self._channels[id].set_remote_address(str(address))
+            channel = self._channels[id]
+            channel.set_remote_address(str(address))
+            channel.set_peer_host(address.address.host_name or address.address.host_address, address.port)
             if connected:
                 self._log.debug(f"Immediately connected to node {id}")
                 self._immediately_connected_keys.add(key)
@@ -474,6 +477,9 @@ class Selector(Selectable):
         desc = f"{channel.socket_description()} (channelId={channel.id()})"
         if isinstance(e, (OSError, EOFError)):
             self._log.debug(f"Connection with {desc} disconnected", e)
+        elif isinstance(e, AuthenticationException):
+            again = "re-" if channel.successful_authentications() > 0 else ""
+            self._log.info(f"Failed {again}authentication with {desc} ({e})")
         else:
             self._log.warn(f"Unexpected error from {desc}; closing connection", e)
 
