@@ -212,13 +212,6 @@ DEBUGGING_REPLICA_ID = -2
 ADMIN_CLIENT_ID = "__admin_client"
 # Metadata v8-10 clients that did not ask for authorized operations get this value.
 AUTHORIZED_OPERATIONS_OMITTED = -(2**31)
-# What a group's authorized operations are without an authorizer: every operation a group supports, as a bit
-# field of AclOperation codes: READ (3), DELETE (6) and DESCRIBE (8).
-GROUP_AUTHORIZED_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8)
-# The same for a topic: READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS and ALTER_CONFIGS ...
-TOPIC_AUTHORIZED_OPERATIONS = sum(1 << code for code in (3, 4, 5, 6, 7, 8, 10, 11))
-# ... and for the cluster: CREATE, ALTER, DESCRIBE, CLUSTER_ACTION, DESCRIBE_CONFIGS, ALTER_CONFIGS, IDEMPOTENT_WRITE.
-CLUSTER_AUTHORIZED_OPERATIONS = sum(1 << code for code in (5, 7, 8, 9, 10, 11, 12))
 
 
 class KafkaApis(Logging):
@@ -555,6 +548,33 @@ class KafkaApis(Logging):
         all_topics = metadata_request.is_all_topics()
         topics = self.metadata_cache.get_all_topics() if all_topics else set(metadata_request.topics())
 
+        ctx = request.context
+        authorized_for_describe = self.filter_by_authorized(
+            ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, topics, _identity, log_if_denied=not all_topics
+        )
+        authorized_topics = {t for t in topics if t in authorized_for_describe}
+        unauthorized_for_describe = [t for t in topics if t not in authorized_for_describe]
+        unauthorized_for_create: set[str] = set()
+        if authorized_topics and self.config.auto_create_topics_enable and metadata_request.allow_auto_topic_creation():
+            non_existing = {t for t in authorized_topics if not self.metadata_cache.contains(t)}
+            if non_existing and not self.authorize(
+                ctx, AclOperation.CREATE, ResourceType.CLUSTER, CLUSTER_NAME, log_if_denied=False
+            ):
+                authorized_for_create = self.filter_by_authorized(
+                    ctx, AclOperation.CREATE, ResourceType.TOPIC, non_existing, _identity
+                )
+                unauthorized_for_create = non_existing - authorized_for_create
+                authorized_topics -= unauthorized_for_create
+        unauthorized_metadata = [
+            _metadata_topic(t, Errors.TOPIC_AUTHORIZATION_FAILED, Topic.is_internal(t)) for t in unauthorized_for_create
+        ]
+        # Topics the principal may not describe are not disclosed: a listing of all topics leaves them out.
+        if not (all_topics or (version == 0 and not metadata_request.topics())):
+            unauthorized_metadata += [
+                _metadata_topic(t, Errors.TOPIC_AUTHORIZATION_FAILED, False) for t in unauthorized_for_describe
+            ]
+        topics = authorized_topics
+
         error_unavailable_endpoints = version == 0
         error_unavailable_listeners = version >= 6
         known = [t for t in topics if self.metadata_cache.contains(t)]
@@ -580,16 +600,15 @@ class KafkaApis(Logging):
             throttle_time_ms=0,
             cluster_id=self.cluster_id,
             controller_id=_or_minus_one(self.metadata_cache.get_controller_id()),
-            # Without an authorizer every operation is authorized (v8+, when asked for).
-            cluster_authorized_operations=CLUSTER_AUTHORIZED_OPERATIONS
-            if version >= 8 and data.include_cluster_authorized_operations
-            else AUTHORIZED_OPERATIONS_OMITTED,
         )
-        topic_authorized_operations = (
-            TOPIC_AUTHORIZED_OPERATIONS
-            if version >= 8 and data.include_topic_authorized_operations
-            else AUTHORIZED_OPERATIONS_OMITTED
-        )
+        if 8 <= version <= 10 and data.include_cluster_authorized_operations:
+            if self.authorize(ctx, AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
+                response_data.cluster_authorized_operations = self.authorized_operations(request, Resource.CLUSTER)
+            else:
+                response_data.cluster_authorized_operations = 0
+        else:
+            response_data.cluster_authorized_operations = AUTHORIZED_OPERATIONS_OMITTED
+        include_topic_operations = version >= 8 and data.include_topic_authorized_operations
         for node in self.metadata_cache.get_alive_broker_nodes(listener):
             response_data.brokers.append(
                 MetadataResponseData.MetadataResponseBroker(
@@ -597,7 +616,14 @@ class KafkaApis(Logging):
                 )
             )
         for t in topic_metadata + unknown_metadata:
-            t.topic_authorized_operations = topic_authorized_operations
+            t.topic_authorized_operations = (
+                self.authorized_operations(request, Resource(ResourceType.TOPIC, t.name))
+                if include_topic_operations
+                else AUTHORIZED_OPERATIONS_OMITTED
+            )
+            response_data.topics.append(t)
+        for t in unauthorized_metadata:
+            t.topic_authorized_operations = AUTHORIZED_OPERATIONS_OMITTED
             response_data.topics.append(t)
         self.trace(
             f"Sending topic metadata for correlation id {request.header.correlation_id} to client "
@@ -1138,6 +1164,17 @@ class KafkaApis(Logging):
         version = request.header.api_version
         response_data = DescribeGroupsResponseData(throttle_time_ms=0)
         for group_id in data.groups:
+            if not self.authorize(request.context, AclOperation.DESCRIBE, ResourceType.GROUP, group_id):
+                response_data.groups.append(
+                    DescribeGroupsResponseData.DescribedGroup(
+                        error_code=Errors.GROUP_AUTHORIZATION_FAILED.code,
+                        group_id=group_id,
+                        group_state="",
+                        protocol_type="",
+                        protocol_data="",
+                    )
+                )
+                continue
             error, summary = self.group_coordinator.handle_describe_group(group_id)
             described = DescribeGroupsResponseData.DescribedGroup(
                 error_code=error.code,
@@ -1158,8 +1195,9 @@ class KafkaApis(Logging):
                 ],
             )
             if version >= 3 and error is Errors.NONE and data.include_authorized_operations:
-                # Without an authorizer every operation a group supports is allowed.
-                described.authorized_operations = GROUP_AUTHORIZED_OPERATIONS
+                described.authorized_operations = self.authorized_operations(
+                    request, Resource(ResourceType.GROUP, group_id)
+                )
             response_data.groups.append(described)
         self.send_response(request, DescribeGroupsResponse(response_data))
 
@@ -1168,6 +1206,10 @@ class KafkaApis(Logging):
         # A null filter is the same as an empty one: every group.
         states = set(data.states_filter or ())
         error, groups = self.group_coordinator.handle_list_groups(states)
+        # With Describe on the cluster every group is listed, else those the principal may describe.
+        if not self.authorize(request.context, AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
+            ctx = request.context
+            groups = [g for g in groups if self.authorize(ctx, AclOperation.DESCRIBE, ResourceType.GROUP, g.group_id)]
         response_data = ListGroupsResponseData(throttle_time_ms=0, error_code=error.code)
         for group in groups:
             response_data.groups.append(
@@ -1180,7 +1222,11 @@ class KafkaApis(Logging):
     def handle_delete_groups_request(self, request: Request) -> None:
         data: Any = request.body.data
         groups = list(dict.fromkeys(data.groups_names))
-        results = self.group_coordinator.handle_delete_groups(set(groups))
+        authorized_groups, unauthorized_groups = self.partition_seq_by_authorized(
+            request.context, AclOperation.DELETE, ResourceType.GROUP, groups, _identity
+        )
+        results = self.group_coordinator.handle_delete_groups(set(authorized_groups)) if authorized_groups else {}
+        results = {**results, **{g: Errors.GROUP_AUTHORIZATION_FAILED for g in unauthorized_groups}}
         collection = DeleteGroupsResponseData.DeletableGroupResultCollection()
         for group_id, error in results.items():
             collection.append(DeleteGroupsResponseData.DeletableGroupResult(group_id=group_id, error_code=error.code))
@@ -1398,6 +1444,7 @@ class KafkaApis(Logging):
     def handle_leader_and_isr_request(self, request: Request) -> None:
         correlation_id = request.header.correlation_id
         leader_and_isr_request: Any = request.body
+        self.authorize_cluster_operation(request, AclOperation.CLUSTER_ACTION)
         if self._is_broker_epoch_stale(leader_and_isr_request.broker_epoch()):
             self.info(
                 f"Received LeaderAndIsr request with broker epoch {leader_and_isr_request.broker_epoch()} smaller "
@@ -1416,6 +1463,7 @@ class KafkaApis(Logging):
 
     def handle_stop_replica_request(self, request: Request) -> None:
         stop_replica_request: Any = request.body
+        self.authorize_cluster_operation(request, AclOperation.CLUSTER_ACTION)
         if self._is_broker_epoch_stale(stop_replica_request.broker_epoch()):
             self.info(
                 f"Received StopReplica request with broker epoch {stop_replica_request.broker_epoch()} smaller than "
@@ -1465,6 +1513,7 @@ class KafkaApis(Logging):
         update_metadata_request: Any = request.body
         from kafka.common.message import UpdateMetadataResponseData
 
+        self.authorize_cluster_operation(request, AclOperation.CLUSTER_ACTION)
         if self._is_broker_epoch_stale(update_metadata_request.broker_epoch()):
             self.info(
                 f"Received update metadata request with broker epoch {update_metadata_request.broker_epoch()} smaller "
@@ -1494,6 +1543,7 @@ class KafkaApis(Logging):
     def handle_controlled_shutdown_request(self, request: Request) -> None:
         controlled_shutdown_request: Any = request.body
         data = controlled_shutdown_request.data
+        self.authorize_cluster_operation(request, AclOperation.CLUSTER_ACTION)
 
         def callback(result: Any) -> None:
             from kafka.common.message import ControlledShutdownResponseData
@@ -1903,6 +1953,7 @@ class KafkaApis(Logging):
         from kafka.common.requests.alter_partition_response import AlterPartitionResponse
 
         alter_isr_request: Any = request.body
+        self.authorize_cluster_operation(request, AclOperation.CLUSTER_ACTION)
         if not self.controller.is_active:
             self.send_response(request, alter_isr_request.get_error_response(0, NotControllerException()))
             return
@@ -1918,10 +1969,13 @@ class KafkaApis(Logging):
             throttle_time_ms=0,
             cluster_id=self.cluster_id,
             controller_id=_or_minus_one(self.metadata_cache.get_controller_id()),
-            cluster_authorized_operations=CLUSTER_AUTHORIZED_OPERATIONS
-            if request.body.data.include_cluster_authorized_operations
-            else AUTHORIZED_OPERATIONS_OMITTED,
+            cluster_authorized_operations=AUTHORIZED_OPERATIONS_OMITTED,
         )
+        if request.body.data.include_cluster_authorized_operations:
+            if self.authorize(request.context, AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
+                response_data.cluster_authorized_operations = self.authorized_operations(request, Resource.CLUSTER)
+            else:
+                response_data.cluster_authorized_operations = 0
         for node in self.metadata_cache.get_alive_broker_nodes(listener):
             response_data.brokers.append(
                 DescribeClusterResponseData.DescribeClusterBroker(
@@ -1940,6 +1994,7 @@ class KafkaApis(Logging):
             AlterPartitionReassignmentsResponse,
         )
 
+        self.authorize_cluster_operation(request, AclOperation.ALTER)
         data: Any = request.body.data
 
         def send_response_callback(result: Any) -> None:
@@ -1980,6 +2035,7 @@ class KafkaApis(Logging):
         from kafka.common.message import ListPartitionReassignmentsResponseData
         from kafka.common.requests.list_partition_reassignments_response import ListPartitionReassignmentsResponse
 
+        self.authorize_cluster_operation(request, AclOperation.DESCRIBE)
         data: Any = request.body.data
 
         def send_response_callback(result: Any) -> None:
@@ -2088,6 +2144,7 @@ class KafkaApis(Logging):
         marker, with acks=-1; the response waits for every marker's append. Transactional offsets of the group
         coordinator's partitions are made visible (or dropped) once their marker is written."""
         self.ensure_inter_broker_version(KAFKA_0_11_0_IV0)
+        self.authorize_cluster_operation(request, AclOperation.CLUSTER_ACTION)
         write_txn_markers_request: Any = request.body
         markers = write_txn_markers_request.markers()
         errors: dict[int, dict[tuple[str, int], Errors]] = {}
@@ -2675,6 +2732,10 @@ def _txn_offset_commit_response_data(errors: Mapping[TopicPartition, Errors]) ->
             )
         )
     return data
+
+
+def _identity(name: str) -> str:
+    return name
 
 
 def _or_minus_one(value: int | None) -> int:

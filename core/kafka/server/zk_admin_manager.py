@@ -850,8 +850,179 @@ class ZkAdminManager(Logging):
 
     # ---- life cycle -------------------------------------------------------------------------------
 
+    # ---- SCRAM credentials (issue 15, S2) ------------------------------------------------------------
+
+    def describe_user_scram_credentials(self, users: Sequence[str] | None) -> Any:
+        """The SCRAM mechanisms and iterations of `users` (all users with a credential when None or empty), as
+        DescribeUserScramCredentialsResponseData; never the credentials themselves."""
+        from kafka.common.message import DescribeUserScramCredentialsResponseData as Data
+        from kafka.common.security.scram.internals import scram_credential_utils as scu
+
+        result_cls = Data.DescribeUserScramCredentialsResult
+        info_cls = Data.CredentialInfo
+        describing_all = not users
+        retval = Data()
+        user_results: dict[str, Any] = {}
+
+        def add_if_has_scram_credential(user: str, config: Mapping[str, str], explicit_user: bool = False) -> None:
+            result = result_cls(user=user)
+            if any(name in config for name in _SCRAM_TYPES):
+                try:
+                    result.credential_infos = [
+                        info_cls(mechanism=type_, iterations=scu.credential_from_string(config[name]).iterations)
+                        for name, type_ in _SCRAM_TYPES.items()
+                        if name in config
+                    ]
+                except Exception as e:
+                    api_error = self._scram_api_error_from(e, _ERROR_PROCESSING_DESCRIBE)
+                    result.error_code = api_error.error.code
+                    result.error_message = api_error.error.message
+                user_results[user] = result
+            elif explicit_user:
+                result.error_code = Errors.RESOURCE_NOT_FOUND.code
+                result.error_message = f"Attempt to describe a user credential that does not exist: {user}"
+                user_results[user] = result
+
+        try:
+            if describing_all:
+                for user, props in self._admin_zk_client.fetch_all_entity_configs(ConfigType.USER).items():
+                    add_if_has_scram_credential(desanitize(user), props)
+                retval.results = [user_results[u] for u in sorted(user_results)]
+            else:
+                assert users is not None
+                illegal = {u for u in users if not u}
+                for user in illegal:
+                    user_results[user] = result_cls(
+                        user=user, error_code=Errors.RESOURCE_NOT_FOUND.code, error_message=_USERNAME_MUST_NOT_BE_EMPTY
+                    )
+                duplicated = {u for u in users if users.count(u) > 1} - illegal
+                for user in duplicated:
+                    user_results[user] = result_cls(
+                        user=user,
+                        error_code=Errors.DUPLICATE_RESOURCE.code,
+                        error_message=f"Cannot describe SCRAM credentials for the same user twice in a single "
+                        f"request: {user}",
+                    )
+                for user in users:
+                    if user in illegal or user in duplicated:
+                        continue
+                    try:
+                        config = self._admin_zk_client.fetch_entity_config(ConfigType.USER, sanitize(user))
+                        add_if_has_scram_credential(user, config, True)
+                    except Exception as e:
+                        api_error = self._scram_api_error_from(e, _ERROR_PROCESSING_DESCRIBE)
+                        user_results[user] = result_cls(
+                            user=user, error_code=api_error.error.code, error_message=api_error.error.message
+                        )
+                retval.results = [user_results[u] for u in dict.fromkeys(users)]
+        except Exception as e:
+            api_error = self._scram_api_error_from(e, _ERROR_PROCESSING_DESCRIBE)
+            retval.error_code = api_error.error.code
+            retval.error_message = api_error.message_with_fallback()
+        return retval
+
+    def _scram_api_error_from(self, e: Exception, message: str) -> ApiError:
+        if isinstance(e, ApiException):
+            self.info(message, e)
+        else:
+            self.error(message, e)
+        return ApiError.from_throwable(e)
+
+    def alter_user_scram_credentials(self, upsertions: Sequence[Any], deletions: Sequence[Any]) -> Any:
+        """Creates, replaces and deletes SCRAM credentials in `/config/users/<user>` (from the salted passwords the
+        client sent), with Kafka 2.8's checks and one result per user, as AlterUserScramCredentialsResponseData."""
+        from kafka.common.message import AlterUserScramCredentialsResponseData as Data
+        from kafka.common.security.scram.internals import scram_credential_utils as scu
+        from kafka.common.security.scram.internals.scram_formatter import ScramFormatter
+        from kafka.common.security.scram.internals.scram_mechanism import ScramMechanism
+
+        result_cls = Data.AlterUserScramCredentialsResult
+        retval = Data()
+        results: list[Any] = []
+        names_by_type = {t: n for n, t in _SCRAM_TYPES.items()}
+        unknown_msg = "Unknown SCRAM mechanism"
+        illegal_by_user: dict[str, str] = {}
+        for deletion in deletions:
+            if not deletion.name:
+                illegal_by_user[deletion.name] = _USERNAME_MUST_NOT_BE_EMPTY
+            elif deletion.mechanism not in names_by_type:
+                illegal_by_user[deletion.name] = unknown_msg
+        for upsertion in upsertions:
+            if not upsertion.name:
+                illegal_by_user[upsertion.name] = _USERNAME_MUST_NOT_BE_EMPTY
+            elif upsertion.mechanism not in names_by_type:
+                illegal_by_user[upsertion.name] = unknown_msg
+            else:
+                mechanism = ScramMechanism.for_mechanism_name(names_by_type[upsertion.mechanism])
+                assert mechanism is not None
+                if upsertion.iterations > _MAX_SCRAM_ITERATIONS:
+                    illegal_by_user[upsertion.name] = "Too many iterations"
+                elif upsertion.iterations < mechanism.min_iterations:
+                    illegal_by_user[upsertion.name] = "Too few iterations"
+        for user, message in illegal_by_user.items():
+            code = Errors.UNSUPPORTED_SASL_MECHANISM if message == unknown_msg else Errors.UNACCEPTABLE_CREDENTIAL
+            results.append(result_cls(user=user, error_code=code.code, error_message=message))
+        pairs = [(u.name, u.mechanism) for u in upsertions if u.name not in illegal_by_user] + [
+            (d.name, d.mechanism) for d in deletions if d.name not in illegal_by_user
+        ]
+        duplicated_users = list(dict.fromkeys(user for user, mech in pairs if pairs.count((user, mech)) > 1))
+        for user in duplicated_users:
+            results.append(
+                result_cls(
+                    user=user,
+                    error_code=Errors.DUPLICATE_RESOURCE.code,
+                    error_message="A user credential cannot be altered twice in the same request",
+                )
+            )
+        potentially_valid = list(dict.fromkeys(user for user, _ in pairs if user not in duplicated_users))
+        configs = {u: self._admin_zk_client.fetch_entity_config(ConfigType.USER, sanitize(u)) for u in potentially_valid}
+        invalid_deletion_users = list(
+            dict.fromkeys(
+                d.name for d in deletions if d.name in configs and names_by_type[d.mechanism] not in configs[d.name]
+            )
+        )
+        for user in invalid_deletion_users:
+            results.append(
+                result_cls(
+                    user=user,
+                    error_code=Errors.RESOURCE_NOT_FOUND.code,
+                    error_message="Attempt to delete a user credential that does not exist",
+                )
+            )
+        for user in (u for u in potentially_valid if u not in invalid_deletion_users):
+            try:
+                config = dict(configs[user])
+                for d in deletions:
+                    if d.name == user:
+                        config.pop(names_by_type[d.mechanism], None)
+                for u in upsertions:
+                    if u.name == user:
+                        name = names_by_type[u.mechanism]
+                        mechanism = ScramMechanism.for_mechanism_name(name)
+                        assert mechanism is not None
+                        credential = ScramFormatter(mechanism).generate_credential_from_salted_password(
+                            bytes(u.salt), bytes(u.salted_password), u.iterations
+                        )
+                        config[name] = scu.credential_to_string(credential)
+                self._admin_zk_client.change_configs(ConfigType.USER, sanitize(user), config)
+                results.append(result_cls(user=user, error_code=Errors.NONE.code))
+            except Exception as e:
+                self.info("Error encountered while altering user SCRAM credentials", e)
+                error = Errors.for_exception(e)
+                results.append(result_cls(user=user, error_code=error.code, error_message=error.message))
+        retval.results = results
+        return retval
+
     def shutdown(self) -> None:
         self._topic_purgatory.shutdown()
+
+
+
+# SCRAM mechanisms by name with the type byte the SCRAM credential APIs carry (the admin ScramMechanism's).
+_SCRAM_TYPES = {"SCRAM-SHA-256": 1, "SCRAM-SHA-512": 2}
+_MAX_SCRAM_ITERATIONS = 16384
+_USERNAME_MUST_NOT_BE_EMPTY = "Username must not be empty"
+_ERROR_PROCESSING_DESCRIBE = "Error processing describe user SCRAM credential configs request"
 
 
 class _AlterConfigOp:

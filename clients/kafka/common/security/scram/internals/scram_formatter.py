@@ -141,3 +141,11 @@ class ScramFormatter:
         return ScramCredential(
             salt, self.stored_key(self.client_key(salted_password)), self.server_key(salted_password), iterations
         )
+
+    def generate_credential_from_salted_password(
+        self, salt: bytes, salted_password: bytes, iterations: int
+    ) -> ScramCredential:
+        """The credential for a password an admin client already salted (AlterUserScramCredentials)."""
+        return ScramCredential(
+            salt, self.stored_key(self.client_key(salted_password)), self.server_key(salted_password), iterations
+        )
