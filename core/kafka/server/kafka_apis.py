@@ -143,6 +143,7 @@ from kafka.common.requests.offset_commit_response import OffsetCommitResponse
 from kafka.common.requests.offset_delete_response import OffsetDeleteResponse
 from kafka.common.requests.offset_fetch_response import INVALID_OFFSET as OFFSET_FETCH_INVALID_OFFSET
 from kafka.common.requests.offset_fetch_response import NO_METADATA as OFFSET_FETCH_NO_METADATA
+from kafka.common.requests.offset_fetch_response import UNAUTHORIZED_PARTITION as OFFSET_FETCH_UNAUTHORIZED_PARTITION
 from kafka.common.requests.offset_fetch_response import UNKNOWN_PARTITION as OFFSET_FETCH_UNKNOWN_PARTITION
 from kafka.common.requests.offset_fetch_response import OffsetFetchResponse
 from kafka.common.requests.offset_fetch_response import PartitionData as OffsetFetchPartitionData
@@ -636,18 +637,30 @@ class KafkaApis(Logging):
     def handle_produce_request(self, request: Request) -> None:
         produce_request: Any = request.body
         version = request.header.api_version
-        if has_transactional_records(produce_request) and produce_request.transactional_id is None:
-            # Transactional batches must name their transactional id (the only check left without an authorizer).
+        if has_transactional_records(produce_request) and (
+            produce_request.transactional_id is None
+            or not self.authorize(
+                request.context, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, produce_request.transactional_id
+            )
+        ):
+            # Transactional batches must name a transactional id the principal may write.
             self.send_error_response(request, _exception_of(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED))
             return
 
+        unauthorized: dict[TopicPartition, PartitionResponse] = {}
         non_existing: dict[TopicPartition, PartitionResponse] = {}
         invalid: dict[TopicPartition, PartitionResponse] = {}
         authorized: dict[TopicPartition, Any] = {}
+        authorized_topics = self.filter_by_authorized(
+            request.context, AclOperation.WRITE, ResourceType.TOPIC, produce_request.data.topic_data, _name_of
+        )
         for topic in produce_request.data.topic_data:
             for partition in topic.partition_data:
                 tp = TopicPartition(topic.name, partition.index)
                 records = partition.records
+                if topic.name not in authorized_topics:
+                    unauthorized[tp] = PartitionResponse(Errors.TOPIC_AUTHORIZATION_FAILED)
+                    continue
                 if not self.metadata_cache.contains(tp):
                     non_existing[tp] = PartitionResponse(Errors.UNKNOWN_TOPIC_OR_PARTITION)
                     continue
@@ -661,7 +674,7 @@ class KafkaApis(Logging):
         request_size = request.size_in_bytes
 
         def send_response_callback(response_status: dict[TopicPartition, PartitionResponse]) -> None:
-            merged = {**response_status, **non_existing, **invalid}
+            merged = {**response_status, **unauthorized, **non_existing, **invalid}
             error_in_response = False
             for tp, status in merged.items():
                 if status.error is not Errors.NONE:
@@ -738,10 +751,32 @@ class KafkaApis(Logging):
         erroneous: list[tuple[TopicIdPartition, Any]] = []
         interesting: list[tuple[TopicIdPartition, Any]] = []
 
+        if is_from_follower:
+            # A follower needs ClusterAction on the cluster; a consumer needs Read on each topic.
+            follower_authorized = self.authorize(
+                request.context, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER, CLUSTER_NAME
+            )
+            authorized_topics: set[str] = set()
+        else:
+            follower_authorized = False
+            partition_datas: list[TopicIdPartition] = []
+            context.foreach_partition(lambda tip, _: partition_datas.append(tip))
+            authorized_topics = self.filter_by_authorized(
+                request.context,
+                AclOperation.READ,
+                ResourceType.TOPIC,
+                [tip for tip in partition_datas if tip.topic is not None],
+                _topic_of,
+            )
+
         def classify(tip: TopicIdPartition, data: Any) -> None:
             tp = tip.topic_partition
             if tip.topic is None:
                 erroneous.append((tip, FetchResponse.partition_response(tp.partition, Errors.UNKNOWN_TOPIC_ID)))
+            elif not (follower_authorized if is_from_follower else tip.topic in authorized_topics):
+                erroneous.append(
+                    (tip, FetchResponse.partition_response(tp.partition, Errors.TOPIC_AUTHORIZATION_FAILED))
+                )
             elif not self.metadata_cache.contains(tp):
                 erroneous.append(
                     (tip, FetchResponse.partition_response(tp.partition, Errors.UNKNOWN_TOPIC_OR_PARTITION))
@@ -911,13 +946,20 @@ class KafkaApis(Logging):
         fetch_only_from_leader = replica_id != DEBUGGING_REPLICA_ID
         isolation = IsolationLevel.for_id(data.isolation_level) if is_from_consumer else None
         response_data = ListOffsetsResponseData(throttle_time_ms=0)
+        authorized_topics = self.filter_by_authorized(
+            request.context, AclOperation.DESCRIBE, ResourceType.TOPIC, data.topics, _name_of
+        )
         for topic in data.topics:
             topic_response = ListOffsetsResponseData.ListOffsetsTopicResponse(name=topic.name)
             for partition in topic.partitions:
                 tp = TopicPartition(topic.name, partition.partition_index)
                 result = ListOffsetsResponseData.ListOffsetsPartitionResponse(partition_index=tp.partition)
                 try:
-                    if not self.metadata_cache.contains(tp):
+                    if topic.name not in authorized_topics:
+                        result.error_code = Errors.TOPIC_AUTHORIZATION_FAILED.code
+                        result.timestamp = -1
+                        result.offset = -1
+                    elif not self.metadata_cache.contains(tp):
                         result.error_code = Errors.UNKNOWN_TOPIC_OR_PARTITION.code
                     elif version == 0:
                         offsets = self.replica_manager.legacy_fetch_offsets_for_timestamp(
@@ -958,10 +1000,32 @@ class KafkaApis(Logging):
 
     def handle_offset_for_leader_epoch_request(self, request: Request) -> None:
         body: Any = request.body
-        topics = body.data.topics
-        results = self.replica_manager.last_offset_for_leader_epoch(topics)
+        topics: list[Any] = list(body.data.topics)
+        unauthorized: list[Any]
+        # Followers need ClusterAction; consumers checking for truncation (KIP-320) Describe on the topic.
+        if self.authorize(
+            request.context, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER, CLUSTER_NAME, log_if_denied=False
+        ):
+            authorized, unauthorized = topics, []
+        else:
+            authorized, unauthorized = self.partition_seq_by_authorized(
+                request.context, AclOperation.DESCRIBE, ResourceType.TOPIC, topics, _topic_of
+            )
+        results = self.replica_manager.last_offset_for_leader_epoch(authorized) if authorized else []
         response_data = OffsetForLeaderEpochResponseData(throttle_time_ms=0)
         response_data.topics.extend(results)
+        for t in unauthorized:
+            response_data.topics.append(
+                OffsetForLeaderEpochResponseData.OffsetForLeaderTopicResult(
+                    topic=t.topic,
+                    partitions=[
+                        OffsetForLeaderEpochResponseData.EpochEndOffset(
+                            partition=p.partition, error_code=Errors.TOPIC_AUTHORIZATION_FAILED.code
+                        )
+                        for p in t.partitions
+                    ],
+                )
+            )
         self.send_response(request, OffsetsForLeaderEpochResponse(response_data))
 
     # ---- Group coordination: FindCoordinator ---------------------------------------------------------
@@ -1007,6 +1071,14 @@ class KafkaApis(Logging):
         coordinator's topic; the topic is created when it does not exist yet (COORDINATOR_NOT_AVAILABLE
         meanwhile)."""
         coordinator_type = CoordinatorType.for_id(key_type)
+        if coordinator_type is CoordinatorType.GROUP and not self.authorize(
+            request.context, AclOperation.DESCRIBE, ResourceType.GROUP, key
+        ):
+            return Errors.GROUP_AUTHORIZATION_FAILED, NO_NODE
+        if coordinator_type is CoordinatorType.TRANSACTION and not self.authorize(
+            request.context, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, key
+        ):
+            return Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, NO_NODE
         if coordinator_type is CoordinatorType.TRANSACTION:
             partition = self.txn_coordinator.partition_for(key)
             internal_topic_name = Topic.TRANSACTION_STATE_TOPIC_NAME
@@ -1065,6 +1137,25 @@ class KafkaApis(Logging):
                 )
             self.send_response(request, response)
 
+        if not self.authorize(request.context, AclOperation.READ, ResourceType.GROUP, data.group_id):
+            self.send_response(
+                request,
+                JoinGroupResponse(
+                    JoinGroupResponseData(
+                        throttle_time_ms=0,
+                        error_code=Errors.GROUP_AUTHORIZATION_FAILED.code,
+                        generation_id=-1,
+                        protocol_type=None,
+                        protocol_name=None,
+                        leader="",
+                        member_id="",
+                        members=[],
+                    ),
+                    version,
+                ),
+            )
+            return
+
         # From v4 a new dynamic member is sent back for a member id first (KIP-394).
         require_known_member_id = version >= 4 and data.group_instance_id is None
         protocols = [(protocol.name, protocol.metadata) for protocol in data.protocols]
@@ -1108,6 +1199,9 @@ class KafkaApis(Logging):
                 ),
             )
 
+        if not self.authorize(request.context, AclOperation.READ, ResourceType.GROUP, data.group_id):
+            send_response_callback(_SyncGroupDenied())
+            return
         self.group_coordinator.handle_sync_group(
             data.group_id,
             data.generation_id,
@@ -1134,6 +1228,9 @@ class KafkaApis(Logging):
                 )
             self.send_response(request, response)
 
+        if not self.authorize(request.context, AclOperation.READ, ResourceType.GROUP, data.group_id):
+            send_response_callback(Errors.GROUP_AUTHORIZATION_FAILED)
+            return
         self.group_coordinator.handle_heartbeat(
             data.group_id, data.member_id, data.group_instance_id, data.generation_id, send_response_callback
         )
@@ -1153,6 +1250,11 @@ class KafkaApis(Logging):
                 request, LeaveGroupResponse.of(member_responses, leave_result.top_level_error, 0, version)
             )
 
+        if not self.authorize(
+            request.context, AclOperation.READ, ResourceType.GROUP, leave_group_request.data.group_id
+        ):
+            self.send_response(request, LeaveGroupResponse.of([], Errors.GROUP_AUTHORIZATION_FAILED, 0, version))
+            return
         self.group_coordinator.handle_leave_group(
             leave_group_request.data.group_id, leave_group_request.members(), send_response_callback
         )
@@ -1244,10 +1346,22 @@ class KafkaApis(Logging):
             self.send_error_response(request, _exception_of(Errors.UNSUPPORTED_VERSION))
             return
 
-        # Partitions of unknown topics are answered here; the rest go to ZooKeeper (v0) or the coordinator.
+        if not self.authorize(request.context, AclOperation.READ, ResourceType.GROUP, data.group_id):
+            self.send_error_response(request, _exception_of(Errors.GROUP_AUTHORIZATION_FAILED))
+            return
+
+        # Partitions of unauthorized or unknown topics are answered here; the rest go to ZooKeeper (v0) or the
+        # coordinator.
         response_builder = _PartitionErrorsBuilder()
         valid: list[tuple[TopicPartition, Any]] = []
+        authorized_topics = self.filter_by_authorized(
+            request.context, AclOperation.READ, ResourceType.TOPIC, data.topics, _name_of
+        )
         for topic in data.topics:
+            if topic.name not in authorized_topics:
+                for partition in topic.partitions:
+                    response_builder.add(topic.name, partition.partition_index, Errors.TOPIC_AUTHORIZATION_FAILED)
+                continue
             if not self.metadata_cache.contains(topic.name):
                 for partition in topic.partitions:
                     response_builder.add(topic.name, partition.partition_index, Errors.UNKNOWN_TOPIC_OR_PARTITION)
@@ -1331,10 +1445,21 @@ class KafkaApis(Logging):
     def _handle_offset_fetch_request_from_zookeeper(self, request: Request) -> None:
         offset_fetch_request: Any = request.body
         group_id = offset_fetch_request.group_id()
+        if not self.authorize(request.context, AclOperation.DESCRIBE, ResourceType.GROUP, group_id):
+            response = offset_fetch_request.get_error_response_for(0, Errors.GROUP_AUTHORIZATION_FAILED)
+            self._send_offset_fetch_response(request, response)
+            return
+        requested = list(offset_fetch_request.partitions() or ())
+        authorized_topics = self.filter_by_authorized(
+            request.context, AclOperation.DESCRIBE, ResourceType.TOPIC, requested, _first
+        )
         partition_data: dict[tuple[str, int], OffsetFetchPartitionData] = {}
-        for topic, partition in offset_fetch_request.partitions() or ():
+        for topic, partition in requested:
             tp = TopicPartition(topic, partition)
             try:
+                if topic not in authorized_topics:
+                    partition_data[(topic, partition)] = OFFSET_FETCH_UNAUTHORIZED_PARTITION
+                    continue
                 if not self.metadata_cache.contains(tp):
                     partition_data[(topic, partition)] = OFFSET_FETCH_UNKNOWN_PARTITION
                     continue
@@ -1357,7 +1482,7 @@ class KafkaApis(Logging):
         groups = offset_fetch_request.groups()
         if version < 8:
             group = groups[0]
-            error, group_response = self._fetch_offsets_for_group(group, require_stable)
+            error, group_response = self._fetch_offsets_for_group(request, group, require_stable)
             if error is not Errors.NONE:
                 # PORT: as 2.8 answers a single group: before v2 the error goes into every partition asked for.
                 # (3.7 answers those versions with no partition at all, which hides the error from the client.)
@@ -1365,11 +1490,11 @@ class KafkaApis(Logging):
             else:
                 response = OffsetFetchResponse.from_groups([group_response], version)
         else:
-            group_responses = [self._fetch_offsets_for_group(group, require_stable)[1] for group in groups]
+            group_responses = [self._fetch_offsets_for_group(request, group, require_stable)[1] for group in groups]
             response = OffsetFetchResponse.from_groups(group_responses, version)
         self._send_offset_fetch_response(request, response)
 
-    def _fetch_offsets_for_group(self, group: Any, require_stable: bool) -> tuple[Errors, Any]:
+    def _fetch_offsets_for_group(self, request: Request, group: Any, require_stable: bool) -> tuple[Errors, Any]:
         """The coordinator's committed offsets of one group (all of them when `group.topics` is null) as a v8
         OffsetFetchResponseGroup, with the group's error."""
         partitions = (
@@ -1377,11 +1502,27 @@ class KafkaApis(Logging):
             if group.topics is None
             else [TopicPartition(topic.name, index) for topic in group.topics for index in topic.partition_indexes]
         )
-        error, results = self.group_coordinator.handle_fetch_offsets(group.group_id, require_stable, partitions)
         group_response = OffsetFetchResponseData.OffsetFetchResponseGroup(group_id=group.group_id)
+        if not self.authorize(request.context, AclOperation.DESCRIBE, ResourceType.GROUP, group.group_id):
+            group_response.error_code = Errors.GROUP_AUTHORIZATION_FAILED.code
+            return Errors.GROUP_AUTHORIZATION_FAILED, group_response
+        unauthorized: list[TopicPartition] = []
+        if partitions is not None:
+            partitions, unauthorized = self.partition_seq_by_authorized(
+                request.context, AclOperation.DESCRIBE, ResourceType.TOPIC, partitions, _topic_of
+            )
+        error, results = self.group_coordinator.handle_fetch_offsets(group.group_id, require_stable, partitions)
         if error is not Errors.NONE:
             group_response.error_code = error.code
             return error, group_response
+        if partitions is None:
+            # Offsets of topics the principal may not describe are not shown.
+            visible = self.filter_by_authorized(
+                request.context, AclOperation.DESCRIBE, ResourceType.TOPIC, results, _topic_of
+            )
+            results = {tp: d for tp, d in results.items() if tp.topic in visible}
+        else:
+            results = {**results, **dict.fromkeys(unauthorized, OFFSET_FETCH_UNAUTHORIZED_PARTITION)}
         by_topic: dict[str, Any] = {}
         for tp, data in results.items():
             topic_response = by_topic.get(tp.topic)
@@ -1413,9 +1554,20 @@ class KafkaApis(Logging):
     def handle_offset_delete_request(self, request: Request) -> None:
         offset_delete_request: Any = request.body
         data = offset_delete_request.data
+        if not self.authorize(request.context, AclOperation.DELETE, ResourceType.GROUP, data.group_id):
+            response = offset_delete_request.get_error_response_for(0, Errors.GROUP_AUTHORIZATION_FAILED)
+            self.send_response(request, response)
+            return
         response_builder = _PartitionErrorsBuilder()
         partitions: list[TopicPartition] = []
+        authorized_topics = self.filter_by_authorized(
+            request.context, AclOperation.READ, ResourceType.TOPIC, data.topics, _name_of
+        )
         for topic in data.topics:
+            if topic.name not in authorized_topics:
+                for partition in topic.partitions:
+                    response_builder.add(topic.name, partition.partition_index, Errors.TOPIC_AUTHORIZATION_FAILED)
+                continue
             if not self.metadata_cache.contains(topic.name):
                 for partition in topic.partitions:
                     response_builder.add(topic.name, partition.partition_index, Errors.UNKNOWN_TOPIC_OR_PARTITION)
@@ -2734,8 +2886,31 @@ def _txn_offset_commit_response_data(errors: Mapping[TopicPartition, Errors]) ->
     return data
 
 
+class _SyncGroupDenied:
+    """The SyncGroup result of a principal that may not read the group."""
+
+    error = Errors.GROUP_AUTHORIZATION_FAILED
+    protocol_type: str | None = None
+    protocol_name: str | None = None
+    member_assignment = b""
+
+
 def _identity(name: str) -> str:
     return name
+
+
+def _first(pair: tuple[str, Any]) -> str:
+    return pair[0]
+
+
+def _name_of(element: Any) -> str:
+    """The `name` of a request element (a topic)."""
+    return str(element.name)
+
+
+def _topic_of(element: Any) -> str:
+    """The `topic` of a request element or a partition."""
+    return str(element.topic)
 
 
 def _or_minus_one(value: int | None) -> int:
