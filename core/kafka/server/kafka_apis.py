@@ -1750,8 +1750,38 @@ class KafkaApis(Logging):
                 )
             )
 
+        # CREATE on the cluster allows every topic, else CREATE on each topic; only topics whose configs the
+        # principal may describe report them.
+        ctx = request.context
+        names = [t.name for t in data.topics]
+        if self.authorize(ctx, AclOperation.CREATE, ResourceType.CLUSTER, CLUSTER_NAME, log_if_denied=False):
+            authorized_topics = set(names)
+        else:
+            authorized_topics = self.filter_by_authorized(
+                ctx, AclOperation.CREATE, ResourceType.TOPIC, names, _identity
+            )
+        authorized_for_describe_configs = self.filter_by_authorized(
+            ctx, AclOperation.DESCRIBE_CONFIGS, ResourceType.TOPIC, names, _identity, log_if_denied=False
+        )
+        config_error = Errors.TOPIC_AUTHORIZATION_FAILED.code
+        for name in [n for n in to_create if n not in authorized_topics]:
+            del to_create[name]
+            results.append(
+                CreateTopicsResponseData.CreatableTopicResult(
+                    name=name,
+                    error_code=Errors.TOPIC_AUTHORIZATION_FAILED.code,
+                    error_message="Authorization failed.",
+                    topic_config_error_code=0 if name in authorized_for_describe_configs else config_error,
+                )
+            )
+
         # One result per topic, filled in place with configs, partitions and replication factor (v5+).
-        include = {name: CreateTopicsResponseData.CreatableTopicResult(name=name) for name in to_create}
+        include = {
+            name: CreateTopicsResponseData.CreatableTopicResult(
+                name=name, topic_config_error_code=0 if name in authorized_for_describe_configs else config_error
+            )
+            for name in to_create
+        }
         controller_mutation_quota = self.controller_mutation_quota_for(request, 6)
 
         def send_callback(errors: dict[str, Any]) -> None:
@@ -1765,6 +1795,7 @@ class KafkaApis(Logging):
                         result.configs = None if version >= 5 else result.configs
                         result.num_partitions = -1
                         result.replication_factor = -1
+                        result.topic_config_error_code = Errors.NONE.code
                 results.append(result)
             self.send_response_maybe_throttle_with_controller_quota(
                 controller_mutation_quota,
@@ -1776,7 +1807,7 @@ class KafkaApis(Logging):
             data.timeout_ms,
             data.validate_only,
             to_create,
-            include if version >= 5 else {},
+            {n: r for n, r in include.items() if n in authorized_for_describe_configs} if version >= 5 else {},
             controller_mutation_quota,
             send_callback,
         )
@@ -1802,10 +1833,20 @@ class KafkaApis(Logging):
             self.send_response(request, DeleteTopicsResponse(DeleteTopicsResponseData(responses=results)))
             return
         to_delete: list[str] = []
+        named = [n for n in names if n is not None]
+        authorized_delete = self.filter_by_authorized(
+            request.context, AclOperation.DELETE, ResourceType.TOPIC, named, _identity
+        )
         for name in names:
             if name is None:
                 results.append(
                     DeleteTopicsResponseData.DeletableTopicResult(name=None, error_code=Errors.UNKNOWN_TOPIC_ID.code)
+                )
+            elif name not in authorized_delete:
+                results.append(
+                    DeleteTopicsResponseData.DeletableTopicResult(
+                        name=name, error_code=Errors.TOPIC_AUTHORIZATION_FAILED.code
+                    )
                 )
             elif not self.metadata_cache.contains(name):
                 results.append(
@@ -1854,7 +1895,19 @@ class KafkaApis(Logging):
         dupes: set[str] = set()
         for topic in data.topics:
             (dupes if topic.name in seen else seen).add(topic.name)
-        valid = {t.name: t for t in data.topics if t.name not in dupes}
+        not_duped = [t for t in data.topics if t.name not in dupes]
+        authorized, unauthorized = self.partition_seq_by_authorized(
+            request.context, AclOperation.ALTER, ResourceType.TOPIC, not_duped, _name_of
+        )
+        valid = {t.name: t for t in authorized}
+        for topic in unauthorized:
+            results.append(
+                CreatePartitionsResponseData.CreatePartitionsTopicResult(
+                    name=topic.name,
+                    error_code=Errors.TOPIC_AUTHORIZATION_FAILED.code,
+                    error_message="The topic authorization is failed.",
+                )
+            )
         for name in dupes:
             results.append(
                 CreatePartitionsResponseData.CreatePartitionsTopicResult(
@@ -1886,9 +1939,29 @@ class KafkaApis(Logging):
     def handle_describe_configs_request(self, request: Request) -> None:
         describe_configs_request: Any = request.body
         data = describe_configs_request.data
-        results = self.config_helper.describe_configs(data.resources, data.include_synonyms, data.include_documentation)
         from kafka.common.message import DescribeConfigsResponseData
         from kafka.common.requests.describe_configs_response import DescribeConfigsResponse
+
+        authorized: list[Any] = []
+        unauthorized: list[Any] = []
+        for r in data.resources:
+            op = AclOperation.DESCRIBE_CONFIGS
+            ok = self._config_resource_authorized(request, op, r.resource_type, r.resource_name)
+            (authorized if ok else unauthorized).append(r)
+        results: list[Any] = self.config_helper.describe_configs(
+            authorized, data.include_synonyms, data.include_documentation
+        )
+        for r in unauthorized:
+            error = _configs_authorization_error(r.resource_type)
+            results.append(
+                DescribeConfigsResponseData.DescribeConfigsResult(
+                    error_code=error.code,
+                    error_message=error.message,
+                    configs=[],
+                    resource_name=r.resource_name,
+                    resource_type=r.resource_type,
+                )
+            )
 
         self.send_response(
             request, DescribeConfigsResponse(DescribeConfigsResponseData(throttle_time_ms=0, results=results))
@@ -1897,7 +1970,15 @@ class KafkaApis(Logging):
     def handle_alter_configs_request(self, request: Request) -> None:
         data: Any = request.body.data
         configs = {_config_resource(r): {c.name: c.value for c in r.configs} for r in data.resources}
-        outcome = self.admin_manager.alter_configs(configs, data.validate_only)
+        unauthorized = [
+            res
+            for res in configs
+            if not self._config_resource_authorized(request, AclOperation.ALTER_CONFIGS, res.type.id, res.name)
+        ]
+        for res in unauthorized:
+            del configs[res]
+        outcome = self.admin_manager.alter_configs(configs, data.validate_only) if configs else {}
+        outcome.update({res: ApiError(_configs_authorization_error(res.type.id), None) for res in unauthorized})
         response_data = AlterConfigsResponseData(throttle_time_ms=0)
         response_data.responses.extend(
             _alter_configs_results(AlterConfigsResponseData.AlterConfigsResourceResponse, outcome)
@@ -1907,12 +1988,29 @@ class KafkaApis(Logging):
     def handle_incremental_alter_configs_request(self, request: Request) -> None:
         data: Any = request.body.data
         configs = {_config_resource(r): list(r.configs) for r in data.resources}
-        outcome = self.admin_manager.incremental_alter_configs(configs, data.validate_only)
+        unauthorized = [
+            res
+            for res in configs
+            if not self._config_resource_authorized(request, AclOperation.ALTER_CONFIGS, res.type.id, res.name)
+        ]
+        for res in unauthorized:
+            del configs[res]
+        outcome = self.admin_manager.incremental_alter_configs(configs, data.validate_only) if configs else {}
+        outcome.update({res: ApiError(_configs_authorization_error(res.type.id), None) for res in unauthorized})
         response_data = IncrementalAlterConfigsResponseData(throttle_time_ms=0)
         response_data.responses.extend(
             _alter_configs_results(IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse, outcome)
         )
         self.send_response(request, IncrementalAlterConfigsResponse(response_data))
+
+    def _config_resource_authorized(self, request: Request, op: AclOperation, type_id: int, name: str) -> bool:
+        """DESCRIBE_CONFIGS/ALTER_CONFIGS on the cluster for broker (and broker logger) configs, on the topic for
+        topic configs. Other types are left to the config handling, which answers them with its own error."""
+        if type_id in (ConfigResource.Type.BROKER.id, ConfigResource.Type.BROKER_LOGGER.id):
+            return self.authorize(request.context, op, ResourceType.CLUSTER, CLUSTER_NAME)
+        if type_id == ConfigResource.Type.TOPIC.id:
+            return self.authorize(request.context, op, ResourceType.TOPIC, name)
+        return True
 
     # ---- Admin: client quotas -------------------------------------------------------------------------
 
@@ -1922,6 +2020,9 @@ class KafkaApis(Logging):
         from kafka.common.requests.describe_client_quotas_response import DescribeClientQuotasResponse
 
         describe_client_quotas_request: Any = request.body
+        if not self.authorize(request.context, AclOperation.DESCRIBE_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME):
+            self.send_error_response(request, _exception_of(Errors.CLUSTER_AUTHORIZATION_FAILED))
+            return
         result = self.admin_manager.describe_client_quotas(describe_client_quotas_request.filter())
         self.send_response(request, DescribeClientQuotasResponse.from_quota_entities(result, 0))
 
@@ -1930,6 +2031,9 @@ class KafkaApis(Logging):
         from kafka.common.requests.alter_client_quotas_response import AlterClientQuotasResponse
 
         alter_client_quotas_request: Any = request.body
+        if not self.authorize(request.context, AclOperation.ALTER_CONFIGS, ResourceType.CLUSTER, CLUSTER_NAME):
+            self.send_error_response(request, _exception_of(Errors.CLUSTER_AUTHORIZATION_FAILED))
+            return
         result = self.admin_manager.alter_client_quotas(
             alter_client_quotas_request.entries(), alter_client_quotas_request.validate_only()
         )
@@ -2824,6 +2928,12 @@ def _client_host(request: Request) -> str:
 def _config_resource(resource: Any) -> ConfigResource:
     """The ConfigResource an AlterConfigs or IncrementalAlterConfigs request entry names."""
     return ConfigResource(ConfigResource.Type.for_id(resource.resource_type), resource.resource_name)
+
+
+def _configs_authorization_error(type_id: int) -> Errors:
+    if type_id == ConfigResource.Type.TOPIC.id:
+        return Errors.TOPIC_AUTHORIZATION_FAILED
+    return Errors.CLUSTER_AUTHORIZATION_FAILED
 
 
 def _alter_configs_results(entry_class: Any, outcome: dict[ConfigResource, Any]) -> list[Any]:
