@@ -11,12 +11,11 @@ printed lines are Kafka's.
 
 It works through the admin client (Admin.create); tests hand in a fake one through `admin_factory`.
 
-# PORT: the `--zookeeper` mode is not ported (Kafka 3.x dropped it for everything but SCRAM credentials before
-a broker starts); its option is kept for the help and the checks, then refused with one line. Client, user and
-IP quotas go through describeClientQuotas/alterClientQuotas (org.apache.kafka.common.quota's classes). SCRAM
-credentials go through the SCRAM calls, which this project's admin client does not have yet: the command then
-fails as Kafka's does when a call fails, "Error while executing config command with args '...'" and the
-exception, status 1. Quotas are stored by the broker but not enforced yet (no ClientQuotaManager).
+# PORT: `--zookeeper` serves users only (SCRAM credentials, which must exist before a broker can check them, and
+user quotas), written to and read from ZooKeeper as Kafka 2.8 does; other entity types are refused with one line.
+Client, user and IP quotas go through describeClientQuotas/alterClientQuotas (org.apache.kafka.common.quota's
+classes), SCRAM credentials through alterUserScramCredentials/describeUserScramCredentials. Kafka's message for a
+malformed SCRAM value repeats the value; ours hides it, so that a password never reaches the terminal or a log.
 Where Kafka prints a stack trace only the lines naming exceptions are printed.
 """
 
@@ -410,12 +409,44 @@ class ConfigService:
         if has_quota_configs_to_add or has_quota_configs_to_delete:
             self._alter_quota_configs(entity_types, entity_names, configs_to_be_added_map, configs_to_be_deleted)
         else:
-            # SCRAM credentials: the admin client's alterUserScramCredentials.
-            self.admin_client.alter_user_scram_credentials(
+            self._alter_user_scram_credential_configs(
                 entity_names[0],
-                {k: configs_to_be_added[k].value for k in scram_configs_to_add},
+                {k: configs_to_be_added[k].value or "" for k in scram_configs_to_add},
                 scram_configs_to_delete,
             )
+
+    def _alter_user_scram_credential_configs(
+        self, user: str, scram_configs_to_add: Mapping[str, str], scram_configs_to_delete: Sequence[str]
+    ) -> None:
+        """Kafka 2.8's alterUserScramCredentialConfigs: `[iterations=N,]password=P` per mechanism (iterations -1 or
+        absent: 4096) become upsertions, the deleted mechanisms deletions, in one alterUserScramCredentials call."""
+        from kafka.clients.admin.scram_credential_info import ScramCredentialInfo
+        from kafka.clients.admin.scram_mechanism import ScramMechanism as PublicScramMechanism
+        from kafka.clients.admin.user_scram_credential_alteration import (
+            UserScramCredentialAlteration,
+            UserScramCredentialDeletion,
+            UserScramCredentialUpsertion,
+        )
+        from kafka.common.security.scram.internals.scram_mechanism import ScramMechanism
+
+        alterations: list[UserScramCredentialAlteration] = [
+            UserScramCredentialDeletion(user, PublicScramMechanism.from_mechanism_name(name))
+            for name in scram_configs_to_delete
+        ]
+        for name, value in scram_configs_to_add.items():
+            mechanism = ScramMechanism.for_mechanism_name(name)
+            assert mechanism is not None
+            m = re.fullmatch(r"(?:iterations=(-?[0-9]*),)?password=(.*)", value, re.S)
+            if m is None:
+                raise IllegalArgumentException(f"Invalid credential property {name}=<hidden>")
+            iterations = int(m[1]) if m[1] and m[1] != "-1" else 4096
+            if iterations < mechanism.min_iterations:
+                raise IllegalArgumentException(
+                    f"Iterations {iterations} is less than the minimum {mechanism.min_iterations} required for {name}"
+                )
+            info = ScramCredentialInfo(PublicScramMechanism.from_mechanism_name(name), iterations)
+            alterations.append(UserScramCredentialUpsertion(user, info, m[2].encode("utf-8")))
+        self.admin_client.alter_user_scram_credentials(alterations).all().get(60_000)
 
     def _alter_quota_configs(
         self,
@@ -915,6 +946,98 @@ def _process_command(opts: ConfigCommandOptions, out: TextIO, admin_factory: Adm
         service.close()
 
 
+# -- --zookeeper: users (SCRAM credentials before any broker runs) ---------------------------------------------------
+
+DEFAULT_SCRAM_ITERATIONS = 4096
+
+
+def _process_command_with_zk(opts: ConfigCommandOptions, out: TextIO) -> None:
+    """Kafka 2.8's processCommandWithZk, for users: their configs are written to and read from ZooKeeper directly,
+    so that SCRAM credentials can exist before the first broker starts.
+
+    # PORT: only users go through ZooKeeper here; the other entity types are refused (use --bootstrap-server)."""
+    from kafka.common.utils.time import Time
+    from kafka.zk.admin_zk_client import AdminZkClient
+    from kafka.zk.kafka_zk_client import KafkaZkClient
+
+    if opts.entity_types()[0] != ConfigType.USER:
+        raise IllegalArgumentException(
+            "--zookeeper is supported by this version of kafka-configs.sh for users only (SCRAM credentials and "
+            "quotas): use --bootstrap-server"
+        )
+    print("Warning: --zookeeper is deprecated and will be removed in a future version of Kafka.", file=out)
+    print("Use --bootstrap-server instead to specify a broker to connect to.", file=out)
+    zk_client = KafkaZkClient.apply(
+        opts.options.value_of(opts.zk_connect_opt), False, 30000, 30000, 2**31 - 1, Time.SYSTEM
+    )
+    try:
+        admin_zk_client = AdminZkClient(zk_client)
+        if opts.options.has(opts.alter_opt):
+            _alter_config_with_zk(opts, admin_zk_client, out)
+        elif opts.options.has(opts.describe_opt):
+            _describe_config_with_zk(opts, admin_zk_client, out)
+    finally:
+        zk_client.close()
+
+
+def _alter_config_with_zk(opts: ConfigCommandOptions, admin_zk_client: Any, out: TextIO) -> None:
+    configs_to_be_added = parse_configs_to_be_added(opts)
+    configs_to_be_deleted = parse_configs_to_be_deleted(opts)
+    entity = parse_entity(opts)
+    entity_type = entity.root.entity_type
+    entity_name = entity.full_sanitized_name
+    _pre_process_scram_credentials(configs_to_be_added)
+    configs = admin_zk_client.fetch_entity_config(entity_type, entity_name)
+    invalid_configs = [c for c in configs_to_be_deleted if c not in configs]
+    if invalid_configs:
+        raise InvalidConfigurationException(f"Invalid config(s): {','.join(invalid_configs)}")
+    configs.update(configs_to_be_added)
+    for c in configs_to_be_deleted:
+        configs.pop(c, None)
+    admin_zk_client.change_configs(entity_type, entity_name, configs)
+    print(f"Completed updating config for entity: {entity}.", file=out)
+
+
+def _pre_process_scram_credentials(configs_to_be_added: dict[str, str]) -> None:
+    """Replaces `SCRAM-SHA-256=[iterations=N,]password=P` with the credential ZooKeeper keeps (the password
+    itself is never stored)."""
+    from kafka.common.security.scram.internals import scram_credential_utils
+    from kafka.common.security.scram.internals.scram_formatter import ScramFormatter
+    from kafka.common.security.scram.internals.scram_mechanism import ScramMechanism
+
+    for mechanism in ScramMechanism:
+        value = configs_to_be_added.get(mechanism.mechanism_name)
+        if value is None:
+            continue
+        m = re.fullmatch(r"(?:iterations=([0-9]*),)?password=(.*)", value, re.S)
+        if m is None:
+            raise IllegalArgumentException(f"Invalid credential property {mechanism.mechanism_name}=<hidden>")
+        iterations = int(m[1]) if m[1] else DEFAULT_SCRAM_ITERATIONS
+        if iterations < mechanism.min_iterations:
+            raise IllegalArgumentException(
+                f"Iterations {iterations} is less than the minimum {mechanism.min_iterations} required for "
+                f"{mechanism.mechanism_name}"
+            )
+        credential = ScramFormatter(mechanism).generate_credential(m[2], iterations)
+        configs_to_be_added[mechanism.mechanism_name] = scram_credential_utils.credential_to_string(credential)
+
+
+def _describe_config_with_zk(opts: ConfigCommandOptions, admin_zk_client: Any, out: TextIO) -> None:
+    config_entity = parse_entity(opts)
+    describe_all_users = config_entity.root.sanitized_name is None and config_entity.child is None
+    if describe_all_users:
+        entities = [
+            ConfigEntity(Entity(ConfigType.USER, name), None)
+            for name in admin_zk_client.zk_client.get_all_entities_with_config(ConfigType.USER)
+        ]
+    else:
+        entities = [config_entity]
+    for entity in entities:
+        configs = admin_zk_client.fetch_entity_config(entity.root.entity_type, entity.full_sanitized_name)
+        if configs or not describe_all_users:
+            print(f"Configs for {entity} are {','.join(f'{k}={v}' for k, v in configs.items())}", file=out)
+
+
 def run_command(
     args: Sequence[str],
     out: TextIO | None = None,
@@ -935,10 +1058,9 @@ def run_command(
             return 0
         opts.check_args()
         if opts.options.has(opts.zk_connect_opt):
-            raise IllegalArgumentException(
-                "--zookeeper is not supported by this version of kafka-configs.sh: use --bootstrap-server"
-            )
-        _process_command(opts, out, admin_factory)
+            _process_command_with_zk(opts, out)
+        else:
+            _process_command(opts, out, admin_factory)
     except UsageException as e:
         print(e.message, file=err)
         e.parser.print_help_on(err)

@@ -12,7 +12,7 @@ replica log dir moves, fenceProducers, metrics) raise UnsupportedOperationExcept
 from __future__ import annotations
 
 import abc
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from kafka.clients.admin.alter_partition_reassignments_result import AlterPartitionReassignmentsResult
     from kafka.clients.admin.alter_replica_log_dirs_options import AlterReplicaLogDirsOptions
     from kafka.clients.admin.alter_replica_log_dirs_result import AlterReplicaLogDirsResult
+    from kafka.clients.admin.alter_user_scram_credentials_options import AlterUserScramCredentialsOptions
+    from kafka.clients.admin.alter_user_scram_credentials_result import AlterUserScramCredentialsResult
     from kafka.clients.admin.config import Config
     from kafka.clients.admin.create_partitions_options import CreatePartitionsOptions
     from kafka.clients.admin.create_partitions_result import CreatePartitionsResult
@@ -61,6 +63,8 @@ if TYPE_CHECKING:
     from kafka.clients.admin.describe_topics_result import DescribeTopicsResult
     from kafka.clients.admin.describe_transactions_options import DescribeTransactionsOptions
     from kafka.clients.admin.describe_transactions_result import DescribeTransactionsResult
+    from kafka.clients.admin.describe_user_scram_credentials_options import DescribeUserScramCredentialsOptions
+    from kafka.clients.admin.describe_user_scram_credentials_result import DescribeUserScramCredentialsResult
     from kafka.clients.admin.elect_leaders_options import ElectLeadersOptions
     from kafka.clients.admin.elect_leaders_result import ElectLeadersResult
     from kafka.clients.admin.list_consumer_group_offsets_options import ListConsumerGroupOffsetsOptions
@@ -81,6 +85,7 @@ if TYPE_CHECKING:
     from kafka.clients.admin.new_topic import NewTopic
     from kafka.clients.admin.offset_spec import OffsetSpec
     from kafka.clients.admin.records_to_delete import RecordsToDelete
+    from kafka.clients.admin.user_scram_credential_alteration import UserScramCredentialAlteration
     from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
     from kafka.common.config.config_resource import ConfigResource
     from kafka.common.election_type import ElectionType
@@ -308,11 +313,19 @@ class Admin(abc.ABC):
     ) -> AlterClientQuotasResult:
         """Sets or removes quota values of entities, with one future per entity."""
 
-    def describe_user_scram_credentials(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("describeUserScramCredentials")
+    @abc.abstractmethod
+    def describe_user_scram_credentials(
+        self, users: Sequence[str] | None = None, options: DescribeUserScramCredentialsOptions | None = None
+    ) -> DescribeUserScramCredentialsResult:
+        """The SCRAM mechanisms and iterations of `users` (every user with a credential when None or empty)."""
 
-    def alter_user_scram_credentials(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("alterUserScramCredentials")
+    @abc.abstractmethod
+    def alter_user_scram_credentials(
+        self,
+        alterations: Sequence[UserScramCredentialAlteration],
+        options: AlterUserScramCredentialsOptions | None = None,
+    ) -> AlterUserScramCredentialsResult:
+        """Creates, replaces or deletes SCRAM credentials (the password is sent salted), one future per user."""
 
     def describe_features(self, *args: Any, **kwargs: Any) -> NoReturn:
         _unsupported("describeFeatures")

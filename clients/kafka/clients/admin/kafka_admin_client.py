@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from kafka.clients import client_utils
@@ -41,6 +41,8 @@ from kafka.clients.admin.alter_partition_reassignments_options import AlterParti
 from kafka.clients.admin.alter_partition_reassignments_result import AlterPartitionReassignmentsResult
 from kafka.clients.admin.alter_replica_log_dirs_options import AlterReplicaLogDirsOptions
 from kafka.clients.admin.alter_replica_log_dirs_result import AlterReplicaLogDirsResult
+from kafka.clients.admin.alter_user_scram_credentials_options import AlterUserScramCredentialsOptions
+from kafka.clients.admin.alter_user_scram_credentials_result import AlterUserScramCredentialsResult
 from kafka.clients.admin.config import Config
 from kafka.clients.admin.config_entry import ConfigEntry, ConfigSource, ConfigSynonym, ConfigType
 from kafka.clients.admin.consumer_group_listing import ConsumerGroupListing
@@ -74,6 +76,8 @@ from kafka.clients.admin.describe_topics_options import DescribeTopicsOptions
 from kafka.clients.admin.describe_topics_result import DescribeTopicsResult
 from kafka.clients.admin.describe_transactions_options import DescribeTransactionsOptions
 from kafka.clients.admin.describe_transactions_result import DescribeTransactionsResult
+from kafka.clients.admin.describe_user_scram_credentials_options import DescribeUserScramCredentialsOptions
+from kafka.clients.admin.describe_user_scram_credentials_result import DescribeUserScramCredentialsResult
 from kafka.clients.admin.elect_leaders_options import ElectLeadersOptions
 from kafka.clients.admin.elect_leaders_result import ElectLeadersResult
 from kafka.clients.admin.internals.abort_transaction_handler import AbortTransactionHandler
@@ -125,8 +129,14 @@ from kafka.clients.admin.offset_spec import EarliestSpec, MaxTimestampSpec, Offs
 from kafka.clients.admin.partition_reassignment import PartitionReassignment
 from kafka.clients.admin.records_to_delete import RecordsToDelete
 from kafka.clients.admin.replica_info import ReplicaInfo
+from kafka.clients.admin.scram_mechanism import ScramMechanism
 from kafka.clients.admin.topic_description import TopicDescription
 from kafka.clients.admin.topic_listing import TopicListing
+from kafka.clients.admin.user_scram_credential_alteration import (
+    UserScramCredentialAlteration,
+    UserScramCredentialDeletion,
+    UserScramCredentialUpsertion,
+)
 from kafka.clients.api_versions import ApiVersions
 from kafka.clients.client_response import ClientResponse
 from kafka.clients.consumer.internals import consumer_protocol
@@ -1875,6 +1885,147 @@ class KafkaAdminClient(AdminClient):
             now,
         )
         return AlterClientQuotasResult(futures)
+
+    # -- SCRAM credentials ----------------------------------------------------------------------------------------
+
+    def describe_user_scram_credentials(
+        self, users: Sequence[str] | None = None, options: DescribeUserScramCredentialsOptions | None = None
+    ) -> DescribeUserScramCredentialsResult:
+        from kafka.common.message import DescribeUserScramCredentialsRequestData
+        from kafka.common.requests.abstract_request import DataBuilder
+        from kafka.common.requests.describe_user_scram_credentials_request import DescribeUserScramCredentialsRequest
+
+        opts = DescribeUserScramCredentialsOptions() if options is None else options
+        data_future: KafkaFutureImpl[Any] = KafkaFutureImpl()
+        now = self._time.milliseconds()
+
+        class _DescribeUserScramCredentialsCall(Call):
+            def create_request(self, timeout_ms: int) -> Builder[Any]:
+                data = DescribeUserScramCredentialsRequestData()
+                if users:
+                    data.users = [
+                        DescribeUserScramCredentialsRequestData.UserName(name=u) for u in users if u is not None
+                    ]
+                return DataBuilder(DescribeUserScramCredentialsRequest, data)
+
+            def handle_response(self, abstract_response: AbstractResponse) -> None:
+                data = abstract_response.data
+                if data.error_code != Errors.NONE.code:
+                    exc = Errors.for_code(data.error_code).exception(data.error_message)
+                    assert exc is not None
+                    data_future.complete_exceptionally(exc)
+                else:
+                    data_future.complete(data)
+
+            def handle_failure(self, throwable: BaseException) -> None:
+                data_future.complete_exceptionally(throwable)
+
+        self._runnable.call(
+            _DescribeUserScramCredentialsCall(
+                self,
+                "describeUserScramCredentials",
+                self._calc_deadline_ms(now, opts.timeout_ms()),
+                LeastLoadedNodeProvider(self),
+            ),
+            now,
+        )
+        return DescribeUserScramCredentialsResult(data_future)
+
+    def alter_user_scram_credentials(
+        self,
+        alterations: Sequence[UserScramCredentialAlteration],
+        options: AlterUserScramCredentialsOptions | None = None,
+    ) -> AlterUserScramCredentialsResult:
+        """Java 3.7's checks before sending (empty user or password, unknown mechanism fail that user's future);
+        the password is salted and hashed here (Hi of RFC 5802) and only that is sent."""
+        from kafka.common.errors import UnacceptableCredentialException, UnsupportedSaslMechanismException
+        from kafka.common.message import AlterUserScramCredentialsRequestData as ReqData
+        from kafka.common.requests.abstract_request import DataBuilder
+        from kafka.common.requests.alter_user_scram_credentials_request import AlterUserScramCredentialsRequest
+        from kafka.common.security.scram.internals.scram_formatter import ScramFormatter
+        from kafka.common.security.scram.internals.scram_mechanism import ScramMechanism as InternalScramMechanism
+
+        opts = AlterUserScramCredentialsOptions() if options is None else options
+        admin = self
+        now = self._time.milliseconds()
+        futures: dict[str, KafkaFutureImpl[None]] = {a.user(): KafkaFutureImpl() for a in alterations}
+        illegal: dict[str, BaseException] = {}
+        for a in alterations:
+            if isinstance(a, UserScramCredentialDeletion):
+                if not a.user():
+                    illegal[a.user()] = UnacceptableCredentialException("Username must not be empty")
+                elif a.mechanism() is ScramMechanism.UNKNOWN:
+                    illegal[a.user()] = UnsupportedSaslMechanismException("Unknown SCRAM mechanism")
+        upsertions: dict[str, dict[ScramMechanism, Any]] = {}
+        for a in alterations:
+            if not isinstance(a, UserScramCredentialUpsertion) or a.user() in illegal:
+                continue
+            user = a.user()
+            if not user:
+                illegal[user] = UnacceptableCredentialException("Username must not be empty")
+            elif not a.password():
+                illegal[user] = UnacceptableCredentialException("Password must not be empty")
+            else:
+                mechanism = a.credential_info().mechanism
+                internal = InternalScramMechanism.for_mechanism_name(mechanism.mechanism_name)
+                if mechanism is ScramMechanism.UNKNOWN or internal is None:
+                    illegal[user] = UnsupportedSaslMechanismException("Unknown SCRAM mechanism")
+                    continue
+                iterations = a.credential_info().iterations
+                salted = ScramFormatter(internal).hi(a.password(), a.salt(), iterations)
+                upsertions.setdefault(user, {})[mechanism] = ReqData.ScramCredentialUpsertion(
+                    name=user, mechanism=mechanism.type, iterations=iterations, salt=a.salt(), salted_password=salted
+                )
+
+        class _AlterUserScramCredentialsCall(Call):
+            def create_request(self, timeout_ms: int) -> Builder[Any]:
+                data = ReqData(
+                    upsertions=[
+                        upsertions[a.user()][a.credential_info().mechanism]
+                        for a in alterations
+                        if isinstance(a, UserScramCredentialUpsertion) and a.user() not in illegal
+                    ],
+                    deletions=[
+                        ReqData.ScramCredentialDeletion(name=a.user(), mechanism=a.mechanism().type)
+                        for a in alterations
+                        if isinstance(a, UserScramCredentialDeletion) and a.user() not in illegal
+                    ],
+                )
+                return DataBuilder(AlterUserScramCredentialsRequest, data)
+
+            def handle_response(self, abstract_response: AbstractResponse) -> None:
+                admin._handle_not_controller_error(abstract_response)
+                for user, exc in illegal.items():
+                    futures[user].complete_exceptionally(exc)
+                for result in abstract_response.data.results:
+                    future = futures.get(result.user)
+                    if future is None:
+                        admin._log.warn(f"Server response mentioned unknown user {result.user}")
+                        continue
+                    error = Errors.for_code(result.error_code)
+                    if error is Errors.NONE:
+                        future.complete(None)
+                    else:
+                        failure = error.exception(result.error_message)
+                        assert failure is not None
+                        future.complete_exceptionally(failure)
+                _complete_unrealized_futures(
+                    futures, lambda user: f"The broker response did not contain a result for user {user}"
+                )
+
+            def handle_failure(self, throwable: BaseException) -> None:
+                _complete_all_exceptionally(futures.values(), throwable)
+
+        self._runnable.call(
+            _AlterUserScramCredentialsCall(
+                self,
+                "alterUserScramCredentials",
+                self._calc_deadline_ms(now, opts.timeout_ms()),
+                ControllerNodeProvider(self),
+            ),
+            now,
+        )
+        return AlterUserScramCredentialsResult(dict(futures))
 
     # -- configs ------------------------------------------------------------------------------------------------
 

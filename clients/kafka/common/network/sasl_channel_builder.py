@@ -179,10 +179,11 @@ class SaslChannelBuilder(ChannelBuilder):
             else:
                 self._configure_client()
             if self._security_protocol is SecurityProtocol.SASL_SSL:
+                from kafka.common.security.ssl.default_ssl_engine_factory import Mode as SslMode
                 from kafka.common.security.ssl.ssl_factory import SslFactory
 
-                factory_mode: Any = self._mode.value
-                ssl_factory = SslFactory(factory_mode, self._ssl_client_auth_override, self._is_inter_broker_listener)
+                ssl_mode = SslMode.SERVER if self._mode is Mode.SERVER else SslMode.CLIENT
+                ssl_factory = SslFactory(ssl_mode, self._ssl_client_auth_override, self._is_inter_broker_listener)
                 ssl_factory.configure(configs)
                 self._ssl_factory = ssl_factory
         except KafkaException:
@@ -198,14 +199,9 @@ class SaslChannelBuilder(ChannelBuilder):
                 int(prefixed) if prefixed is not None else default_reauth
             )
             self._sasl_server_factories[mechanism] = self._server_factory(mechanism, context)
-        try:
-            from kafka.common.security.authenticator.default_kafka_principal_builder import (
-                DefaultKafkaPrincipalBuilder,
-            )
+        from kafka.common.network.channel_builders import ChannelBuilders
 
-            self._principal_builder = DefaultKafkaPrincipalBuilder()
-        except ImportError:
-            self._principal_builder = None
+        self._principal_builder = ChannelBuilders.create_principal_builder(configs, None, None)
 
     def _server_factory(self, mechanism: str, context: JaasContext) -> Callable[[], SaslServer]:
         entries = context.configuration_entries()
@@ -242,8 +238,7 @@ class SaslChannelBuilder(ChannelBuilder):
         if self._security_protocol is SecurityProtocol.SASL_SSL:
             from kafka.common.network.ssl_transport_layer import SslTransportLayer
 
-            host, port = key.sock.getpeername()[:2]
-            return SslTransportLayer.create(id, key, self._ssl_factory.create_ssl_engine(host, port))
+            return SslTransportLayer.create(id, key, self._ssl_factory.create_ssl_engine, self._mode is Mode.SERVER)
         return PlaintextTransportLayer(key)
 
     def build_channel(

@@ -121,14 +121,17 @@ def test_argument_errors(args: list[str], message: str) -> None:
 
 
 def test_bootstrap_server_or_zookeeper_required() -> None:
-    """Without a connection option the command fails with Kafka's message; --zookeeper is not supported."""
+    """Without a connection option the command fails with Kafka's message; --zookeeper serves users only."""
     status, _, err = run_tool(cc.run_command, ["--describe", "--entity-type", "topics"])
     assert (status, err) == (1, "One of the required --bootstrap-server or --zookeeper arguments must be specified\n")
     status, _, err = run_tool(
         cc.run_command, ["--zookeeper", "localhost:2181", "--describe", "--entity-type", "topics"]
     )
     assert status == 1
-    assert err == "--zookeeper is not supported by this version of kafka-configs.sh: use --bootstrap-server\n"
+    assert err == (
+        "--zookeeper is supported by this version of kafka-configs.sh for users only (SCRAM credentials and quotas): "
+        "use --bootstrap-server\n"
+    )
 
 
 def test_unrecognized_option_prints_message_only() -> None:
