@@ -12,19 +12,15 @@ broker; `send_requests_to_brokers` turns them into requests at the versions the 
 allows and queues them. Responses come back to the controller as events (LeaderAndIsr errors, StopReplica
 results for topic deletion).
 
-# PORT: Kafka drives a NetworkClient per broker. Until the clients' NetworkClient is ported, each send thread
-owns a `ControllerBrokerChannel`: one blocking-style TCP connection (non-blocking socket waited on with a
-selector that the closer can wake) that writes a framed request, reads the size-prefixed response and checks
-its correlation id, reconnecting after any failure with the same 100 ms backoff. SSL/SASL listeners are not
-supported by it yet. Metrics (queue sizes, request rate and queue time) are left out until metrics exist.
+Each send thread owns a `ControllerBrokerChannel`: Kafka's NetworkClient per broker, over the channel builder of
+the controller-to-broker listener (ChannelBuilders.inter_broker_client_channel_builder), reconnecting after any
+failure with the same 100 ms backoff.
+# PORT: Metrics (queue sizes, request rate and queue time) are left out until metrics exist.
 """
 
 from __future__ import annotations
 
-import errno
 import queue
-import selectors
-import socket
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
@@ -32,10 +28,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kafka.api.leader_and_isr import LeaderAndIsr
+from kafka.clients import network_client_utils
+from kafka.clients.api_versions import ApiVersions
+from kafka.clients.manual_metadata_updater import ManualMetadataUpdater
+from kafka.clients.network_client import NetworkClient
 from kafka.cluster.broker import Broker, Node
 from kafka.common.errors import KafkaException
 from kafka.common.message import LeaderAndIsrRequestData, StopReplicaRequestData, UpdateMetadataRequestData
+from kafka.common.network.channel_builder import ChannelBuilder
+from kafka.common.network.channel_builders import ChannelBuilders
 from kafka.common.network.listener_name import ListenerName
+from kafka.common.network.network_receive import NetworkReceive
+from kafka.common.network.plaintext_channel_builder import PlaintextChannelBuilder
+from kafka.common.network.selectable import Selectable
+from kafka.common.network.selector import Selector
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID
@@ -50,6 +56,7 @@ from kafka.common.requests.update_metadata_request import UpdateMetadataRequestB
 from kafka.common.requests.update_metadata_response import UpdateMetadataResponse
 from kafka.common.security.auth.security_protocol import SecurityProtocol
 from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
 from kafka.controller.state_change_logger import StateChangeLogger
 from kafka.server.kafka_config import (
@@ -137,148 +144,86 @@ def stop_replica_request_version(config: KafkaConfig) -> int:
 # -- the connection to one broker -----------------------------------------------------------------------------------
 
 
-class _ChannelClosedError(KafkaException):
-    """The channel was closed (by `initiate_close`) while a send thread was waiting on it."""
-
-
 class ControllerBrokerChannel:
-    """One TCP connection from the controller to a broker; see the module's PORT note.
-
-    Used by a single send thread; `initiate_close` may be called from any thread and wakes any wait.
-    """
+    """The controller's connection to one broker: a NetworkClient over the controller-to-broker listener's channel
+    builder (PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL), used by a single send thread; `initiate_close` may be
+    called from any thread and wakes any wait."""
 
     def __init__(
-        self, broker_node: Node, client_id: str, time: Time, request_timeout_ms: int, log_context: str
+        self,
+        broker_node: Node,
+        client_id: str,
+        time: Time,
+        request_timeout_ms: int,
+        log_context: str,
+        channel_builder: ChannelBuilder | None = None,
+        connection_setup_timeout_ms: int = 10_000,
+        connection_setup_timeout_max_ms: int = 30_000,
     ) -> None:
         self.broker_node = broker_node
         self.client_id = client_id
         self._time = time
         self.request_timeout_ms = request_timeout_ms
         self.log_context = log_context
-        self._sock: socket.socket | None = None
-        self._correlation_id = 0
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._wake_r.setblocking(False)
-        self._wake_w.setblocking(False)
-        self._closing = False
+        context = LogContext(log_context)
+        selector = Selector(
+            Selector.NO_IDLE_TIMEOUT_MS,
+            time,
+            context,
+            max_receive_size=NetworkReceive.UNLIMITED,
+            channel_builder=channel_builder if channel_builder is not None else PlaintextChannelBuilder(),
+        )
+        self._network_client = NetworkClient(
+            selector,
+            ManualMetadataUpdater([broker_node]),
+            client_id,
+            1,
+            0,
+            0,
+            Selectable.USE_DEFAULT_BUFFER_SIZE,
+            Selectable.USE_DEFAULT_BUFFER_SIZE,
+            request_timeout_ms,
+            connection_setup_timeout_ms,
+            connection_setup_timeout_max_ms,
+            time,
+            False,
+            ApiVersions(),
+            context,
+        )
 
-    # PORT: NetworkClientUtils.isReady
+    # NetworkClientUtils.isReady
     def is_ready(self) -> bool:
-        return self._sock is not None and not self._closing
+        return network_client_utils.is_ready(self._network_client, self.broker_node, self._time.milliseconds())
 
     def connect(self, timeout_ms: int) -> None:
-        """Opens the connection; TimeoutError if it is not up within `timeout_ms`, OSError if refused."""
-        self.close()
-        host = self.broker_node.host or "localhost"
-        deadline_ns = self._time.nanoseconds() + timeout_ms * 1_000_000
-        last_error: Exception | None = None
-        for family, type_, proto, _, address in socket.getaddrinfo(host, self.broker_node.port, 0, socket.SOCK_STREAM):
-            sock = socket.socket(family, type_, proto)
-            sock.setblocking(False)
-            try:
-                err = sock.connect_ex(address)
-                if err not in (0, *_IN_PROGRESS):
-                    raise OSError(err, f"Connection to {host}:{self.broker_node.port} failed")
-                if err != 0:
-                    self._wait(sock, selectors.EVENT_WRITE, deadline_ns)
-                    err = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
-                    if err != 0:
-                        raise OSError(err, f"Connection to {host}:{self.broker_node.port} failed")
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-                self._sock = sock
-                return
-            except Exception as e:
-                sock.close()
-                last_error = e
-                if isinstance(e, _ChannelClosedError | TimeoutError):
-                    break
-        raise last_error if last_error is not None else OSError(f"Could not resolve {host}")
+        """Connects (and authenticates); TimeoutError if not ready within `timeout_ms`, OSError if refused, the
+        AuthenticationException if the broker refuses the controller's credentials."""
+        if not network_client_utils.await_ready(self._network_client, self.broker_node, self._time, timeout_ms):
+            raise TimeoutError(f"Failed to connect within {timeout_ms} ms")
 
     def send_and_receive(self, request_builder: Builder[Any]) -> tuple[RequestHeader, AbstractResponse]:
-        """Sends one request at the builder's (single) version and waits for its response."""
-        sock = self._sock
-        if sock is None:
-            raise OSError(f"Not connected to {self.broker_node}")
-        version = request_builder.latest_allowed_version
-        assert version is not None
-        request = request_builder.build(version)
-        self._correlation_id += 1
-        header = RequestHeader.of(request.api_key, version, self.client_id, self._correlation_id)
-        payload = memoryview(request.serialize_with_header(header, size_prefix=True))
-        deadline_ns = self._time.nanoseconds() + self.request_timeout_ms * 1_000_000
-        while payload:
-            try:
-                sent = sock.send(payload)
-            except BlockingIOError:
-                self._wait(sock, selectors.EVENT_WRITE, deadline_ns)
-                continue
-            payload = payload[sent:]
-        size = int.from_bytes(self._read_exactly(sock, 4, deadline_ns), "big", signed=True)
-        if size < 0:
-            raise OSError(f"Invalid response size {size} from {self.broker_node}")
-        body = self._read_exactly(sock, size, deadline_ns)
-        return header, AbstractResponse.parse_response(body, header)
-
-    def _read_exactly(self, sock: socket.socket, n: int, deadline_ns: int) -> bytes:
-        buf = bytearray(n)
-        view = memoryview(buf)
-        got = 0
-        while got < n:
-            try:
-                r = sock.recv_into(view[got:])
-            except BlockingIOError:
-                self._wait(sock, selectors.EVENT_READ, deadline_ns)
-                continue
-            if r == 0:
-                raise OSError(f"Connection to {self.broker_node} was closed by the broker")
-            got += r
-        return bytes(buf)
-
-    def _wait(self, sock: socket.socket, events: int, deadline_ns: int) -> None:
-        """Waits until `sock` is ready for `events`; raises TimeoutError at the deadline and
-        _ChannelClosedError once `initiate_close` has been called."""
-        with selectors.DefaultSelector() as selector:
-            selector.register(sock, events)
-            selector.register(self._wake_r, selectors.EVENT_READ)
-            while True:
-                if self._closing:
-                    raise _ChannelClosedError(f"Channel to {self.broker_node} is closing")
-                remaining_ns = deadline_ns - self._time.nanoseconds()
-                if remaining_ns <= 0:
-                    raise TimeoutError(f"No answer from {self.broker_node} in time")
-                for key, _ in selector.select(remaining_ns / 1e9):
-                    if key.fileobj is sock:
-                        return
+        """Sends one request at the builder's latest allowed version and waits for its response."""
+        client = self._network_client
+        client_request = client.new_client_request(
+            self.broker_node.id_string, request_builder, self._time.milliseconds(), True
+        )
+        client_response = network_client_utils.send_and_receive(client, client_request, self._time)
+        body = client_response.response_body
+        if body is None:
+            raise OSError(f"No response from {self.broker_node}")
+        return client_response.request_header, body
 
     def initiate_close(self) -> None:
         """Wakes the send thread out of any wait, for good; called on shutdown."""
-        self._closing = True
-        try:
-            self._wake_w.send(b"x")
-        except OSError:
-            pass  # already woken (buffer full) or closed
+        self._network_client.initiate_close()
 
     def close(self) -> None:
         """Drops the connection (the next send reconnects)."""
-        sock, self._sock = self._sock, None
-        if sock is not None:
-            try:
-                sock.close()
-            except OSError:
-                pass
+        self._network_client.close(self.broker_node.id_string)
 
     def close_all(self) -> None:
         """Releases everything; the channel cannot be used afterwards."""
-        self.close()
-        for s in (self._wake_r, self._wake_w):
-            try:
-                s.close()
-            except OSError:
-                pass
-
-
-# connect_ex results meaning "connection under way" on a non-blocking socket.
-_IN_PROGRESS: tuple[int, ...] = (errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EAGAIN)
+        self._network_client.close()
 
 
 # -- the manager and its send threads ---------------------------------------------------------------------------------
@@ -369,6 +314,10 @@ class ControllerChannelManager(Logging):
         control_plane = self.config.control_plane_listener_name
         return control_plane if control_plane is not None else self.config.inter_broker_listener_name
 
+    def _controller_to_broker_security_protocol(self) -> SecurityProtocol:
+        control_plane = self.config.control_plane_security_protocol
+        return control_plane if control_plane is not None else self.config.inter_broker_security_protocol
+
     def _add_new_broker(self, broker: Broker) -> None:
         with self._broker_lock:
             message_queue: queue.Queue[QueueItem] = queue.Queue()
@@ -377,7 +326,20 @@ class ControllerChannelManager(Logging):
             broker_node = broker.node(listener_name)
             log_context = f"[Controller id={self.config.broker_id}, targetBrokerId={broker_node.id_string}] "
             channel = ControllerBrokerChannel(
-                broker_node, str(self.config.broker_id), self.time, self.config.request_timeout_ms, log_context
+                broker_node,
+                str(self.config.broker_id),
+                self.time,
+                self.config.request_timeout_ms,
+                log_context,
+                ChannelBuilders.inter_broker_client_channel_builder(
+                    self.config,
+                    self.time,
+                    LogContext(log_context),
+                    listener_name,
+                    self._controller_to_broker_security_protocol(),
+                ),
+                self.config.connection_setup_timeout_ms,
+                self.config.connection_setup_timeout_max_ms,
             )
             base_name = f"Controller-{self.config.broker_id}-to-broker-{broker.id}-send-thread"
             thread_name = base_name if self.thread_name_prefix is None else f"{self.thread_name_prefix}:{base_name}"

@@ -24,8 +24,10 @@ broker and per listener (`listener.name.{name}.max.connection.creation.rate`) ma
 the next connection, and a per-IP `connection_creation_rate` quota (`/config/ips/...`, IpConfigHandler) refuses
 the excess connections of that address: they are closed once their throttle time is over.
 
-# PORT: this port serves PLAINTEXT only. Left out until this port has them: SSL and SASL listeners (rejected at
-# startup), the control-plane listener, the network metrics (gauges, meters), and re-authentication.
+# Listeners speak PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL: each Processor's channel builder is the listener's
+# ChannelBuilders.server_channel_builder, registered with the broker's DynamicBrokerConfig (new keystores).
+# PORT: left out until this port has them: the control-plane listener, the network metrics (gauges, meters),
+# and re-authentication.
 # Kafka 2.8 prefixes its thread names with `data-plane-`; this port uses the names without the prefix, as
 # Kafka did before the control plane existed (the project's thread-name rule).
 """
@@ -214,8 +216,11 @@ class SocketServer(Logging):
         self.config = config
         self.time = time
         self.metrics = metrics if metrics is not None else Metrics(time=time)
-        # PORT: kept for the broker's wiring; SASL credentials have no use until SASL listeners are ported.
+        # SCRAM credentials and delegation tokens, for the SASL listeners' channel builders.
         self.credential_provider = credential_provider
+        # PORT: Kafka's SocketServer takes the ApiVersionManager in its constructor; here the broker sets it once
+        # made (SASL authenticators answer ApiVersions before authentication through api_version_response).
+        self.api_version_manager: Any = None
         self._max_queued_requests = config.queued_max_requests
         self._node_id = config.broker_id
         self.log_ident = f"[SocketServer listenerType=ZK_BROKER, nodeId={self._node_id}] "
@@ -282,11 +287,6 @@ class SocketServer(Logging):
         self, data_processors_per_listener: int, endpoints: Iterable[EndPoint]
     ) -> None:
         for endpoint in endpoints:
-            if endpoint.security_protocol is not SecurityProtocol.PLAINTEXT:
-                raise KafkaException(
-                    f"Listener {endpoint.listener_name.value} uses {endpoint.security_protocol.name}, "
-                    "which this broker does not implement yet (only PLAINTEXT)"
-                )
             self.connection_quotas.add_listener(self.config, endpoint.listener_name)
             acceptor = self._create_acceptor(endpoint, DATA_PLANE_METRIC_PREFIX)
             self._add_data_plane_processors(acceptor, endpoint, data_processors_per_listener)
@@ -453,7 +453,49 @@ class SocketServer(Logging):
             self.log_ident or "",
             Processor.CONNECTION_QUEUE_SIZE,
             is_privileged_listener,
+            channel_builder=self._server_channel_builder(listener_name, security_protocol),
+            reconfigurables=self._reconfigurables_registry(),
         )
+
+    def _server_channel_builder(
+        self, listener_name: ListenerName, security_protocol: SecurityProtocol
+    ) -> ChannelBuilder:
+        """The listener's ChannelBuilders.server_channel_builder (Kafka's Processor makes it; a bad keystore or JAAS
+        config fails the broker's start-up here, with the reason)."""
+        from kafka.common.network.channel_builders import ChannelBuilders
+
+        if security_protocol is SecurityProtocol.PLAINTEXT:
+            return PlaintextChannelBuilder()
+        config: Any = self.config
+        provider = self.credential_provider
+        return ChannelBuilders.server_channel_builder(
+            listener_name,
+            listener_name == self.config.inter_broker_listener_name,
+            security_protocol,
+            config,
+            getattr(provider, "credential_cache", None),
+            getattr(provider, "token_cache", None),
+            self.time,
+            LogContext(self.log_ident),
+            self.api_version_response,
+        )
+
+    def api_version_response(self) -> Any:
+        """The ApiVersions response a SASL listener gives before authentication (throttle time 0)."""
+        manager = self.api_version_manager
+        if manager is None:
+            raise KafkaException("The broker's ApiVersionManager is not set on the SocketServer")
+        return manager.api_version_response(0)
+
+    def _reconfigurables_registry(self) -> Any:
+        """The broker's DynamicBrokerConfig, where listeners' channel builders register for keystore updates."""
+        from kafka.server.kafka_config import KafkaConfig
+
+        if not isinstance(self.config, KafkaConfig):
+            return None
+        from kafka.server.config_handler import dynamic_config_of
+
+        return dynamic_config_of(self.config)
 
     def connection_count(self, address: str) -> int:
         """Open connections from an IP address (for tests)."""
@@ -810,7 +852,11 @@ class Processor(AbstractServerThread):
         log_prefix: str = "",
         connection_queue_size: int = CONNECTION_QUEUE_SIZE,
         is_privileged_listener: bool = False,
+        channel_builder: ChannelBuilder | None = None,
+        reconfigurables: Any = None,
     ) -> None:
+        """`channel_builder` is the listener's (PLAINTEXT when not given); a reconfigurable one (SSL keystores) is
+        registered with `reconfigurables` (the broker's DynamicBrokerConfig) for the processor's life."""
         super().__init__(connection_quotas)
         self.id = id
         self.log_ident = log_prefix
@@ -831,9 +877,12 @@ class Processor(AbstractServerThread):
         self.expired_connections_killed_count = 0
         self._max_request_size = max_request_size
         self._connections_max_idle_ms = connections_max_idle_ms
-        # PORT: Kafka asks ChannelBuilders.serverChannelBuilder for the listener's security protocol; only PLAINTEXT
-        # listeners exist so far (SocketServer rejects the others at startup).
-        self._selector = self.create_selector(PlaintextChannelBuilder())
+        builder = channel_builder if channel_builder is not None else PlaintextChannelBuilder()
+        self._reconfigurables = reconfigurables
+        self._channel_builder = builder
+        if reconfigurables is not None and hasattr(builder, "reconfigure"):
+            reconfigurables.add_reconfigurable(builder)
+        self._selector = self.create_selector(builder)
         # Connection ids are `localAddr:localPort-remoteAddr:remotePort-index`; the index keeps an id from
         # being reused while requests of a closed connection with the same ports may still be in flight.
         self._next_connection_index = 0
@@ -1136,6 +1185,8 @@ class Processor(AbstractServerThread):
         # theirs still in flight) are closed too, so that their connection counts are given back.
         for channel in self._selector.channels() + self._selector.closing_channels():
             self._close(channel.id())
+        if self._reconfigurables is not None and hasattr(self._channel_builder, "reconfigure"):
+            self._reconfigurables.remove_reconfigurable(self._channel_builder)
         self._selector.close()
 
     def connection_id(self, channel: SocketChannel) -> str:

@@ -28,8 +28,8 @@ from kafka.clients.manual_metadata_updater import ManualMetadataUpdater
 from kafka.clients.network_client import NetworkClient
 from kafka.clients.node_api_versions import NodeApiVersions
 from kafka.clients.request_completion_handler import RequestCompletionCallback, RequestCompletionHandler
+from kafka.common.network.channel_builders import ChannelBuilders
 from kafka.common.network.network_receive import NetworkReceive
-from kafka.common.network.plaintext_channel_builder import PlaintextChannelBuilder
 from kafka.common.network.selectable import Selectable
 from kafka.common.network.selector import Selector
 from kafka.common.node import Node
@@ -189,14 +189,16 @@ class BrokerToControllerChannelManagerImpl(BrokerToControllerChannelManager, Log
 
     def new_request_thread(self) -> BrokerToControllerRequestThread:
         config = self.config
-        # PORT: Kafka builds the channel for the provider's security protocol and SASL mechanism; listeners are
-        # PLAINTEXT only in this port (others are refused when the config is read).
+        provider = self.controller_node_provider
         selector = Selector(
             Selector.NO_IDLE_TIMEOUT_MS,
             self.time,
             self._log_context,
             max_receive_size=NetworkReceive.UNLIMITED,
-            channel_builder=PlaintextChannelBuilder(),
+            # The provider's listener and protocol (its SASL mechanism is the inter-broker one).
+            channel_builder=ChannelBuilders.inter_broker_client_channel_builder(
+                config, self.time, self._log_context, provider.listener_name, provider.security_protocol
+            ),
         )
         network_client = NetworkClient(
             selector,

@@ -29,8 +29,9 @@ entity's name and its full set of overrides read from `/config/<type>/<name>`:
 #     until then such keys are stored, described and read through KafkaConfig but nothing resizes on them;
 #   - dynamic password configs need Kafka's PasswordEncoder, which is not ported: they are refused on update
 #     and dropped (with an error logged) when read from ZooKeeper;
-#   - Java Reconfigurables (SSL factories, metric reporters, the authorizer) and config providers
-#     (`config.providers` keys are dropped as Kafka drops them) are not ported.
+#   - Java Reconfigurables: the listeners' channel builders (new keystores and truststores, validated then
+#     applied to new connections) register with add_reconfigurable; metric reporters, the authorizer and config
+#     providers (`config.providers` keys are dropped as Kafka drops them) are not ported.
 # Kafka creates DynamicBrokerConfig inside KafkaConfig (`config.dynamicConfig`); here KafkaConfig's
 # `dynamic_config` starts as None and `dynamic_config_of(config)` creates it on first use (KafkaConfig cannot build
 # it in its constructor: this module imports kafka_config), so every component asking for a given KafkaConfig
@@ -685,6 +686,8 @@ class DynamicBrokerConfig(Logging):
         self._dynamic_broker_configs: dict[str, str] = {}
         self._dynamic_default_configs: dict[str, str] = {}
         self._broker_reconfigurables: list[BrokerReconfigurable] = []
+        # Java Reconfigurables: the listeners' channel builders (ListenerReconfigurables: new keystores, truststores).
+        self._reconfigurables: list[Any] = []
         self._lock = ReentrantReadWriteLock()
         self._current_config: KafkaConfig = kafka_config
 
@@ -708,6 +711,19 @@ class DynamicBrokerConfig(Logging):
             self._dynamic_broker_configs.clear()
             self._dynamic_default_configs.clear()
             self._broker_reconfigurables.clear()
+
+    def add_reconfigurable(self, reconfigurable: Any) -> None:
+        """Registers a Java Reconfigurable (`reconfigurable_configs()`, `validate_reconfiguration(configs)`,
+        `reconfigure(configs)`); one with `listener_name()` is a ListenerReconfigurable, given its listener's
+        values (`listener.name.<l>.` overrides applied)."""
+        with self._lock.write_lock:
+            self._verify_reconfigurable_configs(reconfigurable.reconfigurable_configs())
+            self._reconfigurables.append(reconfigurable)
+
+    def remove_reconfigurable(self, reconfigurable: Any) -> None:
+        with self._lock.write_lock:
+            if reconfigurable in self._reconfigurables:
+                self._reconfigurables.remove(reconfigurable)
 
     def add_broker_reconfigurable(self, reconfigurable: BrokerReconfigurable) -> None:
         with self._lock.write_lock:
@@ -889,7 +905,18 @@ class DynamicBrokerConfig(Logging):
         if not change_map and not deleted_key_set:
             return self._current_config, []
         try:
-            # PORT: Kafka first runs the Java Reconfigurables (SSL, metric reporters, ...); none are ported.
+            for java_reconfigurable in list(self._reconfigurables):
+                listener_name = getattr(java_reconfigurable, "listener_name", None)
+                if listener_name is not None and listener_name() is not None:
+                    self._process_listener_reconfigurable(
+                        java_reconfigurable, listener_name(), new_config, validate_only
+                    )
+                elif self._needs_reconfiguration(
+                    frozenset(java_reconfigurable.reconfigurable_configs()), change_map, deleted_key_set
+                ):
+                    self._process_reconfigurable(
+                        java_reconfigurable, set(change_map) | deleted_key_set, new_config.values(), validate_only
+                    )
             to_update: list[BrokerReconfigurable] = []
             for reconfigurable in self._broker_reconfigurables:
                 if self._needs_reconfiguration(reconfigurable.reconfigurable_configs, change_map, deleted_key_set):
@@ -901,6 +928,40 @@ class DynamicBrokerConfig(Logging):
             if not validate_only:
                 self.error(f"Failed to update broker configuration with configs : {sorted(new_props)}", e)
             raise ConfigException("Invalid dynamic configuration") from e
+
+    def _process_listener_reconfigurable(
+        self, reconfigurable: Any, listener_name: Any, new_config: KafkaConfig, validate_only: bool
+    ) -> None:
+        """A listener's channel builder sees its listener's values; it is reconfigured when one of its keys
+        changed there (a new `listener.name.<l>.ssl.keystore.location`, say)."""
+        prefix = listener_name.config_prefix()
+        old_values = self._current_config.values_with_prefix_override(prefix)
+        new_values = new_config.values_with_prefix_override(prefix)
+        change_map, deleted_keys = self._updated_configs(new_values, old_values)
+        updated_keys = set(change_map) | deleted_keys
+        if self._needs_reconfiguration(frozenset(reconfigurable.reconfigurable_configs()), updated_keys, deleted_keys):
+            self._process_reconfigurable(reconfigurable, updated_keys, new_values, validate_only)
+
+    def _process_reconfigurable(
+        self,
+        reconfigurable: Any,
+        updated_config_names: set[str],
+        all_new_configs: Mapping[str, Any],
+        validate_only: bool,
+    ) -> None:
+        new_configs = dict(all_new_configs)
+        try:
+            reconfigurable.validate_reconfiguration(new_configs)
+        except ConfigException:
+            raise
+        except Exception as e:
+            raise ConfigException(
+                f"Validation of dynamic config update of {scala_set(sorted(updated_config_names))} failed with class "
+                f"{type(reconfigurable).__name__}"
+            ) from e
+        if not validate_only:
+            self.info(f"Reconfiguring {reconfigurable}, updated configs: {scala_set(sorted(updated_config_names))}")
+            reconfigurable.reconfigure(new_configs)
 
     @staticmethod
     def _needs_reconfiguration(

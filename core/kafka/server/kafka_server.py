@@ -513,6 +513,7 @@ class KafkaServer(Logging):
             self.broker_features,
             self.feature_cache,
         )
+        socket_server.api_version_manager = api_version_manager  # SASL listeners answer ApiVersions before auth
         self.data_plane_request_processor = KafkaApis(
             socket_server.data_plane_request_channel,
             replica_manager,
@@ -622,10 +623,12 @@ class KafkaServer(Logging):
         controlledShutdown): up to `controlled.shutdown.max.retries` attempts, `controlled.shutdown.retry.backoff.ms`
         apart. Failing that, the shutdown goes on uncontrolled, as in Kafka.
 
-        # PORT: Kafka sends the request through a NetworkClient; here through the controller's blocking channel."""
+        The request goes through a ControllerBrokerChannel (a NetworkClient) on the inter-broker listener."""
         from kafka.common.message import ControlledShutdownRequestData
+        from kafka.common.network.channel_builders import ChannelBuilders
         from kafka.common.requests.abstract_request import DataBuilder
         from kafka.common.requests.controlled_shutdown_request import ControlledShutdownRequest
+        from kafka.common.utils.log_context import LogContext
         from kafka.controller.controller_channel_manager import ControllerBrokerChannel
 
         config = self.config
@@ -649,7 +652,12 @@ class KafkaServer(Logging):
             else:
                 node = broker.node(config.inter_broker_listener_name)
                 channel = ControllerBrokerChannel(
-                    node, str(config.broker_id), self.time, config.request_timeout_ms, self.log_ident or ""
+                    node,
+                    str(config.broker_id),
+                    self.time,
+                    config.request_timeout_ms,
+                    self.log_ident or "",
+                    ChannelBuilders.inter_broker_client_channel_builder(config, self.time, LogContext(self.log_ident)),
                 )
                 try:
                     channel.connect(config.controller_socket_timeout_ms)
@@ -670,7 +678,7 @@ class KafkaServer(Logging):
                         f"configured controller.socket.timeout.ms and/or request.timeout.ms: {e}"
                     )
                 finally:
-                    channel.close()
+                    channel.close_all()
             if not succeeded and remaining_retries > 0:
                 self.time.sleep(config.controlled_shutdown_retry_backoff_ms)
                 self.warn("Retrying controlled shutdown after the previous attempt failed...")

@@ -21,7 +21,7 @@ from kafka.clients.client_response import ClientResponse
 from kafka.clients.manual_metadata_updater import ManualMetadataUpdater
 from kafka.clients.network_client import NetworkClient
 from kafka.cluster.broker import BrokerEndPoint
-from kafka.common.network.plaintext_channel_builder import PlaintextChannelBuilder
+from kafka.common.network.channel_builders import ChannelBuilders
 from kafka.common.network.selectable import Selectable
 from kafka.common.network.selector import Selector
 from kafka.common.node import Node
@@ -66,7 +66,7 @@ class ReplicaFetcherBlockingSend(BlockingSend):
             broker_config.connections_max_idle_ms,
             time,
             log_context,
-            channel_builder=PlaintextChannelBuilder(),
+            channel_builder=ChannelBuilders.inter_broker_client_channel_builder(broker_config, time, log_context),
         )
         self._network_client = NetworkClient(
             selector,

@@ -78,6 +78,41 @@ class ChannelBuilders:
         )
 
     @staticmethod
+    def inter_broker_client_channel_builder(
+        config: AbstractConfig,
+        time: Time,
+        log_context: LogContext,
+        listener_name: ListenerName | None = None,
+        security_protocol: SecurityProtocol | None = None,
+    ) -> ChannelBuilder:
+        """A broker's builder for its connections to other brokers (replica fetchers, the controller's channels,
+        forwarding to the controller, transaction markers): the inter-broker listener's protocol, its
+        `listener.name.<l>.` settings and the server JAAS context with `sasl.mechanism.inter.broker.protocol`.
+
+        # PORT: Kafka repeats this call in each of those managers; here it has one home. `config` is the
+        # broker's KafkaConfig (read for inter_broker_listener_name, inter_broker_security_protocol and
+        # sasl_mechanism_inter_broker_protocol); the SaslHandshake request is always sent (every inter-broker
+        # protocol version this broker supports has it)."""
+        broker_config: Any = config
+        listener = listener_name if listener_name is not None else broker_config.inter_broker_listener_name
+        protocol = security_protocol if security_protocol is not None else broker_config.inter_broker_security_protocol
+        context_type = None
+        if protocol in (SecurityProtocol.SASL_PLAINTEXT, SecurityProtocol.SASL_SSL):
+            from kafka.common.security.jaas_context import JaasContext
+
+            context_type = JaasContext.Type.SERVER
+        return ChannelBuilders.client_channel_builder(
+            protocol,
+            context_type,
+            config,
+            listener,
+            broker_config.sasl_mechanism_inter_broker_protocol,
+            time,
+            True,
+            log_context,
+        )
+
+    @staticmethod
     def server_channel_builder(
         listener_name: ListenerName,
         is_inter_broker_listener: bool,

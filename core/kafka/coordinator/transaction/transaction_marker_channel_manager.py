@@ -35,8 +35,8 @@ from typing import TYPE_CHECKING, Any
 from kafka.clients.api_versions import ApiVersions
 from kafka.clients.manual_metadata_updater import ManualMetadataUpdater
 from kafka.clients.network_client import NetworkClient
+from kafka.common.network.channel_builders import ChannelBuilders
 from kafka.common.network.network_receive import NetworkReceive
-from kafka.common.network.plaintext_channel_builder import PlaintextChannelBuilder
 from kafka.common.network.selectable import Selectable
 from kafka.common.network.selector import Selector
 from kafka.common.node import Node
@@ -162,7 +162,7 @@ class TransactionMarkerChannelManager(InterBrokerSendThread):
             time,
             log_context,
             max_receive_size=NetworkReceive.UNLIMITED,
-            channel_builder=PlaintextChannelBuilder(),
+            channel_builder=ChannelBuilders.inter_broker_client_channel_builder(config, time, log_context),
         )
         network_client = NetworkClient(
             selector,
