@@ -24,11 +24,13 @@ if TYPE_CHECKING:
 
 __all__ = ["arrow_schema", "kafka_schema", "to_record_batch"]
 
-_KEY = attrgetter("key")
-_VALUE = attrgetter("value")
-_OFFSET = attrgetter("offset")
-_TIMESTAMP = attrgetter("timestamp")
-_TIMESTAMP_TYPE_ID = attrgetter("timestamp_type.id")
+# The records' slots, read directly: the public properties add a call per record and column (a tenth of the
+# conversion's cost with 100 B records).
+_KEY = attrgetter("_key")
+_VALUE = attrgetter("_value")
+_OFFSET = attrgetter("_offset")
+_TIMESTAMP = attrgetter("_timestamp")
+_TIMESTAMP_TYPE = attrgetter("_timestamp_type")
 
 
 def kafka_schema(include_headers: bool) -> StructType:
@@ -78,6 +80,11 @@ def to_record_batch(
     schema = arrow_schema(include_headers)
     n = len(records)
     timestamps_ms = pa.array(list(map(_TIMESTAMP, records)), pa.int64())
+    timestamp_types = set(map(_TIMESTAMP_TYPE, records))
+    if len(timestamp_types) == 1:  # the usual case: one timestamp type for the whole topic
+        timestamp_type_column = pa.repeat(pa.scalar(timestamp_types.pop().id, pa.int32()), n)
+    else:
+        timestamp_type_column = pa.array([t.id for t in map(_TIMESTAMP_TYPE, records)], pa.int32())
     columns: list[Any] = [
         pa.array(list(map(_KEY, records)), pa.binary()),
         pa.array(list(map(_VALUE, records)), pa.binary()),
@@ -85,7 +92,7 @@ def to_record_batch(
         pa.repeat(pa.scalar(partition, pa.int32()), n),
         pa.array(list(map(_OFFSET, records)), pa.int64()),
         pc.multiply(timestamps_ms, 1000).cast(schema.field("timestamp").type),
-        pa.array(list(map(_TIMESTAMP_TYPE_ID, records)), pa.int32()),
+        timestamp_type_column,
     ]
     if include_headers:
         columns.append(
