@@ -125,9 +125,10 @@ pytest: install peer-broker spark-env
 
 test: lint typecheck pytest
 
-bench: install
+bench: install spark-env
 	$(PY) -m pytest -q tests/bench --benchmark-enable --benchmark-columns=min,median,mean,ops
 	$(PY) -m tests.bench.txn_bench --out .benchmarks/txn_bench.json
+	$(PY) -m tests.bench.spark_bench --out .benchmarks/spark_bench.json
 
 clean:
 	rm -rf $(VENV) $(KP_VENV) build *.egg-info
