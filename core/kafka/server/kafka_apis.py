@@ -27,8 +27,9 @@ ListTransactions and AddPartitionsToTxn v4 as 3.7's does. FindCoordinator finds 
 of __transaction_state, and LeaderAndIsr and StopReplica tell the transaction coordinator which of its partitions
 to load and unload.
 
-There is no authorizer yet (`authorizer.class.name` is empty, Kafka's default), so every operation is
-allowed, as on a Kafka broker without an authorizer.
+Every handler authorizes exactly where Kafka 2.8's KafkaApis does (3.7's for the APIs that only exist there),
+through the authorizer KafkaServer creates from `authorizer.class.name`; without one (Kafka's default) every
+operation is allowed. CreateAcls, DescribeAcls and DeleteAcls go to the authorizer (SECURITY_DISABLED without one).
 """
 
 from __future__ import annotations
@@ -2105,10 +2106,19 @@ class KafkaApis(Logging):
         data = delete_records_request.data
         non_existing: dict[TopicPartition, Any] = {}
         to_delete: dict[TopicPartition, int] = {}
+        authorized_topics = self.filter_by_authorized(
+            request.context, AclOperation.DELETE, ResourceType.TOPIC, data.topics, _name_of
+        )
         for topic in data.topics:
             for partition in topic.partitions:
                 tp = TopicPartition(topic.name, partition.partition_index)
-                if not self.metadata_cache.contains(tp):
+                if topic.name not in authorized_topics:
+                    non_existing[tp] = DeleteRecordsResponseData.DeleteRecordsPartitionResult(
+                        partition_index=tp.partition,
+                        low_watermark=-1,
+                        error_code=Errors.TOPIC_AUTHORIZATION_FAILED.code,
+                    )
+                elif not self.metadata_cache.contains(tp):
                     non_existing[tp] = DeleteRecordsResponseData.DeleteRecordsPartitionResult(
                         partition_index=tp.partition,
                         low_watermark=-1,
@@ -2141,7 +2151,10 @@ class KafkaApis(Logging):
             TopicPartition(topic, partition): log_dir
             for (topic, partition), log_dir in alter_request.partition_dirs().items()
         }
-        result = self.replica_manager.alter_replica_log_dirs(partition_dirs)
+        if self.authorize(request.context, AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME):
+            result = self.replica_manager.alter_replica_log_dirs(partition_dirs)
+        else:
+            result = dict.fromkeys(partition_dirs, Errors.CLUSTER_AUTHORIZATION_FAILED)
         by_topic: dict[str, Any] = {}
         for tp, error in result.items():
             topic_result = by_topic.get(tp.topic)
@@ -2159,6 +2172,13 @@ class KafkaApis(Logging):
     def handle_describe_log_dirs_request(self, request: Request) -> None:
         describe_request: Any = request.body
         data = describe_request.data
+        if not self.authorize(request.context, AclOperation.DESCRIBE, ResourceType.CLUSTER, CLUSTER_NAME):
+            # No log dirs are described (and from v3 the error says why).
+            response_data = DescribeLogDirsResponseData(
+                throttle_time_ms=0, error_code=Errors.CLUSTER_AUTHORIZATION_FAILED.code, results=[]
+            )
+            self.send_response(request, DescribeLogDirsResponse(response_data))
+            return
         if data.topics is None:
             partitions = [p.topic_partition for p in self.replica_manager.online_partitions()]
         else:
@@ -2172,8 +2192,10 @@ class KafkaApis(Logging):
         data = elect_request.data
         all_partitions = data.topic_partitions is None
 
+        top_level_error = Errors.NONE
+
         def send_callback(results: dict[TopicPartition, Any]) -> None:
-            response_data = ElectLeadersResponseData(throttle_time_ms=0, error_code=Errors.NONE.code)
+            response_data = ElectLeadersResponseData(throttle_time_ms=0, error_code=top_level_error.code)
             by_topic: dict[str, Any] = {}
             for tp, api_error in results.items():
                 # An election over every partition reports only the partitions it elected or failed on.
@@ -2191,6 +2213,16 @@ class KafkaApis(Logging):
                 )
             self.send_response(request, ElectLeadersResponse(response_data))
 
+        if not self.authorize(request.context, AclOperation.ALTER, ResourceType.CLUSTER, CLUSTER_NAME):
+            top_level_error = Errors.CLUSTER_AUTHORIZATION_FAILED
+            denied = ApiError(Errors.CLUSTER_AUTHORIZATION_FAILED, None)
+            requested = (
+                []
+                if all_partitions
+                else [TopicPartition(t.topic, p) for t in data.topic_partitions for p in t.partitions]
+            )
+            send_callback(dict.fromkeys(requested, denied))
+            return
         partitions = (
             self.metadata_cache.get_all_partitions()
             if all_partitions
@@ -2343,6 +2375,17 @@ class KafkaApis(Logging):
         data = init_request.data
         version = request.header.api_version
         transactional_id = data.transactional_id
+        ctx = request.context
+        if transactional_id is not None:
+            if not self.authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactional_id):
+                self.send_error_response(request, _exception_of(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED))
+                return
+        elif not self.authorize(
+            ctx, AclOperation.IDEMPOTENT_WRITE, ResourceType.CLUSTER, CLUSTER_NAME, True, False
+        ) and not self.authorize_by_resource_type(ctx, AclOperation.WRITE, ResourceType.TOPIC):
+            # An idempotent producer needs IdempotentWrite on the cluster, or Write on some topic (KIP-679).
+            self.send_error_response(request, _exception_of(Errors.CLUSTER_AUTHORIZATION_FAILED))
+            return
 
         def send_response_callback(result: InitProducerIdResult) -> None:
             # Clients before v4 do not know PRODUCER_FENCED; they handle INVALID_PRODUCER_EPOCH the same way.
@@ -2387,6 +2430,10 @@ class KafkaApis(Logging):
                 request, EndTxnResponse(EndTxnResponseData(error_code=final_error.code, throttle_time_ms=0))
             )
 
+        txn_id = data.transactional_id
+        if not self.authorize(request.context, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, txn_id):
+            send_response_callback(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
+            return
         self.txn_coordinator.handle_end_transaction(
             data.transactional_id,
             data.producer_id,
@@ -2503,6 +2550,11 @@ class KafkaApis(Logging):
         self.ensure_inter_broker_version(KAFKA_0_11_0_IV0)
         version = request.header.api_version
         body: Any = request.body
+        if version >= 4 and not self.authorize(
+            request.context, AclOperation.CLUSTER_ACTION, ResourceType.CLUSTER, CLUSTER_NAME
+        ):
+            self.send_error_response(request, _exception_of(Errors.CLUSTER_AUTHORIZATION_FAILED))
+            return
         add_request: Any = body.normalize_request() if version < 4 else body
         txns = list(add_request.data.transactions)
         partitions_by_transaction = add_request.partitions_by_transaction()
@@ -2534,10 +2586,27 @@ class KafkaApis(Logging):
         for transaction in txns:
             transactional_id = transaction.transactional_id
             partitions_to_add = [TopicPartition(t, p) for t, p in partitions_by_transaction[transactional_id]]
+            # Clients (v0-3) need Write on the transactional id.
+            if version < 4 and not self.authorize(
+                request.context, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactional_id
+            ):
+                add_result_and_maybe_send_response(
+                    add_request.error_response_for_transaction(
+                        transactional_id, Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+                    )
+                )
+                continue
+            authorized_topics = self.filter_by_authorized(
+                request.context,
+                AclOperation.WRITE,
+                ResourceType.TOPIC,
+                [tp for tp in partitions_to_add if not Topic.is_internal(tp.topic)],
+                _topic_of,
+            )
             non_authorized_or_existing: dict[TopicPartition, Errors] = {}
             authorized_partitions: set[TopicPartition] = set()
             for tp in partitions_to_add:
-                if version < 4 and Topic.is_internal(tp.topic):
+                if (version < 4 and Topic.is_internal(tp.topic)) or tp.topic not in authorized_topics:
                     # A producer may not add an internal topic's partition (the offsets partition comes through
                     # AddOffsetsToTxn); Kafka's authorization leaves them out even without an authorizer.
                     non_authorized_or_existing[tp] = Errors.TOPIC_AUTHORIZATION_FAILED
@@ -2608,6 +2677,12 @@ class KafkaApis(Logging):
                 AddOffsetsToTxnResponse(AddOffsetsToTxnResponseData(error_code=final_error.code, throttle_time_ms=0)),
             )
 
+        if not self.authorize(request.context, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, transactional_id):
+            send_response_callback(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED)
+            return
+        if not self.authorize(request.context, AclOperation.READ, ResourceType.GROUP, group_id):
+            send_response_callback(Errors.GROUP_AUTHORIZATION_FAILED)
+            return
         self.txn_coordinator.handle_add_partitions_to_transaction(
             transactional_id, data.producer_id, data.producer_epoch, {offset_topic_partition}, send_response_callback
         )
@@ -2618,12 +2693,23 @@ class KafkaApis(Logging):
         self.ensure_inter_broker_version(KAFKA_0_11_0_IV0)
         header = request.header
         data: Any = request.body.data
+        # The producer id is not authorized: Write on the transactional id stands for it, as in Kafka.
+        ctx = request.context
+        if not self.authorize(ctx, AclOperation.WRITE, ResourceType.TRANSACTIONAL_ID, data.transactional_id):
+            self.send_error_response(request, _exception_of(Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED))
+            return
+        if not self.authorize(ctx, AclOperation.READ, ResourceType.GROUP, data.group_id):
+            self.send_error_response(request, _exception_of(Errors.GROUP_AUTHORIZATION_FAILED))
+            return
         non_existing: dict[TopicPartition, Errors] = {}
         valid: dict[TopicPartition, Any] = {}
+        authorized_topics = self.filter_by_authorized(ctx, AclOperation.READ, ResourceType.TOPIC, data.topics, _name_of)
         for topic in data.topics:
             for partition in topic.partitions:
                 tp = TopicPartition(topic.name, partition.partition_index)
-                if not self.metadata_cache.contains(tp):
+                if topic.name not in authorized_topics:
+                    non_existing[tp] = Errors.TOPIC_AUTHORIZATION_FAILED
+                elif not self.metadata_cache.contains(tp):
                     non_existing[tp] = Errors.UNKNOWN_TOPIC_OR_PARTITION
                 else:
                     valid[tp] = partition
@@ -2671,7 +2757,11 @@ class KafkaApis(Logging):
         for topic_request in data.topics:
             topic_response = DescribeProducersResponseData.TopicResponse(name=topic_request.name)
             topic_error = _check_valid_topic(topic_request.name)
-            if topic_error is None and not self.metadata_cache.contains(topic_request.name):
+            if topic_error is None and not self.authorize(
+                request.context, AclOperation.READ, ResourceType.TOPIC, topic_request.name
+            ):
+                topic_error = ApiError(Errors.TOPIC_AUTHORIZATION_FAILED)
+            elif topic_error is None and not self.metadata_cache.contains(topic_request.name):
                 topic_error = ApiError(Errors.UNKNOWN_TOPIC_OR_PARTITION, None)
             for partition_id in topic_request.partition_indexes:
                 tp = TopicPartition(topic_request.name, partition_id)
@@ -2692,8 +2782,24 @@ class KafkaApis(Logging):
         """The coordinator's state of each transactional id asked for (3.7)."""
         data: Any = request.body.data
         response_data = DescribeTransactionsResponseData(throttle_time_ms=0)
+        ctx = request.context
         for transactional_id in data.transactional_ids:
-            response_data.transaction_states.append(self.txn_coordinator.handle_describe_transactions(transactional_id))
+            if not self.authorize(ctx, AclOperation.DESCRIBE, ResourceType.TRANSACTIONAL_ID, transactional_id):
+                response_data.transaction_states.append(
+                    DescribeTransactionsResponseData.TransactionState(
+                        transactional_id=transactional_id,
+                        error_code=Errors.TRANSACTIONAL_ID_AUTHORIZATION_FAILED.code,
+                    )
+                )
+                continue
+            state = self.txn_coordinator.handle_describe_transactions(transactional_id)
+            # Only the topics the principal may describe are shown.
+            state.topics = [
+                t
+                for t in state.topics
+                if self.authorize(ctx, AclOperation.DESCRIBE, ResourceType.TOPIC, t.topic, log_if_denied=False)
+            ]
+            response_data.transaction_states.append(state)
         self.send_response(request, DescribeTransactionsResponse(response_data))
 
     def handle_list_transactions_request(self, request: Request) -> None:
@@ -2703,12 +2809,19 @@ class KafkaApis(Logging):
             set(data.producer_id_filters), set(data.state_filters)
         )
         response_data.throttle_time_ms = 0
+        response_data.transaction_states = [
+            state
+            for state in response_data.transaction_states
+            if self.authorize(
+                request.context,
+                AclOperation.DESCRIBE,
+                ResourceType.TRANSACTIONAL_ID,
+                state.transactional_id,
+                log_if_denied=False,
+            )
+        ]
         self.send_response(request, ListTransactionsResponse(response_data))
 
-    # ---- the handler table ----------------------------------------------------------------------------
-
-    # The handler of each API this broker serves, in the order of Kafka 2.8's `handle`. The dispatch and the
-    # advertised API table (HANDLED_APIS, from which KafkaServer builds the ApiVersionManager) both come from it.
     # ---- ACLs ------------------------------------------------------------------------------------------
 
     def handle_describe_acls(self, request: Request) -> None:
@@ -2805,6 +2918,10 @@ class KafkaApis(Logging):
         for future in futures:
             future.add_done_callback(on_done)
 
+    # ---- the handler table ----------------------------------------------------------------------------
+
+    # The handler of each API this broker serves, in the order of Kafka 2.8's `handle`. The dispatch and the
+    # advertised API table (HANDLED_APIS, from which KafkaServer builds the ApiVersionManager) both come from it.
     _HANDLERS: ClassVar[Mapping[ApiKeys, Callable[[KafkaApis, Request], None]]] = {
         ApiKeys.PRODUCE: handle_produce_request,
         ApiKeys.FETCH: handle_fetch_request,
