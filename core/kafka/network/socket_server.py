@@ -152,6 +152,7 @@ ChannelMuteEvent = KafkaChannel.ChannelMuteEvent
 _REQUEST_RECEIVED: Final = ChannelMuteEvent.REQUEST_RECEIVED
 _RESPONSE_SENT: Final = ChannelMuteEvent.RESPONSE_SENT
 _API_VERSIONS: Final = ApiKeys.API_VERSIONS
+_SASL_HANDSHAKE: Final = ApiKeys.SASL_HANDSHAKE
 
 # For level checks on the per-request path (cheaper than the Logging mixin's, which looks the logger up each time).
 _processor_logger = logging.getLogger("kafka.network.Processor")
@@ -1027,6 +1028,19 @@ class Processor(AbstractServerThread):
                 buffer = ByteBufferAccessor(memoryview(payload))
                 header = self.parse_request_header(buffer)
                 now_nanos = self._time.nanoseconds()
+                # KIP-368 (SASL channels, the only ones with an authenticator creator): a SaslHandshake on an
+                # authenticated connection starts its re-authentication; a connection whose session has expired is
+                # closed instead of served.
+                if channel._authenticator_creator is not None:
+                    if header.api_key is _SASL_HANDSHAKE and channel.maybe_begin_server_reauthentication(
+                        receive, now_nanos
+                    ):
+                        self.trace(f"Begin re-authentication: {channel}")
+                        continue
+                    if channel.server_authentication_session_expired(now_nanos):
+                        self.debug(f"Disconnecting expired channel: {channel} : {header}")
+                        self._close(channel.id())
+                        continue
                 context = RequestContext(
                     header,
                     connection_id,

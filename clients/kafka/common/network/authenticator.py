@@ -7,8 +7,12 @@ principal the peer is known by once it is complete.
 from __future__ import annotations
 
 import abc
+from typing import TYPE_CHECKING
 
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
+
+if TYPE_CHECKING:
+    from kafka.common.network.network_receive import NetworkReceive
 
 __all__ = ["Authenticator"]
 
@@ -28,3 +32,23 @@ class Authenticator(abc.ABC):
 
     def close(self) -> None:  # noqa: B027 - optional hook, as Java's Closeable default
         """Releases what the authenticator holds."""
+
+    # Re-authentication (KIP-368): only SASL authenticators re-authenticate; these are the defaults of the others.
+
+    def server_session_expiration_time_nanos(self) -> int | None:
+        """When the broker's session of this connection ends (None: never)."""
+        return None
+
+    def client_session_reauthentication_time_nanos(self) -> int | None:
+        """When the client should re-authenticate this connection (None: never)."""
+        return None
+
+    def reauthentication_latency_ms(self) -> int | None:
+        return None
+
+    def connected_client_supports_reauthentication(self) -> bool:
+        return False
+
+    def poll_response_received_during_reauthentication(self) -> NetworkReceive | None:
+        """A response to one of the client's requests that arrived while it re-authenticated."""
+        return None

@@ -13,12 +13,13 @@ unmuted.
 
 # PORT: muting only records the state; the read interest is dropped by the Selector when the muted channel turns
 # out to be readable (see Selector), so that muting and unmuting a connection whose client waits quietly for its
-# answer costs no system call. Re-authentication (KIP-368) is not ported.
+# answer costs no system call.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 
 from kafka.common.errors import AuthenticationException
 from kafka.common.memory.memory_pool import MemoryPool
@@ -69,6 +70,8 @@ class KafkaChannel:
         "_socket_port",
         "_successful_authentications",
         "_ready",
+        "_authenticator_creator",
+        "_last_reauthentication_start_nanos",
         "client_information",
     )
 
@@ -95,9 +98,12 @@ class KafkaChannel:
         self._socket_address: str | None = None
         self._socket_port = -1
         self._successful_authentications = 0
-        # Set once the transport's handshake and the authentication are complete; neither is ever undone (no
-        # re-authentication), so ready() need not ask them again on every poll.
+        # Set once the transport's handshake and the authentication are complete, so that ready() need not ask them
+        # again on every poll; only a re-authentication (KIP-368) clears it.
         self._ready = False
+        # Makes the authenticator of a re-authentication (KIP-368; SASL only, set by SaslChannelBuilder).
+        self._authenticator_creator: Callable[[], Authenticator] | None = None
+        self._last_reauthentication_start_nanos = 0
         # PORT: Java keeps this in the channel's ChannelMetadataRegistry; the broker sets it from ApiVersions.
         self.client_information = ClientInformation.EMPTY
 
@@ -243,6 +249,63 @@ class KafkaChannel:
         ready = self._ready = self._transport_layer.ready() and self._authenticator.complete()
         return ready
 
+    # -- re-authentication (KIP-368) ------------------------------------------------------------------------
+
+    def set_authenticator_creator(self, creator: Callable[[], Authenticator]) -> None:
+        self._authenticator_creator = creator
+
+    def maybe_begin_server_reauthentication(self, sasl_handshake_receive: NetworkReceive, now_nanos: int) -> bool:
+        """On a broker: starts re-authenticating with the SaslHandshake a client sent on its authenticated
+        connection, if the session has a lifetime and the last re-authentication began at least a second ago."""
+        if not self.ready():
+            raise RuntimeError(
+                'KafkaChannel should be "ready" when processing SASL Handshake for potential re-authentication'
+            )
+        if self._authenticator.server_session_expiration_time_nanos() is None or self._authenticator_creator is None:
+            return False
+        if (
+            self._last_reauthentication_start_nanos != 0
+            and now_nanos - self._last_reauthentication_start_nanos < _MIN_REAUTH_INTERVAL_NANOS
+        ):
+            return False
+        self._last_reauthentication_start_nanos = now_nanos
+        previous = self._authenticator
+        self._authenticator = self._authenticator_creator()
+        self._ready = False
+        self._authenticator.reauthenticate(sasl_handshake_receive, previous, now_nanos)  # type: ignore[attr-defined]
+        return True
+
+    def maybe_begin_client_reauthentication(self, now_nanos: int) -> bool:
+        """On a client: starts re-authenticating once the session's re-authentication time has come (not while a
+        response is half read)."""
+        if not self.ready():
+            raise RuntimeError(
+                'KafkaChannel should always be "ready" when it is checked for possible re-authentication'
+            )
+        if self._receive is not None and not self._receive.complete():
+            return False
+        reauth_time = self._authenticator.client_session_reauthentication_time_nanos()
+        if reauth_time is None or self._authenticator_creator is None or now_nanos < reauth_time:
+            return False
+        previous = self._authenticator
+        self._authenticator = self._authenticator_creator()
+        self._ready = False
+        self._authenticator.reauthenticate(previous, now_nanos)  # type: ignore[attr-defined]
+        return True
+
+    def reauthentication_latency_ms(self) -> int | None:
+        return self._authenticator.reauthentication_latency_ms()
+
+    def server_authentication_session_expired(self, now_nanos: int) -> bool:
+        expiration = self._authenticator.server_session_expiration_time_nanos()
+        return expiration is not None and now_nanos - expiration > 0
+
+    def poll_response_received_during_reauthentication(self) -> NetworkReceive | None:
+        return self._authenticator.poll_response_received_during_reauthentication()
+
+    def connected_client_supports_reauthentication(self) -> bool:
+        return self._authenticator.connected_client_supports_reauthentication()
+
     def has_send(self) -> bool:
         return self._send is not None
 
@@ -351,6 +414,8 @@ class KafkaChannel:
     def __repr__(self) -> str:
         return f"KafkaChannel id={self._id}"
 
+
+_MIN_REAUTH_INTERVAL_NANOS = 1_000_000_000
 
 # The mute states and events as module constants: reading an Enum member through its class costs a lookup in
 # EnumType on every use, and these are read for every request.

@@ -254,6 +254,7 @@ class SaslChannelBuilder(ChannelBuilder):
 
             authenticator_creator = self._authenticator_creator(id, transport_layer, register_client_information)
             channel = KafkaChannel(id, transport_layer, authenticator_creator(), max_receive_size, memory_pool)
+            channel.set_authenticator_creator(authenticator_creator)
             channel_holder.append(channel)
             return channel
         except Exception as e:

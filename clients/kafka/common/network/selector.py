@@ -437,6 +437,11 @@ class Selector(Selectable):
                     ready = channel.ready()
                 if ready and channel._state is ChannelState.NOT_CONNECTED:
                     channel._state = ChannelState.READY
+                if ready and channel._authenticator_creator is not None and node_id not in completed_receives:
+                    # A response that arrived while the client re-authenticated (KIP-368; SASL channels only).
+                    stashed = channel.poll_response_received_during_reauthentication()
+                    if stashed is not None:
+                        completed_receives[node_id] = stashed
 
                 readable = key.ready_ops & SelectionKey.OP_READ
                 explicitly_muted = node_id in explicitly_muted_channels
@@ -454,7 +459,15 @@ class Selector(Selectable):
                 if not explicitly_muted and channel._transport_layer.has_bytes_buffered():
                     self._keys_with_buffered_read.add(key)
 
-                if key.ready_ops & SelectionKey.OP_WRITE and ready and channel._send is not None:
+                if (
+                    key.ready_ops & SelectionKey.OP_WRITE
+                    and ready
+                    and channel._send is not None
+                    and not (
+                        channel._authenticator_creator is not None
+                        and channel.maybe_begin_client_reauthentication(channel_start_time_nanos or time.nanoseconds())
+                    )
+                ):
                     try:
                         self.write(channel)
                     except Exception:

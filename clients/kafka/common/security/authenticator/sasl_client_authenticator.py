@@ -92,6 +92,7 @@ class SaslClientAuthenticator(Authenticator):
         self._authentication_end_nanos = 0
         self._reauthentication_begin_nanos: int | None = None
         self._client_session_reauthentication_time_nanos: int | None = None
+        self._pending_authenticated_receives: list[NetworkReceive] = []
 
     def authenticate(self) -> None:
         """Moves the exchange on; raises AuthenticationException when the broker refuses us."""
@@ -166,6 +167,9 @@ class SaslClientAuthenticator(Authenticator):
             LOG.debug("Set SASL client state to %s", state.name)
             if state is SaslClientAuthenticator.SaslState.COMPLETE:
                 self._authentication_end_nanos = self._time.nanoseconds()
+                if self._reauthentication_begin_nanos is not None:
+                    # The request whose send started the re-authentication is still waiting to be written.
+                    self._transport_layer.add_interest_ops(SelectionKey.OP_WRITE)
                 if self._session_lifetime_ms > 0:
                     # Re-authenticate somewhere between 85% and 95% of the session, as Java picks.
                     fraction = 0.85 + 0.10 * random.random()
@@ -247,10 +251,19 @@ class SaslClientAuthenticator(Authenticator):
         self._net_in_buffer.read_from(self._transport_layer)
         if not self._net_in_buffer.complete():
             return None
-        payload = bytes(self._net_in_buffer.payload() or b"")
+        receive = self._net_in_buffer
+        payload = bytes(receive.payload() or b"")
         self._net_in_buffer = None
         header = self._current_request_header
         assert header is not None
+        if (
+            self._reauthentication_begin_nanos is not None
+            and len(payload) >= 4
+            and int.from_bytes(payload[:4], "big", signed=True) != header.correlation_id
+        ):
+            # A response to a request the client sent before re-authenticating: kept for the Selector.
+            self._pending_authenticated_receives.append(receive)
+            return None
         try:
             return AbstractResponse.parse_response(payload, header)
         except Exception as e:
@@ -280,6 +293,11 @@ class SaslClientAuthenticator(Authenticator):
 
     def close(self) -> None:
         self._sasl_client.dispose()
+
+    def poll_response_received_during_reauthentication(self) -> NetworkReceive | None:
+        if not self._pending_authenticated_receives:
+            return None
+        return self._pending_authenticated_receives.pop(0)
 
     def client_session_reauthentication_time_nanos(self) -> int | None:
         return self._client_session_reauthentication_time_nanos
