@@ -24,7 +24,7 @@ from kafka.common.errors import KafkaException
 from kafka.common.internals.cluster_resource_listeners import ClusterResourceListeners
 from kafka.common.network.channel_builder import ChannelBuilder
 from kafka.common.network.inet_address import InetAddress
-from kafka.common.network.plaintext_channel_builder import PlaintextChannelBuilder
+from kafka.common.security.auth.security_protocol import SecurityProtocol
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
 
@@ -131,12 +131,22 @@ def parse_and_validate_addresses(
 
 
 def create_channel_builder(config: AbstractConfig, time: Time, log_context: LogContext) -> ChannelBuilder:
-    """The channel builder of the config's security.protocol.
+    """The channel builder of the config's security.protocol (ChannelBuilders.client_channel_builder with the
+    client JAAS context and `sasl.mechanism`)."""
+    from kafka.common.network.channel_builders import ChannelBuilders
 
-    # PORT: PLAINTEXT only; any other protocol is a ConfigException (never a silent plaintext connection)."""
-    del time, log_context
-    common_client_configs.validate_security_protocol(config.get_string(common_client_configs.SECURITY_PROTOCOL_CONFIG))
-    return PlaintextChannelBuilder()
+    security_protocol = common_client_configs.validate_security_protocol(
+        config.get_string(common_client_configs.SECURITY_PROTOCOL_CONFIG)
+    )
+    context_type = None
+    client_sasl_mechanism = config.values().get("sasl.mechanism") or "GSSAPI"
+    if security_protocol in (SecurityProtocol.SASL_PLAINTEXT, SecurityProtocol.SASL_SSL):
+        from kafka.common.security.jaas_context import JaasContext
+
+        context_type = JaasContext.Type.CLIENT
+    return ChannelBuilders.client_channel_builder(
+        security_protocol, context_type, config, None, client_sasl_mechanism, time, True, log_context
+    )
 
 
 def resolve(host: str, host_resolver: HostResolver) -> list[InetAddress]:

@@ -5,7 +5,7 @@ the post-processing they share (reconnect backoff, warnings about disabled expon
 protocol).
 
 # PORT: metrics are not ported yet; the metrics keys are defined so configurations written for Java clients
-parse, but nothing reads them. Only PLAINTEXT is supported as security.protocol (see validate_security_protocol).
+parse, but nothing reads them.
 """
 
 from __future__ import annotations
@@ -103,8 +103,7 @@ AUTO_INCLUDE_JMX_REPORTER_DOC = "Deprecated in Kafka; there is no JMX here. Not 
 
 SECURITY_PROTOCOL_CONFIG = "security.protocol"
 SECURITY_PROTOCOL_DOC = (
-    "The protocol spoken to brokers. Valid values are: " + ", ".join(SecurityProtocol.names()) + ". "
-    "This client supports PLAINTEXT only so far."
+    "Protocol used to communicate with brokers. Valid values are: " + ", ".join(SecurityProtocol.names()) + "."
 )
 DEFAULT_SECURITY_PROTOCOL = "PLAINTEXT"
 
@@ -210,20 +209,11 @@ def warn_disabling_exponential_backoff(config: AbstractConfig) -> None:
 
 
 def validate_security_protocol(value: str) -> SecurityProtocol:
-    """The SecurityProtocol named by a security.protocol value.
-
-    # PORT: this client speaks PLAINTEXT only, so SSL and SASL protocols raise ConfigException rather than
-    connecting without the security asked for."""
+    """The SecurityProtocol named by a security.protocol value (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL)."""
     try:
         protocol = SecurityProtocol.for_name(value)
     except ValueError:
         raise ConfigException(
             SECURITY_PROTOCOL_CONFIG, value, "String must be one of: " + ", ".join(SecurityProtocol.names())
         ) from None
-    if protocol is not SecurityProtocol.PLAINTEXT:
-        raise ConfigException(
-            SECURITY_PROTOCOL_CONFIG,
-            value,
-            f"security protocol {protocol.name} is not supported by this client yet; only PLAINTEXT is",
-        )
     return protocol

@@ -17,7 +17,7 @@ thread waits on each request; here the main thread polls until its request is do
 stop. Kafka's Cluster shuffles the brokers, so Kafka prints up to four brokers in a random order; here they are
 in broker id order (five or more print in the order of the Scala Map Kafka builds, as there). An exception that
 escapes Kafka's main makes the JVM print `Exception in thread "main" ...` and a stack trace; here that line and
-its `Caused by:` lines, status 1. SSL and SASL settings are not taken: PLAINTEXT only, as the clients.
+its `Caused by:` lines, status 1. SSL and SASL settings come from `--command-config`, as the clients' do.
 """
 
 from __future__ import annotations

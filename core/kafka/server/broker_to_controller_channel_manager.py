@@ -9,7 +9,7 @@ broker it reached answers NOT_CONTROLLER, forgetting the controller so that it i
 
 # PORT: the request thread extends InterBrokerSendThread, which lives in kafka.server.inter_broker_send_thread
 # (Kafka's is in core's kafka.common package; here kafka.common is the clients' package). The Raft controller node
-# provider (KRaft) and the channel's metrics are not ported. Listeners are PLAINTEXT only, as the SocketServer's.
+# provider (KRaft) and the channel's metrics are not ported.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 The admin client's configuration: Java's key names, types, defaults and validators.
 
-# PORT: the ssl.* and sasl.* keys (Java's withClientSslSupport/withClientSaslSupport) are not defined: this
-client speaks PLAINTEXT only, and any other security.protocol is refused with a ConfigException. The metrics
-keys are defined so that Java configurations parse, but nothing reads them (no metrics subsystem yet).
+The ssl.* keys are Java's withClientSslSupport (kafka.common.config.ssl_configs).
+
+# PORT: The metrics keys are defined so that Java configurations parse, but nothing reads them (no metrics
+subsystem yet).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from kafka.clients import common_client_configs as ccc
 from kafka.clients.admin.internals.admin_bootstrap_addresses import BOOTSTRAP_CONTROLLERS_CONFIG
 from kafka.common.config.abstract_config import AbstractConfig
 from kafka.common.config.config_def import CaseInsensitiveValidString, ConfigDef, Importance, Range, Type, ValidString
+from kafka.common.config.ssl_configs import add_client_ssl_support
 from kafka.common.security.auth.security_protocol import SecurityProtocol
 
 __all__ = ["AdminClientConfig"]
@@ -170,7 +172,12 @@ def _config_def() -> ConfigDef:
             ccc.CLIENT_DNS_LOOKUP_DOC,
         )
         .define(
-            ac.SECURITY_PROVIDERS_CONFIG, Type.STRING, None, None, L, "Security providers (not used: PLAINTEXT only)."
+            ac.SECURITY_PROVIDERS_CONFIG,
+            Type.STRING,
+            None,
+            None,
+            L,
+            "Security providers (not used: TLS is Python's ssl module).",
         )
         .define(
             ac.SECURITY_PROTOCOL_CONFIG,
@@ -183,4 +190,4 @@ def _config_def() -> ConfigDef:
     )
 
 
-AdminClientConfig.CONFIG = _config_def()
+AdminClientConfig.CONFIG = add_client_ssl_support(_config_def())

@@ -4,8 +4,9 @@ The consumer's configuration: Java's key names, types, defaults and validators, 
 post-processing (client.id "consumer-{group.id}-{N}" or "consumer-{group.id}-{group.instance.id}",
 enable.auto.commit off without a group, reconnect backoff).
 
-# PORT: the ssl.* and sasl.* keys are not defined (this client speaks PLAINTEXT only; any other
-security.protocol is refused with a ConfigException). Metrics keys are defined so that Java configurations
+The ssl.* keys are Java's withClientSslSupport (kafka.common.config.ssl_configs).
+
+# PORT: Metrics keys are defined so that Java configurations
 parse, but nothing reads them. group.protocol=consumer (KIP-848) is accepted by the parser, as in Java, and
 refused by KafkaConsumer.
 """
@@ -34,6 +35,7 @@ from kafka.common.config.config_def import (
     ValidString,
 )
 from kafka.common.config.config_exception import ConfigException
+from kafka.common.config.ssl_configs import add_client_ssl_support
 from kafka.common.errors import InvalidConfigurationException
 from kafka.common.requests.join_group_request import JoinGroupRequest
 from kafka.common.security.auth.security_protocol import SecurityProtocol
@@ -441,7 +443,12 @@ def _config_def() -> ConfigDef:
             "The server-side assignor of the consumer group protocol (KIP-848); not used by this client.",
         )
         .define(
-            cc.SECURITY_PROVIDERS_CONFIG, Type.STRING, None, None, L, "Security providers (not used: PLAINTEXT only)."
+            cc.SECURITY_PROVIDERS_CONFIG,
+            Type.STRING,
+            None,
+            None,
+            L,
+            "Security providers (not used: TLS is Python's ssl module).",
         )
         .define(
             ccc.SECURITY_PROTOCOL_CONFIG,
@@ -454,4 +461,4 @@ def _config_def() -> ConfigDef:
     )
 
 
-ConsumerConfig.CONFIG = _config_def()
+ConsumerConfig.CONFIG = add_client_ssl_support(_config_def())

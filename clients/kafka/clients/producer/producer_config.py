@@ -4,10 +4,9 @@ The producer's configuration: Java's key names, types, defaults and validators, 
 post-processing (acks "all" -> "-1", enable.idempotence checks and downgrade, client.id
 "producer-N", reconnect backoff).
 
-# PORT: the ssl.* and sasl.* keys (Java's withClientSslSupport/withClientSaslSupport) are not
-defined: this client speaks PLAINTEXT only, and any other security.protocol is refused with a
-ConfigException, so those keys would never be read (they are reported as unused if given).
-Metrics keys are defined so that Java configurations parse, but nothing reads them yet.
+The ssl.* keys are Java's withClientSslSupport (kafka.common.config.ssl_configs).
+
+# PORT: Metrics keys are defined so that Java configurations parse, but nothing reads them yet.
 """
 
 from __future__ import annotations
@@ -31,6 +30,7 @@ from kafka.common.config.config_def import (
     ValidString,
 )
 from kafka.common.config.config_exception import ConfigException
+from kafka.common.config.ssl_configs import add_client_ssl_support
 from kafka.common.record.compression_type import CompressionType
 from kafka.common.security.auth.security_protocol import SecurityProtocol
 
@@ -461,7 +461,12 @@ def _config_def() -> ConfigDef:
             ccc.SECURITY_PROTOCOL_DOC,
         )
         .define(
-            pc.SECURITY_PROVIDERS_CONFIG, Type.STRING, None, None, L, "Security providers (not used: PLAINTEXT only)."
+            pc.SECURITY_PROVIDERS_CONFIG,
+            Type.STRING,
+            None,
+            None,
+            L,
+            "Security providers (not used: TLS is Python's ssl module).",
         )
         .define(
             pc.ENABLE_IDEMPOTENCE_CONFIG,
@@ -492,4 +497,4 @@ def _config_def() -> ConfigDef:
     )
 
 
-ProducerConfig.CONFIG = _config_def()
+ProducerConfig.CONFIG = add_client_ssl_support(_config_def())

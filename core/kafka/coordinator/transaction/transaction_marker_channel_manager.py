@@ -18,8 +18,8 @@ Lock order: a transaction's metadata lock (`TransactionMetadata.lock`) is taken 
 `_pending_lock` is held only around the pending-transactions map and never while calling out.
 
 # PORT: Kafka's UnknownDestinationQueueSize and LogAppendRetryQueueSize gauges belong to the metrics work (issue 16)
-# and are not registered yet. The channel is PLAINTEXT only, as every listener of this port (Kafka builds it for the
-# inter-broker security protocol); the Selector takes no metrics. Java's concurrent maps and blocking queues are
+# and are not registered yet. The Selector takes no metrics. The channel is the inter-broker listener's
+# (ChannelBuilders.inter_broker_client_channel_builder). Java's concurrent maps and blocking queues are
 # dicts and deques, whose single operations are atomic under the GIL.
 """
 

@@ -401,17 +401,18 @@ def test_missing_command_config_ends_like_the_jvm(tmp_path: Path) -> None:
     assert result.err == f'Exception in thread "main" java.nio.file.NoSuchFileException: {missing}\n'
 
 
-def test_real_admin_client_refuses_other_security_protocols(tmp_path: Path) -> None:
-    """Without a fake, the command builds the real admin client (KafkaAdminClient), which refuses a non-PLAINTEXT
+def test_real_admin_client_refuses_an_unknown_security_protocol(tmp_path: Path) -> None:
+    """Without a fake, the command builds the real admin client (KafkaAdminClient), which refuses an unknown
     protocol with a ConfigException: the tool ends as the JVM does on an uncaught exception."""
     config = tmp_path / "ssl.properties"
-    config.write_text("security.protocol=SSL\n")
+    config.write_text("security.protocol=TLS\n")
     out, err = io.StringIO(), io.StringIO()
     status = cgc.run_command([*BOOTSTRAP, "--list", "--command-config", str(config)], out, err)
     assert status == 1
     assert err.getvalue().splitlines() == [
-        'Exception in thread "main" org.apache.kafka.common.config.ConfigException: Invalid value SSL for '
-        "configuration security.protocol: security protocol SSL is not supported by this client yet; only PLAINTEXT is",
+        'Exception in thread "main" org.apache.kafka.common.config.ConfigException: Invalid value TLS for '
+        "configuration security.protocol: String must be one of (case insensitive): PLAINTEXT, SSL, SASL_PLAINTEXT, "
+        "SASL_SSL",
     ]
 
 

@@ -98,10 +98,8 @@ def test_default_host_resolver_keeps_the_name() -> None:
 
 
 @pytest.mark.parametrize("protocol", ["SSL", "SASL_PLAINTEXT", "SASL_SSL", "ssl"])
-def test_secured_protocols_are_refused(protocol: str) -> None:
-    """PLAINTEXT only: a secured security.protocol is a clear ConfigException, never a plaintext fallback."""
-    with pytest.raises(ConfigException, match=f"Invalid value {protocol} for configuration security.protocol"):
-        common_client_configs.validate_security_protocol(protocol)
+def test_secured_protocols_are_accepted(protocol: str) -> None:
+    assert common_client_configs.validate_security_protocol(protocol) is SecurityProtocol.for_name(protocol)
 
 
 def test_unknown_protocol_is_refused() -> None:
@@ -156,10 +154,12 @@ def test_create_network_client_from_config() -> None:
     assert metadata.is_closed()
 
 
-def test_create_network_client_refuses_ssl() -> None:
-    """security.protocol=SSL fails building the client with a ConfigException."""
-    metadata = Metadata(100, 1000, 300000, LogContext(), ClusterResourceListeners())
-    with pytest.raises(ConfigException, match="security protocol SSL is not supported by this client yet"):
-        client_utils.create_network_client(
-            _config(**{"security.protocol": "SSL"}), LogContext(), ApiVersions(), Time.SYSTEM, 5, metadata
-        )
+def test_create_channel_builder_of_the_security_protocol() -> None:
+    """security.protocol=SSL gives a TLS channel builder (trusting the system's CAs without a truststore)."""
+    from kafka.common.network.ssl_channel_builder import SslChannelBuilder
+
+    builder = client_utils.create_channel_builder(_config(**{"security.protocol": "SSL"}), Time.SYSTEM, LogContext())
+    try:
+        assert isinstance(builder, SslChannelBuilder)
+    finally:
+        builder.close()

@@ -26,10 +26,19 @@ def test_defaults_are_javas() -> None:
 
 
 @pytest.mark.parametrize("protocol", ["SSL", "SASL_PLAINTEXT", "SASL_SSL"])
-def test_security_protocols_other_than_plaintext_are_refused(protocol: str) -> None:
-    """A security.protocol other than PLAINTEXT is a clear ConfigException, never a plaintext connection."""
-    with pytest.raises(ConfigException, match="only PLAINTEXT"):
-        AdminClientConfig({"bootstrap.servers": "localhost:9092", "security.protocol": protocol})
+def test_secured_security_protocols_and_ssl_keys_are_taken(protocol: str) -> None:
+    """Every security protocol is accepted, with the ssl.* keys of Java's withClientSslSupport."""
+    config = AdminClientConfig(
+        {"bootstrap.servers": "localhost:9092", "security.protocol": protocol, "ssl.truststore.type": "PEM"}
+    )
+    assert config.get_string("security.protocol") == protocol
+    assert config.get_string("ssl.truststore.type") == "PEM"
+    assert config.get_string("ssl.endpoint.identification.algorithm") == "https"
+
+
+def test_unknown_security_protocol_is_refused() -> None:
+    with pytest.raises(ConfigException, match=r"Invalid value TLS for configuration security\.protocol"):
+        AdminClientConfig({"bootstrap.servers": "localhost:9092", "security.protocol": "TLS"})
 
 
 def test_bootstrap_servers_or_controllers() -> None:
