@@ -17,6 +17,7 @@ from kafka.clients import common_client_configs as ccc
 from kafka.clients.admin.internals.admin_bootstrap_addresses import BOOTSTRAP_CONTROLLERS_CONFIG
 from kafka.common.config.abstract_config import AbstractConfig
 from kafka.common.config.config_def import CaseInsensitiveValidString, ConfigDef, Importance, Range, Type, ValidString
+from kafka.common.config.sasl_configs import add_client_sasl_support
 from kafka.common.config.ssl_configs import add_client_ssl_support
 from kafka.common.security.auth.security_protocol import SecurityProtocol
 
@@ -190,4 +191,4 @@ def _config_def() -> ConfigDef:
     )
 
 
-AdminClientConfig.CONFIG = add_client_ssl_support(_config_def())
+AdminClientConfig.CONFIG = add_client_sasl_support(add_client_ssl_support(_config_def()))

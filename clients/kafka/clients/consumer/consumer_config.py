@@ -35,6 +35,7 @@ from kafka.common.config.config_def import (
     ValidString,
 )
 from kafka.common.config.config_exception import ConfigException
+from kafka.common.config.sasl_configs import add_client_sasl_support
 from kafka.common.config.ssl_configs import add_client_ssl_support
 from kafka.common.errors import InvalidConfigurationException
 from kafka.common.requests.join_group_request import JoinGroupRequest
@@ -461,4 +462,4 @@ def _config_def() -> ConfigDef:
     )
 
 
-ConsumerConfig.CONFIG = add_client_ssl_support(_config_def())
+ConsumerConfig.CONFIG = add_client_sasl_support(add_client_ssl_support(_config_def()))

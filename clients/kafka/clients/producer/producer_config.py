@@ -30,6 +30,7 @@ from kafka.common.config.config_def import (
     ValidString,
 )
 from kafka.common.config.config_exception import ConfigException
+from kafka.common.config.sasl_configs import add_client_sasl_support
 from kafka.common.config.ssl_configs import add_client_ssl_support
 from kafka.common.record.compression_type import CompressionType
 from kafka.common.security.auth.security_protocol import SecurityProtocol
@@ -497,4 +498,4 @@ def _config_def() -> ConfigDef:
     )
 
 
-ProducerConfig.CONFIG = add_client_ssl_support(_config_def())
+ProducerConfig.CONFIG = add_client_sasl_support(add_client_ssl_support(_config_def()))
