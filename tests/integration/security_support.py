@@ -401,3 +401,9 @@ def plain_server_jaas(users: dict[str, str], username: str | None = None, passwo
         options.append(f'username="{username}" password="{password}"')
     options += [f'user_{name}="{pw}"' for name, pw in users.items()]
     return "org.apache.kafka.common.security.plain.PlainLoginModule required " + " ".join(options) + ";"
+
+
+def reissue_certificate(certs: TestCerts, name: str, cn: str = "broker", server: bool = True) -> CertFiles:
+    """Another certificate (a new key) signed by `ca` with CN=<cn>: the same subject and names as the broker's for
+    cn="broker" (a keystore a running broker accepts dynamically), another subject otherwise."""
+    return _make_leaf(certs.dir, name, certs.ca, cn, server=server)
