@@ -462,6 +462,11 @@ class ThrottledChannelReaper(ShutdownableThread):
         self._manager = manager
         self._delay_queue = delay_queue
 
+    def initiate_shutdown(self) -> bool:
+        initiated = super().initiate_shutdown()
+        self._delay_queue.wakeup()
+        return initiated
+
     def do_work(self) -> None:
         throttled_channel = self._delay_queue.poll(1000)
         if throttled_channel is not None:

@@ -68,6 +68,7 @@ class ThrottledChannelQueue:
         self._cond = threading.Condition(threading.Lock())
         self._heap: list[tuple[int, int, ThrottledChannel]] = []
         self._seq = itertools.count()
+        self._woken = False
 
     def add(self, channel: ThrottledChannel) -> None:
         with self._cond:
@@ -87,9 +88,18 @@ class ThrottledChannelQueue:
                         return heapq.heappop(self._heap)[2]
                     wait_s = delay_ns / 1e9
                 remaining = deadline - _time.monotonic()
-                if remaining <= 0:
+                if remaining <= 0 or self._woken:
+                    self._woken = False
                     return None
                 self._cond.wait(remaining if wait_s is None else min(wait_s, remaining))
+
+    def wakeup(self) -> None:
+        """Ends a waiting poll early (with None): the reaper is shutting down.
+
+        # PORT: stands in for interrupting the reaper thread, which Python cannot do."""
+        with self._cond:
+            self._woken = True
+            self._cond.notify_all()
 
     def __len__(self) -> int:
         with self._cond:

@@ -53,7 +53,9 @@ def config() -> KafkaConfig:
 @pytest.fixture
 def quotas(config: KafkaConfig, time: MockTime) -> Iterator[QuotaManagers]:
     metrics = Metrics(MetricConfig(), [], time)
-    yield quota_factory.instantiate(config, metrics, time, "")
+    quotas = quota_factory.instantiate(config, metrics, time, "")
+    yield quotas
+    quotas.shutdown()
     metrics.close()
 
 

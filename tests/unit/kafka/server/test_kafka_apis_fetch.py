@@ -5,11 +5,13 @@ the leader quota (sizeOfThrottledPartitions), and the preferred read replica car
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from kafka.common.message import FetchRequestData
+from kafka.common.metrics.metrics import Metrics
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID
@@ -21,9 +23,13 @@ from kafka.common.requests.fetch_response import FetchResponse
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.topic_partition import TopicPartition
+from kafka.server.client_quota_manager import ClientQuotaManager, ClientQuotaManagerConfig
+from kafka.server.client_request_quota_manager import ClientRequestQuotaManager
+from kafka.server.controller_mutation_quota_manager import ControllerMutationQuotaManager
 from kafka.server.fetch_session import FetchManager, FetchSessionCache
 from kafka.server.quota_factory import UNBOUNDED_QUOTA, QuotaManagers
 from kafka.server.replica_manager import FetchPartitionData
+from kafka.server.replication_quota_manager import QuotaType
 from tests.unit.kafka.server.test_kafka_apis import Harness, _harness
 from tests.unit.kafka.server.test_replica_manager_fetch_from_follower import RecordingQuota
 
@@ -85,12 +91,34 @@ class FetchingReplicaManager:
         pass
 
 
+_made_quota_managers: list[QuotaManagers] = []
+
+
+@pytest.fixture(autouse=True)
+def _shutdown_quota_managers() -> Iterator[None]:
+    """Stops the ThrottledChannelReaper threads of the client quota managers a test made."""
+    yield
+    while _made_quota_managers:
+        _made_quota_managers.pop().shutdown()
+
+
 def _fetch_harness(replica_manager: FetchingReplicaManager) -> tuple[Harness, RecordingQuota]:
     h = _harness({"t": 2})
     leader_quota = RecordingQuota({T0}, exceeded=False)
     h.apis.replica_manager = replica_manager  # type: ignore[assignment]
     h.apis.fetch_manager = FetchManager(h.time, FetchSessionCache(1000, 120_000))
-    h.apis.quotas = QuotaManagers(leader_quota, RecordingQuota(set(), False), RecordingQuota(set(), False))  # type: ignore[arg-type]
+    metrics = Metrics(time=h.time)
+    config = ClientQuotaManagerConfig()
+    h.apis.quotas = QuotaManagers(
+        ClientQuotaManager(config, metrics, QuotaType.FETCH, h.time),
+        ClientQuotaManager(config, metrics, QuotaType.PRODUCE, h.time),
+        ClientRequestQuotaManager(config, metrics, h.time),
+        ControllerMutationQuotaManager(config, metrics, h.time),
+        leader_quota,  # type: ignore[arg-type]
+        RecordingQuota(set(), False),  # type: ignore[arg-type]
+        RecordingQuota(set(), False),  # type: ignore[arg-type]
+    )
+    _made_quota_managers.append(h.apis.quotas)
     return h, leader_quota
 
 
