@@ -339,3 +339,57 @@ def test_three_brokers_replicate_over_an_ssl_inter_broker_listener(
     # The controller's and the fetchers' connections were TLS: the brokers' plaintext listeners saw none of them.
     for broker in cluster.brokers:
         assert "Failed authentication" not in broker.console_since_start()
+
+
+def test_bin_tools_over_tls_with_command_config_files(
+    broker: BrokerProcess, certs: ss.TestCerts, tmp_path: Path
+) -> None:
+    bootstrap = _ssl_bootstrap(broker)
+    client = ss.write_properties(tmp_path / "client-ssl.properties", ss.java_ssl_config(certs, client_cert=True))
+    topic = _topic()
+    run = tool(
+        "kafka-topics.sh",
+        "--bootstrap-server",
+        bootstrap,
+        "--command-config",
+        str(client),
+        "--create",
+        "--topic",
+        topic,
+        "--partitions",
+        "1",
+        "--replication-factor",
+        "1",
+    )
+    assert run.status == 0, run.err
+    run = tool("kafka-topics.sh", "--bootstrap-server", bootstrap, "--command-config", str(client), "--list")
+    assert run.status == 0 and topic in run.out.split(), run.err
+    run = tool(
+        "kafka-console-producer.sh",
+        "--bootstrap-server",
+        bootstrap,
+        "--producer.config",
+        str(client),
+        "--topic",
+        topic,
+        stdin="alpha\nbeta\n",
+    )
+    assert run.status == 0, run.err
+    run = tool(
+        "kafka-console-consumer.sh",
+        "--bootstrap-server",
+        bootstrap,
+        "--consumer.config",
+        str(client),
+        "--topic",
+        topic,
+        "--from-beginning",
+        "--max-messages",
+        "2",
+        "--timeout-ms",
+        "30000",
+    )
+    assert run.status == 0, run.err
+    assert run.out.split() == ["alpha", "beta"]
+    run = tool("kafka-broker-api-versions.sh", "--bootstrap-server", bootstrap, "--command-config", str(client))
+    assert run.status == 0 and "(id: 0 rack: null)" in run.out, run.err
