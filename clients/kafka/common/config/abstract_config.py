@@ -187,12 +187,16 @@ class AbstractConfig:
         return result
 
     def values_with_prefix_override(self, prefix: str) -> dict[str, Any]:
-        """All parsed values, where a supplied `prefix + key` of a defined key replaces that key's value."""
+        """All parsed values, where a supplied `prefix + key` of a defined key replaces that key's value (and a
+        `prefix + <secondary>.key` is kept as `<secondary>.key`, parsed as `key` is)."""
         result = dict(self._values)
         for k, v in self._originals.items():
             if k.startswith(prefix) and len(k) > len(prefix):
                 stripped = k[len(prefix) :]
                 config_key = self._definition.config_keys.get(stripped)
+                if config_key is None:
+                    # A secondary prefix (`<mechanism>.sasl.jaas.config`) keeps it, parsed as the key it prefixes.
+                    config_key = self._definition.config_keys.get(stripped[stripped.find(".") + 1 :])
                 if config_key is not None:
                     result[stripped] = self._definition.parse_value(config_key, v, True)
                     self._used.add(k)

@@ -239,7 +239,10 @@ class SaslChannelBuilder(ChannelBuilder):
             from kafka.common.network.ssl_transport_layer import SslTransportLayer
 
             return SslTransportLayer.create(id, key, self._ssl_factory.create_ssl_engine, self._mode is Mode.SERVER)
-        return PlaintextTransportLayer(key)
+        transport_layer = PlaintextTransportLayer(key)
+        if self._mode is Mode.SERVER:
+            transport_layer.mark_connected()  # an accepted socket (Java asks the socket itself)
+        return transport_layer
 
     def build_channel(
         self, id: str, key: SelectionKey, max_receive_size: int, memory_pool: MemoryPool = MemoryPool.NONE
