@@ -33,10 +33,14 @@ if TYPE_CHECKING:
     from kafka.clients.admin.alter_user_scram_credentials_options import AlterUserScramCredentialsOptions
     from kafka.clients.admin.alter_user_scram_credentials_result import AlterUserScramCredentialsResult
     from kafka.clients.admin.config import Config
+    from kafka.clients.admin.create_acls_options import CreateAclsOptions
+    from kafka.clients.admin.create_acls_result import CreateAclsResult
     from kafka.clients.admin.create_partitions_options import CreatePartitionsOptions
     from kafka.clients.admin.create_partitions_result import CreatePartitionsResult
     from kafka.clients.admin.create_topics_options import CreateTopicsOptions
     from kafka.clients.admin.create_topics_result import CreateTopicsResult
+    from kafka.clients.admin.delete_acls_options import DeleteAclsOptions
+    from kafka.clients.admin.delete_acls_result import DeleteAclsResult
     from kafka.clients.admin.delete_consumer_group_offsets_options import DeleteConsumerGroupOffsetsOptions
     from kafka.clients.admin.delete_consumer_group_offsets_result import DeleteConsumerGroupOffsetsResult
     from kafka.clients.admin.delete_consumer_groups_options import DeleteConsumerGroupsOptions
@@ -45,6 +49,8 @@ if TYPE_CHECKING:
     from kafka.clients.admin.delete_records_result import DeleteRecordsResult
     from kafka.clients.admin.delete_topics_options import DeleteTopicsOptions
     from kafka.clients.admin.delete_topics_result import DeleteTopicsResult
+    from kafka.clients.admin.describe_acls_options import DescribeAclsOptions
+    from kafka.clients.admin.describe_acls_result import DescribeAclsResult
     from kafka.clients.admin.describe_client_quotas_options import DescribeClientQuotasOptions
     from kafka.clients.admin.describe_client_quotas_result import DescribeClientQuotasResult
     from kafka.clients.admin.describe_cluster_options import DescribeClusterOptions
@@ -87,6 +93,8 @@ if TYPE_CHECKING:
     from kafka.clients.admin.records_to_delete import RecordsToDelete
     from kafka.clients.admin.user_scram_credential_alteration import UserScramCredentialAlteration
     from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
+    from kafka.common.acl.acl_binding import AclBinding
+    from kafka.common.acl.acl_binding_filter import AclBindingFilter
     from kafka.common.config.config_resource import ConfigResource
     from kafka.common.election_type import ElectionType
     from kafka.common.quota.client_quota_alteration import ClientQuotaAlteration
@@ -274,16 +282,22 @@ class Admin(abc.ABC):
         options: AlterConsumerGroupOffsetsOptions | None = None,
     ) -> AlterConsumerGroupOffsetsResult: ...
 
+    @abc.abstractmethod
+    def describe_acls(
+        self, acl_filter: AclBindingFilter, options: DescribeAclsOptions | None = None
+    ) -> DescribeAclsResult: ...
+
+    @abc.abstractmethod
+    def create_acls(
+        self, acls: Collection[AclBinding], options: CreateAclsOptions | None = None
+    ) -> CreateAclsResult: ...
+
+    @abc.abstractmethod
+    def delete_acls(
+        self, filters: Collection[AclBindingFilter], options: DeleteAclsOptions | None = None
+    ) -> DeleteAclsResult: ...
+
     # -- not implemented by this port yet -----------------------------------------------------------------------
-
-    def describe_acls(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("describeAcls")
-
-    def create_acls(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("createAcls")
-
-    def delete_acls(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("deleteAcls")
 
     def create_delegation_token(self, *args: Any, **kwargs: Any) -> NoReturn:
         _unsupported("createDelegationToken")

@@ -46,10 +46,14 @@ from kafka.clients.admin.alter_user_scram_credentials_result import AlterUserScr
 from kafka.clients.admin.config import Config
 from kafka.clients.admin.config_entry import ConfigEntry, ConfigSource, ConfigSynonym, ConfigType
 from kafka.clients.admin.consumer_group_listing import ConsumerGroupListing
+from kafka.clients.admin.create_acls_options import CreateAclsOptions
+from kafka.clients.admin.create_acls_result import CreateAclsResult
 from kafka.clients.admin.create_partitions_options import CreatePartitionsOptions
 from kafka.clients.admin.create_partitions_result import CreatePartitionsResult
 from kafka.clients.admin.create_topics_options import CreateTopicsOptions
 from kafka.clients.admin.create_topics_result import UNKNOWN, CreateTopicsResult, TopicMetadataAndConfig
+from kafka.clients.admin.delete_acls_options import DeleteAclsOptions
+from kafka.clients.admin.delete_acls_result import DeleteAclsResult, FilterResult, FilterResults
 from kafka.clients.admin.delete_consumer_group_offsets_options import DeleteConsumerGroupOffsetsOptions
 from kafka.clients.admin.delete_consumer_group_offsets_result import DeleteConsumerGroupOffsetsResult
 from kafka.clients.admin.delete_consumer_groups_options import DeleteConsumerGroupsOptions
@@ -58,6 +62,8 @@ from kafka.clients.admin.delete_records_options import DeleteRecordsOptions
 from kafka.clients.admin.delete_records_result import DeleteRecordsResult
 from kafka.clients.admin.delete_topics_options import DeleteTopicsOptions
 from kafka.clients.admin.delete_topics_result import DeleteTopicsResult
+from kafka.clients.admin.describe_acls_options import DescribeAclsOptions
+from kafka.clients.admin.describe_acls_result import DescribeAclsResult
 from kafka.clients.admin.describe_client_quotas_options import DescribeClientQuotasOptions
 from kafka.clients.admin.describe_client_quotas_result import DescribeClientQuotasResult
 from kafka.clients.admin.describe_cluster_options import DescribeClusterOptions
@@ -145,6 +151,8 @@ from kafka.clients.default_host_resolver import DefaultHostResolver
 from kafka.clients.host_resolver import HostResolver
 from kafka.clients.kafka_client import KafkaClient
 from kafka.clients.stale_metadata_exception import StaleMetadataException
+from kafka.common.acl.acl_binding import AclBinding
+from kafka.common.acl.acl_binding_filter import AclBindingFilter
 from kafka.common.cluster import Cluster
 from kafka.common.config.config_exception import ConfigException
 from kafka.common.config.config_resource import ConfigResource
@@ -153,6 +161,7 @@ from kafka.common.election_type import ElectionType
 from kafka.common.errors import (
     ApiException,
     DisconnectException,
+    InvalidRequestException,
     InvalidTopicException,
     KafkaException,
     KafkaStorageException,
@@ -1827,6 +1836,158 @@ class KafkaAdminClient(AdminClient):
         return DescribeClusterResult(
             describe_cluster_future, controller_future, cluster_id_future, authorized_operations_future
         )
+
+    # -- ACLs -----------------------------------------------------------------------------------------------------
+
+    def describe_acls(
+        self, acl_filter: AclBindingFilter, options: DescribeAclsOptions | None = None
+    ) -> DescribeAclsResult:
+        """The ACL bindings that match `acl_filter` (DescribeAcls, to the least loaded broker)."""
+        from kafka.common.requests.describe_acls_request import DescribeAclsRequest
+        from kafka.common.requests.describe_acls_response import DescribeAclsResponse
+
+        opts = DescribeAclsOptions() if options is None else options
+        future: KafkaFutureImpl[list[AclBinding]] = KafkaFutureImpl()
+        if acl_filter.is_unknown:
+            future.complete_exceptionally(
+                InvalidRequestException("The AclBindingFilter must not contain UNKNOWN elements.")
+            )
+            return DescribeAclsResult(future)
+        now = self._time.milliseconds()
+
+        class _DescribeAclsCall(Call):
+            def create_request(self, timeout_ms: int) -> Builder[Any]:
+                return DataBuilder(DescribeAclsRequest, DescribeAclsRequest.data_of(acl_filter))
+
+            def handle_response(self, abstract_response: AbstractResponse) -> None:
+                assert isinstance(abstract_response, DescribeAclsResponse)
+                data = abstract_response.data
+                if data.error_code != Errors.NONE.code:
+                    exc = ApiError(Errors.for_code(data.error_code), data.error_message).exception()
+                    assert exc is not None
+                    future.complete_exceptionally(exc)
+                    return
+                future.complete([b for r in data.resources for b in DescribeAclsResponse.acl_bindings(r)])
+
+            def handle_failure(self, throwable: BaseException) -> None:
+                future.complete_exceptionally(throwable)
+
+        self._runnable.call(
+            _DescribeAclsCall(
+                self, "describeAcls", self._calc_deadline_ms(now, opts.timeout_ms()), LeastLoadedNodeProvider(self)
+            ),
+            now,
+        )
+        return DescribeAclsResult(future)
+
+    def create_acls(self, acls: Collection[AclBinding], options: CreateAclsOptions | None = None) -> CreateAclsResult:
+        """Creates the bindings (CreateAcls); a binding with an indefinite field fails without being sent."""
+        from kafka.common.message import CreateAclsRequestData
+        from kafka.common.requests.create_acls_request import CreateAclsRequest
+
+        opts = CreateAclsOptions() if options is None else options
+        futures: dict[AclBinding, KafkaFutureImpl[None]] = {}
+        sent: list[AclBinding] = []
+        for acl in acls:
+            if acl in futures:
+                continue
+            f: KafkaFutureImpl[None] = KafkaFutureImpl()
+            futures[acl] = f
+            indefinite = acl.to_filter().find_indefinite_field()
+            if indefinite is None:
+                sent.append(acl)
+            else:
+                f.complete_exceptionally(InvalidRequestException(indefinite))
+        if not sent:
+            return CreateAclsResult(futures)
+        now = self._time.milliseconds()
+
+        class _CreateAclsCall(Call):
+            def create_request(self, timeout_ms: int) -> Builder[Any]:
+                creations = [CreateAclsRequest.acl_creation(a) for a in sent]
+                return DataBuilder(CreateAclsRequest, CreateAclsRequestData(creations=creations))
+
+            def handle_response(self, abstract_response: AbstractResponse) -> None:
+                results = list(abstract_response.data.results)
+                for i, acl in enumerate(sent):
+                    future = futures[acl]
+                    if i >= len(results):
+                        future.complete_exceptionally(
+                            UnknownServerException(f"The broker reported no creation result for the given ACL: {acl}")
+                        )
+                        continue
+                    error = ApiError(Errors.for_code(results[i].error_code), results[i].error_message)
+                    exc = error.exception()
+                    if exc is not None:
+                        future.complete_exceptionally(exc)
+                    else:
+                        future.complete(None)
+
+            def handle_failure(self, throwable: BaseException) -> None:
+                _complete_all_exceptionally((futures[a] for a in sent), throwable)
+
+        self._runnable.call(
+            _CreateAclsCall(
+                self, "createAcls", self._calc_deadline_ms(now, opts.timeout_ms()), LeastLoadedNodeProvider(self)
+            ),
+            now,
+        )
+        return CreateAclsResult(futures)
+
+    def delete_acls(
+        self, filters: Collection[AclBindingFilter], options: DeleteAclsOptions | None = None
+    ) -> DeleteAclsResult:
+        """Deletes every ACL binding a filter matches (DeleteAcls); a future per filter."""
+        from kafka.common.message import DeleteAclsRequestData
+        from kafka.common.requests.delete_acls_request import DeleteAclsRequest
+        from kafka.common.requests.delete_acls_response import DeleteAclsResponse
+
+        opts = DeleteAclsOptions() if options is None else options
+        futures: dict[AclBindingFilter, KafkaFutureImpl[FilterResults]] = {}
+        sent: list[AclBindingFilter] = []
+        for acl_filter in filters:
+            if acl_filter not in futures:
+                futures[acl_filter] = KafkaFutureImpl()
+                sent.append(acl_filter)
+        if not sent:
+            return DeleteAclsResult(futures)
+        now = self._time.milliseconds()
+
+        class _DeleteAclsCall(Call):
+            def create_request(self, timeout_ms: int) -> Builder[Any]:
+                data = DeleteAclsRequestData(filters=[DeleteAclsRequest.delete_acls_filter(f) for f in sent])
+                return DataBuilder(DeleteAclsRequest, data)
+
+            def handle_response(self, abstract_response: AbstractResponse) -> None:
+                results = list(abstract_response.data.filter_results)
+                for i, acl_filter in enumerate(sent):
+                    future = futures[acl_filter]
+                    if i >= len(results):
+                        future.complete_exceptionally(
+                            UnknownServerException("The broker reported no deletion result for the given filter.")
+                        )
+                        continue
+                    r = results[i]
+                    exc = ApiError(Errors.for_code(r.error_code), r.error_message).exception()
+                    if exc is not None:
+                        future.complete_exceptionally(exc)
+                        continue
+                    values = []
+                    for m in r.matching_acls:
+                        m_exc = ApiError(Errors.for_code(m.error_code), m.error_message).exception()
+                        values.append(FilterResult(DeleteAclsResponse.acl_binding(m), m_exc))
+                    future.complete(FilterResults(values))
+
+            def handle_failure(self, throwable: BaseException) -> None:
+                _complete_all_exceptionally(futures.values(), throwable)
+
+        self._runnable.call(
+            _DeleteAclsCall(
+                self, "deleteAcls", self._calc_deadline_ms(now, opts.timeout_ms()), LeastLoadedNodeProvider(self)
+            ),
+            now,
+        )
+        return DeleteAclsResult(futures)
 
     # -- client quotas ------------------------------------------------------------------------------------------
 

@@ -1,0 +1,14 @@
+"""Port of clients/src/main/java/org/apache/kafka/clients/admin/DeleteAclsOptions.java (Kafka 3.7).
+
+Options of deleteAcls. See AbstractOptions for how the getter/setter methods work.
+"""
+
+from __future__ import annotations
+
+from kafka.clients.admin.abstract_options import AbstractOptions
+
+__all__ = ["DeleteAclsOptions"]
+
+
+class DeleteAclsOptions(AbstractOptions):
+    """Options of deleteAcls."""
