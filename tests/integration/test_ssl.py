@@ -394,3 +394,55 @@ def test_bin_tools_over_tls_with_command_config_files(
     assert run.out.split() == ["alpha", "beta"]
     run = tool("kafka-broker-api-versions.sh", "--bootstrap-server", bootstrap, "--command-config", str(client))
     assert run.status == 0 and "(id: 0 rack: null)" in run.out, run.err
+
+
+def test_mutual_tls_principal_is_the_one_acls_name(
+    zookeeper: ZooKeeperServer, zk_chroot: str, tmp_path: Path, certs: ss.TestCerts
+) -> None:
+    """With the ACL authorizer, the client certificate's subject is the principal: no ACL, no writing; an ACL for
+    `User:CN=client,OU=test,O=kafka-port` (kafka-acls.sh) lets it write. PLAINTEXT (ANONYMOUS) is the super user."""
+    overrides = ss.plaintext_and_ssl_listener_overrides(certs, client_auth="required")
+    overrides.update(
+        {"authorizer.class.name": "kafka.security.authorizer.AclAuthorizer", "super.users": "User:ANONYMOUS"}
+    )
+    work = tmp_path / "acl-broker"
+    work.mkdir()
+    b = BrokerProcess(work, zookeeper.connect_string + zk_chroot, overrides=overrides)
+    b.start()
+    try:
+        topic = _topic()
+        _create_topic(b.bootstrap, topic)
+        config = {
+            "bootstrap.servers": f"localhost:{ss.listener_ports(b)['SSL']}",
+            **ss.rdkafka_ssl_config(certs, client_cert=True),
+            "message.timeout.ms": "5000",
+        }
+
+        def produce() -> ck.KafkaError | None:
+            outcome: list[ck.KafkaError | None] = []
+            producer = ck.Producer(config)
+            producer.produce(topic, b"mtls", on_delivery=lambda err, msg: outcome.append(err))
+            producer.flush(30)
+            assert outcome, "no delivery report"
+            return outcome[0]
+
+        error = produce()
+        assert error is not None and error.code() == ck.KafkaError.TOPIC_AUTHORIZATION_FAILED, error
+        run = tool(
+            "kafka-acls.sh",
+            "--bootstrap-server",
+            b.bootstrap,
+            "--add",
+            "--allow-principal",
+            ss.CLIENT_PRINCIPAL,
+            "--producer",
+            "--topic",
+            topic,
+        )
+        assert run.status == 0, run.err
+        deadline = time.monotonic() + 30
+        while (error := produce()) is not None and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert error is None
+    finally:
+        assert b.stop() == 0, b.console_tail()
