@@ -304,6 +304,9 @@ def test_required_client_certificate(
         with pytest.raises(ck.KafkaException):
             untrusted.list_topics(timeout=5)
         _wait_for_log(b, "Failed authentication with")
+        # The inline key and its password are never logged (the config dump shows them as [hidden]).
+        log = b.console_since_start()
+        assert "PRIVATE KEY" not in log and ss.KEY_PASSWORD not in log
     finally:
         assert b.stop() == 0, b.console_tail()
 
