@@ -9,7 +9,8 @@ Describe and Create on the topics (Write and Describe on transactional ids, Idem
 `--idempotent`); `--consumer` Read and Describe on the topics and Read on the group.
 
 # PORT: Kafka prints the entries of a resource in its hash set's order; here they are sorted (principal, then
-# permission, operation, host), and resources appear in the order they were named or found. A question asked
+# permission, operation, host), and resources appear in the order they were named or found; the operations a
+# resource type supports are listed in code order. A question asked
 # without `--force` reads the answer from stdin as Kafka's does. `--zk-tls-config-file` is not supported (the
 # authorizer's ZooKeeper client has no TLS).
 """
@@ -40,6 +41,7 @@ from kafka.security.authorizer.acl_entry import AclEntry
 from kafka.tools.tools_utils import run_reporting_errors, tool_main
 from kafka.utils.command_line_utils import (
     CommandDefaultOptions,
+    UsageException,
     check_invalid_args,
     check_required_args,
     is_print_help_needed,
@@ -681,6 +683,8 @@ def run_command(
             action = service.list_acls
         try:
             action()
+        except UsageException:
+            raise  # printUsageAndDie ends the JVM in Kafka: the usage, not the error line
         except Exception as e:
             cause = e.__cause__ if e.__cause__ is not None and type(e).__name__ == "ExecutionException" else e
             print(f"Error while executing ACL command: {java_message(cause)}", file=out)
