@@ -1,0 +1,277 @@
+"""Client quotas that throttle, tried as a user would (issue 15): quotas set with kafka-configs.sh on a running
+broker slow down the clients they name and no other, within seconds and without a restart, and lifting them lets
+the client go at full speed again; a per-IP connection creation rate refuses the excess connections.
+
+The broker samples rates over `quota.window.num=3` windows of `quota.window.size.seconds=1` (Kafka's keys), so that
+a client's first burst (a rate is measured over at least the whole windows) is short. Rates are asserted with
+generous bounds on the bytes a client got through in a measured stretch of time: a client held to 1 MB/s stays
+well under 3 MB/s, an unthrottled one well above it. These are outcomes, not timings of the broker.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from confluent_kafka import Consumer, Producer
+from confluent_kafka.admin import AdminClient, NewTopic
+
+from tests.integration.broker import BrokerProcess
+from tests.utils import wait_until_true
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+MB = 1024 * 1024
+QUOTA = 1048576  # 1 MB/s
+VALUE = b"x" * 10_000
+
+
+@pytest.fixture(scope="module")
+def broker(zookeeper: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
+    work = Path(tmp_path_factory.mktemp("quota-broker"))
+    b = BrokerProcess(
+        work,
+        zookeeper.connect_string + "/throttle-" + work.name,
+        overrides={"quota.window.num": "3", "quota.window.size.seconds": "1"},
+    )
+    b.start()
+    yield b
+    assert b.stop() == 0, b.console_tail()
+
+
+def configs(broker: BrokerProcess, *args: str) -> str:
+    done = subprocess.run(
+        [str(ROOT / "bin" / "kafka-configs.sh"), "--bootstrap-server", broker.bootstrap, *args],
+        capture_output=True,
+        text=True,
+        timeout=90,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def server_log(broker: BrokerProcess) -> str:
+    path = broker.app_log_dir / "server.log"
+    return path.read_text(errors="replace") if path.exists() else ""
+
+
+def set_client_quota(broker: BrokerProcess, client_id: str, config: str) -> None:
+    """Sets a client-id quota with kafka-configs.sh and waits until the broker has applied it (its log says so)."""
+    before = server_log(broker).count(f"quota for client-id {client_id} to")
+    configs(broker, "--entity-type", "clients", "--entity-name", client_id, "--alter", "--add-config", config)
+    wait_until_true(
+        lambda: server_log(broker).count(f"quota for client-id {client_id} to") > before,
+        f"the broker applied {config} for {client_id}",
+        timeout=30,
+    )
+
+
+def create_topic(broker: BrokerProcess) -> str:
+    topic = f"quota-{uuid.uuid4().hex[:8]}"
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap})
+    admin.create_topics([NewTopic(topic, 1, 1)])[topic].result(30)
+    return topic
+
+
+def produce_rate(broker: BrokerProcess, topic: str, client_id: str, seconds: float, warmup: float) -> tuple[float, int]:
+    """Produces as fast as the broker lets `client_id` for `warmup + seconds`; returns the bytes per second
+    acknowledged after the warm-up and the throttle events librdkafka reported."""
+    throttles: list[int] = []
+    acked: list[tuple[float, int]] = []
+    producer = Producer(
+        {
+            "bootstrap.servers": broker.bootstrap,
+            "client.id": client_id,
+            "linger.ms": 5,
+            "acks": 1,
+            # A small queue, so that the flush after the measured stretch does not wait on megabytes.
+            "queue.buffering.max.messages": 200,
+            "throttle_cb": lambda event: throttles.append(event.throttle_time),
+        }
+    )
+
+    def on_delivery(err: Any, msg: Any) -> None:
+        if err is None:
+            acked.append((time.monotonic(), len(msg.value())))
+
+    start = time.monotonic()
+    deadline = start + warmup + seconds
+    while time.monotonic() < deadline:
+        try:
+            producer.produce(topic, VALUE, on_delivery=on_delivery)
+        except BufferError:
+            producer.poll(0.05)
+        producer.poll(0)
+    producer.flush(60)
+    measured = sum(size for at, size in acked if start + warmup <= at <= deadline)
+    return measured / seconds, sum(1 for t in throttles if t > 0)
+
+
+def test_producer_byte_rate_throttles_only_its_client_and_lifts(broker: BrokerProcess) -> None:
+    """A client-id with producer_byte_rate=1048576 produces at about 1 MB/s and is told of throttle times, while
+    another client on the same broker is not slowed; deleting the quota lets the first one go fast again."""
+    topic = create_topic(broker)
+    set_client_quota(broker, "slow-producer", f"producer_byte_rate={QUOTA}")
+
+    slow_rate, slow_throttles = produce_rate(broker, topic, "slow-producer", seconds=6, warmup=3)
+    fast_rate, _ = produce_rate(broker, topic, "fast-producer", seconds=4, warmup=1)
+    print(f"produce: throttled {slow_rate / MB:.2f} MB/s ({slow_throttles} throttles), other {fast_rate / MB:.2f} MB/s")
+    assert 0 < slow_rate < 3 * MB, f"the throttled client produced {slow_rate / MB:.2f} MB/s"
+    assert slow_throttles > 0, "librdkafka reported no throttle time"
+    assert fast_rate > 3 * MB, f"the other client produced only {fast_rate / MB:.2f} MB/s"
+    # The quota change reached the broker through /config/changes without an error.
+    assert "Error while processing notification change" not in server_log(broker)
+    assert "error processing change notification" not in server_log(broker)
+
+    before = server_log(broker).count("Removing PRODUCE quota for client-id slow-producer")
+    configs(
+        broker,
+        "--entity-type",
+        "clients",
+        "--entity-name",
+        "slow-producer",
+        "--alter",
+        "--delete-config",
+        "producer_byte_rate",
+    )
+    wait_until_true(
+        lambda: server_log(broker).count("Removing PRODUCE quota for client-id slow-producer") > before,
+        "the broker removed the quota",
+        timeout=30,
+    )
+    lifted_rate, _ = produce_rate(broker, topic, "slow-producer", seconds=4, warmup=1)
+    assert lifted_rate > 3 * MB, f"without its quota the client produced only {lifted_rate / MB:.2f} MB/s"
+
+
+def consume_rate(broker: BrokerProcess, topic: str, client_id: str, seconds: float, warmup: float) -> tuple[float, int]:
+    """Consumes `topic` from the start as `client_id`; the bytes per second received after the warm-up (up to the
+    last record received, for a consumer that reads the whole topic sooner), and the throttle events reported."""
+    throttles: list[int] = []
+    consumer = Consumer(
+        {
+            "bootstrap.servers": broker.bootstrap,
+            "client.id": client_id,
+            "group.id": f"{client_id}-{uuid.uuid4().hex[:6]}",
+            "auto.offset.reset": "earliest",
+            "enable.auto.commit": False,
+            "throttle_cb": lambda event: throttles.append(event.throttle_time),
+        }
+    )
+    consumer.subscribe([topic])
+    try:
+        # The clock starts with the first record (the group join is not part of the rate).
+        first = None
+        while first is None:
+            msg = consumer.poll(1.0)
+            if msg is not None and msg.error() is None:
+                first = msg
+        start = time.monotonic()
+        deadline = start + warmup + seconds
+        received = 0
+        last_at = deadline
+        while (now := time.monotonic()) < deadline:
+            msg = consumer.poll(0.2)
+            if msg is not None and msg.error() is None and now >= start + warmup:
+                received += len(msg.value())
+                last_at = now
+        return received / max(last_at - (start + warmup), 0.1), sum(1 for t in throttles if t > 0)
+    finally:
+        consumer.close()
+
+
+def test_consumer_byte_rate_throttles_only_its_client(broker: BrokerProcess) -> None:
+    """A client-id with consumer_byte_rate=1048576 reads a large topic at about 1 MB/s and is told of throttle
+    times; another consumer of the same topic reads much faster."""
+    topic = create_topic(broker)
+    producer = Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 20})
+    for _ in range(4000):  # ~40 MB
+        while True:
+            try:
+                producer.produce(topic, VALUE)
+                break
+            except BufferError:
+                producer.poll(0.1)
+    assert producer.flush(120) == 0
+    set_client_quota(broker, "slow-consumer", f"consumer_byte_rate={QUOTA}")
+
+    slow_rate, slow_throttles = consume_rate(broker, topic, "slow-consumer", seconds=6, warmup=3)
+    fast_rate, _ = consume_rate(broker, topic, "fast-consumer", seconds=5, warmup=0)
+    print(f"fetch: throttled {slow_rate / MB:.2f} MB/s ({slow_throttles} throttles), other {fast_rate / MB:.2f} MB/s")
+    assert 0 < slow_rate < 3 * MB, f"the throttled consumer read {slow_rate / MB:.2f} MB/s"
+    assert slow_throttles > 0, "librdkafka reported no throttle time"
+    assert fast_rate > 3 * MB, f"the other consumer read only {fast_rate / MB:.2f} MB/s"
+
+
+def _api_versions_request(correlation_id: int) -> bytes:
+    client_id = b"conn-rate"
+    body = struct.pack(">hhih", 18, 0, correlation_id, len(client_id)) + client_id
+    return struct.pack(">i", len(body)) + body
+
+
+def _served(sock: socket.socket) -> bool:
+    """Whether the broker answers an ApiVersions request on this connection (False: it closed it)."""
+    try:
+        sock.sendall(_api_versions_request(1))
+        sock.settimeout(10)
+        header = sock.recv(4)
+        return len(header) == 4
+    except OSError:
+        return False
+
+
+def test_ip_connection_creation_rate_refuses_the_excess_connections(broker: BrokerProcess) -> None:
+    """With connection_creation_rate=5 for 127.0.0.1, a burst of 40 connections gets only some served: the others
+    are closed by the broker; once the quota is deleted, a new burst is served whole."""
+    before = server_log(broker).count("Updating max connection rate override for /127.0.0.1")
+    configs(
+        broker,
+        "--entity-type",
+        "ips",
+        "--entity-name",
+        "127.0.0.1",
+        "--alter",
+        "--add-config",
+        "connection_creation_rate=5",
+    )
+    wait_until_true(
+        lambda: server_log(broker).count("Updating max connection rate override for /127.0.0.1") > before,
+        "the broker applied the connection rate",
+        timeout=30,
+    )
+
+    def burst(n: int) -> int:
+        socks = [socket.create_connection(("127.0.0.1", broker.port), timeout=10) for _ in range(n)]
+        try:
+            return sum(1 for s in socks if _served(s))
+        finally:
+            for s in socks:
+                s.close()
+
+    served = burst(40)
+    print(f"connections served under a rate of 5/s: {served} of 40")
+    assert 0 < served < 30, f"{served} of 40 connections were served under a rate of 5/s"
+
+    configs(
+        broker,
+        "--entity-type",
+        "ips",
+        "--entity-name",
+        "127.0.0.1",
+        "--alter",
+        "--delete-config",
+        "connection_creation_rate",
+    )
+    wait_until_true(
+        lambda: "Removing max connection rate override for /127.0.0.1" in server_log(broker),
+        "the broker removed the connection rate",
+        timeout=30,
+    )
+    assert burst(40) == 40
