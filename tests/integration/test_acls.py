@@ -2,16 +2,18 @@
 ACLs written with bin/kafka-acls.sh (in ZooKeeper with --authorizer-properties before the brokers start, through the
 brokers with --bootstrap-server afterwards) and enforced on every broker of three for confluent-kafka clients.
 
-Until SASL lands every client is User:ANONYMOUS, as the brokers themselves are. The brokers' own requests need
-ClusterAction on the cluster; the tests give User:ANONYMOUS that (and Create, Alter and Describe on the cluster, to
-create topics and manage ACLs), never a super user, so every topic and group permission comes from the ACLs the
-tests add and remove.
+On PLAINTEXT-only clusters every client is User:ANONYMOUS, as the brokers themselves are: the brokers' own requests
+need ClusterAction on the cluster, and those tests give User:ANONYMOUS that (and Create, Alter and Describe on the
+cluster, to create topics and manage ACLs), never a super user, so every topic and group permission comes from the
+ACLs the tests add and remove. The SASL test has users: brokers talk over PLAINTEXT as a super user, clients log in
+with SASL/PLAIN as User:alice (no ACLs to start with) and User:admin (a super user, who runs kafka-acls.sh).
 """
 
 from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import confluent_kafka as ck
 import pytest
@@ -20,6 +22,7 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from kazoo.client import KazooClient
 
 from tests.integration.cluster import ClusterFactory, KafkaCluster
+from tests.integration.security_support import listener_bootstrap, plain_jaas, plain_server_jaas, write_properties
 from tests.integration.test_console_tools import tool
 from tests.integration.zookeeper import ZooKeeperServer
 from tests.utils import wait_until_true
@@ -72,17 +75,22 @@ def topic(acl_cluster: KafkaCluster) -> Iterator[str]:
     yield name
 
 
-def acls(cluster: KafkaCluster, *args: str) -> str:
-    run = tool("kafka-acls.sh", "--bootstrap-server", cluster.bootstrap, *args)
+def acls(cluster: KafkaCluster, *args: str, bootstrap: str | None = None) -> str:
+    run = tool("kafka-acls.sh", "--bootstrap-server", bootstrap or cluster.bootstrap, *args)
     assert run.status == 0, run
     return run.out
 
 
-def produce_errors(bootstrap: str, topic: str, partitions: int = 3) -> dict[int, int | None]:
+def produce_errors(bootstrap: str, topic: str, partitions: int = 3, **config: str) -> dict[int, int | None]:
     """The delivery error code (None: delivered) of one record to each partition, from a fresh producer."""
     results: dict[int, int | None] = {}
     producer = ck.Producer(
-        {"bootstrap.servers": bootstrap, "message.timeout.ms": 10000, "topic.metadata.refresh.interval.ms": 1000}
+        {
+            "bootstrap.servers": bootstrap,
+            "message.timeout.ms": 10000,
+            "topic.metadata.refresh.interval.ms": 1000,
+            **config,
+        }
     )
 
     def on_delivery(err: KafkaError | None, msg: ck.Message) -> None:
@@ -94,8 +102,8 @@ def produce_errors(bootstrap: str, topic: str, partitions: int = 3) -> dict[int,
     return results
 
 
-def visible_topics(bootstrap: str) -> set[str]:
-    admin = AdminClient({"bootstrap.servers": bootstrap})
+def visible_topics(bootstrap: str, **config: str) -> set[str]:
+    admin = AdminClient({"bootstrap.servers": bootstrap, **config})
     return set(admin.list_topics(timeout=10).topics)
 
 
@@ -221,3 +229,120 @@ def test_prefixed_and_deny_acls(acl_cluster: KafkaCluster, topic: str) -> None:
     )
     listed = acls(acl_cluster, "--list", "--topic", topic, "--resource-pattern-type", "match")
     assert "patternType=PREFIXED" in listed and "permissionType=DENY" in listed, listed
+
+
+# ---- SASL users ---------------------------------------------------------------------------------------------------
+
+PLAIN_USERS = {"alice": "alice-secret", "admin": "admin-secret"}
+
+
+def sasl_client(user: str) -> dict[str, str]:
+    """confluent-kafka's settings for a SASL/PLAIN user."""
+    return {
+        "security.protocol": "SASL_PLAINTEXT",
+        "sasl.mechanism": "PLAIN",
+        "sasl.username": user,
+        "sasl.password": PLAIN_USERS[user],
+    }
+
+
+@pytest.fixture
+def sasl_cluster(cluster_factory: ClusterFactory) -> KafkaCluster:
+    """Three brokers talking to each other over PLAINTEXT (User:ANONYMOUS, a super user, as Kafka users set it up)
+    and serving SASL/PLAIN users on a SASL_PLAINTEXT listener; User:admin is a super user too."""
+    return cluster_factory(
+        {
+            **AUTHORIZER,
+            "super.users": "User:ANONYMOUS;User:admin",
+            "listeners": "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
+            "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT",
+            "inter.broker.listener.name": "PLAINTEXT",
+            "sasl.enabled.mechanisms": "PLAIN",
+            "listener.name.sasl_plaintext.plain.sasl.jaas.config": plain_server_jaas(PLAIN_USERS),
+        }
+    )
+
+
+def test_sasl_user_needs_acls_on_every_broker(sasl_cluster: KafkaCluster, tmp_path: Path) -> None:
+    """User:alice without ACLs sees no topics, cannot produce (TOPIC_AUTHORIZATION_FAILED) or join a group
+    (GROUP_AUTHORIZATION_FAILED); kafka-acls.sh run by User:admin over SASL (--command-config) with --producer and
+    --consumer grants exactly that, and --remove takes it back within seconds on each of the three brokers."""
+    sasl_bootstrap = ",".join(listener_bootstrap(b, "SASL_PLAINTEXT") for b in sasl_cluster.brokers)
+    alice, admin = sasl_client("alice"), sasl_client("admin")
+    name = f"sasl-acl-{uuid.uuid4().hex[:8]}"
+    admin_client = AdminClient({"bootstrap.servers": sasl_bootstrap, **admin})
+    assignment = [[0, 1, 2], [1, 2, 0], [2, 0, 1]]
+    admin_client.create_topics([NewTopic(name, 3, replica_assignment=assignment)], operation_timeout=30)[name].result(
+        30
+    )
+    wait_until_true(lambda: name in visible_topics(sasl_bootstrap, **admin), "admin never saw the topic", timeout=30)
+
+    assert name not in visible_topics(sasl_bootstrap, **alice)
+    assert set(produce_errors(sasl_bootstrap, name, **alice).values()) == {KafkaError.TOPIC_AUTHORIZATION_FAILED}
+    group = f"g-{name}"
+    consumer = ck.Consumer({"bootstrap.servers": sasl_bootstrap, "group.id": group, **alice})
+    try:
+        consumer.subscribe([name])
+        codes: list[int] = []
+
+        def group_denied() -> bool:
+            msg = consumer.poll(1.0)
+            if msg is not None and msg.error() is not None:
+                codes.append(msg.error().code())
+            return KafkaError.GROUP_AUTHORIZATION_FAILED in codes
+
+        wait_until_true(group_denied, "alice joined a group without an ACL", timeout=30)
+    finally:
+        consumer.close()
+
+    config = write_properties(
+        tmp_path / "admin.properties",
+        {
+            "security.protocol": "SASL_PLAINTEXT",
+            "sasl.mechanism": "PLAIN",
+            "sasl.jaas.config": plain_jaas("admin", PLAIN_USERS["admin"]),
+        },
+    )
+    common = ["--command-config", str(config), "--allow-principal", "User:alice"]
+    acls(sasl_cluster, "--add", "--producer", "--topic", name, *common, bootstrap=sasl_bootstrap)
+    wait_until_true(
+        lambda: produce_errors(sasl_bootstrap, name, **alice) == {0: None, 1: None, 2: None},
+        "--producer never let alice write to every partition",
+        timeout=30,
+    )
+    assert name in visible_topics(sasl_bootstrap, **alice)
+    acls(sasl_cluster, "--add", "--consumer", "--topic", name, "--group", group, *common, bootstrap=sasl_bootstrap)
+    consumer = ck.Consumer(
+        {"bootstrap.servers": sasl_bootstrap, "group.id": group, "auto.offset.reset": "earliest", **alice}
+    )
+    try:
+        consumer.subscribe([name])
+        got: list[bytes] = []
+
+        def consumed() -> bool:
+            msg = consumer.poll(1.0)
+            if msg is not None:
+                assert msg.error() is None, msg.error()
+                got.append(msg.value())
+            return len(got) >= 3
+
+        wait_until_true(consumed, "alice never consumed with --consumer ACLs", timeout=60)
+    finally:
+        consumer.close()
+
+    acls(
+        sasl_cluster,
+        "--remove",
+        "--force",
+        "--operation",
+        "Write",
+        "--topic",
+        name,
+        *common,
+        bootstrap=sasl_bootstrap,
+    )
+    wait_until_true(
+        lambda: set(produce_errors(sasl_bootstrap, name, **alice).values()) == {KafkaError.TOPIC_AUTHORIZATION_FAILED},
+        "removing Write did not stop alice on every broker",
+        timeout=30,
+    )
