@@ -275,3 +275,34 @@ def test_ip_connection_creation_rate_refuses_the_excess_connections(broker: Brok
         timeout=30,
     )
     assert burst(40) == 40
+
+
+def test_controller_mutation_rate_refuses_topic_creation_over_it(broker: BrokerProcess) -> None:
+    """controller_mutation_rate=1 for a client id: once its partition budget (11 windows' worth) is spent, our
+    admin client's CreateTopics (v6+) is refused with THROTTLING_QUOTA_EXCEEDED and the throttle time, while
+    another client id still creates topics."""
+    from kafka.clients.admin.admin import Admin
+    from kafka.clients.admin.create_topics_options import CreateTopicsOptions
+    from kafka.clients.admin.new_topic import NewTopic as OurNewTopic
+    from kafka.common.errors import ThrottlingQuotaExceededException
+    from kafka.common.kafka_future import ExecutionException
+
+    set_client_quota(broker, "mutator", "controller_mutation_rate=1")
+    mutator = Admin.create({"bootstrap.servers": broker.bootstrap, "client.id": "mutator"})
+    other = Admin.create({"bootstrap.servers": broker.bootstrap, "client.id": "not-limited"})
+    no_retry = CreateTopicsOptions(retry_on_quota_violation=False)
+    try:
+        prefix = uuid.uuid4().hex[:6]
+        # 10 + 10 partitions: the second is accepted while the bucket is not yet empty, and empties it.
+        mutator.create_topics([OurNewTopic(f"m-{prefix}-1", 10, 1)], no_retry).all().get(30_000)
+        mutator.create_topics([OurNewTopic(f"m-{prefix}-2", 10, 1)], no_retry).all().get(30_000)
+        with pytest.raises(ExecutionException) as refused:
+            mutator.create_topics([OurNewTopic(f"m-{prefix}-3", 1, 1)], no_retry).all().get(30_000)
+        assert isinstance(refused.value.__cause__, ThrottlingQuotaExceededException), refused.value
+        assert refused.value.__cause__.throttle_time_ms > 0
+        other.create_topics([OurNewTopic(f"m-{prefix}-4", 10, 1)], no_retry).all().get(30_000)
+        names = mutator.list_topics().names().get(30_000)
+        assert f"m-{prefix}-3" not in names and f"m-{prefix}-4" in names
+    finally:
+        mutator.close(30_000)
+        other.close(30_000)
