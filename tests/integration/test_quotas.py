@@ -306,3 +306,45 @@ def test_controller_mutation_rate_refuses_topic_creation_over_it(broker: BrokerP
     finally:
         mutator.close(30_000)
         other.close(30_000)
+
+
+def test_broker_connection_creation_rate_is_dynamic(broker: BrokerProcess) -> None:
+    """max.connection.creation.rate, broker-wide and per listener, changes on a running broker through
+    kafka-configs.sh; connections over it wait to be accepted rather than being refused."""
+    log_before = server_log(broker)
+    configs(
+        broker,
+        "--entity-type",
+        "brokers",
+        "--entity-name",
+        "0",
+        "--alter",
+        "--add-config",
+        "max.connection.creation.rate=50,listener.name.plaintext.max.connection.creation.rate=40",
+    )
+    wait_until_true(
+        lambda: (
+            server_log(broker).count("Updated broker-connection-accept-rate max connection creation rate to 50")
+            > log_before.count("Updated broker-connection-accept-rate max connection creation rate to 50")
+            and server_log(broker).count("Updated connection-accept-rate max connection creation rate to 40")
+            > log_before.count("Updated connection-accept-rate max connection creation rate to 40")
+        ),
+        "the broker applied the broker-wide and listener connection rates",
+        timeout=30,
+    )
+    socks = [socket.create_connection(("127.0.0.1", broker.port), timeout=10) for _ in range(60)]
+    try:
+        assert all(_served(s) for s in socks), "a connection over the broker-wide rate was refused"
+    finally:
+        for s in socks:
+            s.close()
+    configs(
+        broker,
+        "--entity-type",
+        "brokers",
+        "--entity-name",
+        "0",
+        "--alter",
+        "--delete-config",
+        "max.connection.creation.rate,listener.name.plaintext.max.connection.creation.rate",
+    )

@@ -1398,7 +1398,9 @@ class ConnectionQuotas(Logging):
                 new_listener_quota = ListenerConnectionQuota(self._lock, listener_name, self)
                 self.max_connections_per_listener[listener_name] = new_listener_quota
                 self._listener_counts[listener_name] = 0
-                # PORT: Kafka also registers the quota with the dynamic broker config; that comes with it.
+                registry = _dynamic_broker_config(config)
+                if registry is not None:
+                    registry.add_reconfigurable(new_listener_quota)
                 new_listener_quota.configure(config.values_with_prefix_override(listener_name.config_prefix()))
             self._lock.notify_all()
 
@@ -1408,6 +1410,9 @@ class ConnectionQuotas(Logging):
             if listener_quota is not None:
                 self._listener_counts.pop(listener_name, None)
                 listener_quota.close()
+                registry = _dynamic_broker_config(config)
+                if registry is not None:
+                    registry.remove_reconfigurable(listener_quota)
                 self._lock.notify_all()  # waiting acceptors of that listener can then stop
 
     def dec(self, listener_name: ListenerName, address: str) -> None:
@@ -1695,6 +1700,18 @@ class TooManyConnectionsException(KafkaException):
         super().__init__(f"Too many connections from /{ip} (maximum = {count})")
         self.ip = ip
         self.count = count
+
+
+def _dynamic_broker_config(config: SocketServerConfig) -> Any:
+    """The DynamicBrokerConfig of a broker's KafkaConfig (where listener quotas register for dynamic updates, as
+    Kafka's `config.addReconfigurable`); None for the plain configs of tests."""
+    from kafka.server.kafka_config import KafkaConfig
+
+    if not isinstance(config, KafkaConfig):
+        return None
+    from kafka.server.config_handler import dynamic_config_of
+
+    return dynamic_config_of(config)
 
 
 def _host_address(host: str) -> str:

@@ -69,7 +69,7 @@ from kafka.zk.zk_data import ConfigEntityName, ConfigType
 
 if TYPE_CHECKING:
     from kafka.log.log_manager import LogManager
-    from kafka.network.socket_server import ConnectionQuotas
+    from kafka.network.socket_server import ConnectionQuotas, SocketServer
     from kafka.server.quota_factory import QuotaManagers
     from kafka.zk.kafka_zk_client import KafkaZkClient
 
@@ -82,6 +82,7 @@ __all__ = [
     "DynamicBrokerConfig",
     "DynamicConfig",
     "DynamicLogConfig",
+    "DynamicSocketServerConfig",
     "IpConfigHandler",
     "QuotaConfigHandler",
     "ThrottledReplicaListValidator",
@@ -428,6 +429,27 @@ class BrokerReconfigurable(ABC):
     @abstractmethod
     def reconfigure(self, old_config: KafkaConfig, new_config: KafkaConfig) -> None:
         """Adapt to `new_config`, already installed as the broker's current config."""
+
+
+class DynamicSocketServerConfig(BrokerReconfigurable):
+    """The SocketServer's broker-wide connection limits (`max.connections`, `max.connections.per.ip`,
+    `max.connections.per.ip.overrides`, `max.connection.creation.rate`) applied when they change dynamically.
+
+    # PORT: Kafka registers the SocketServer itself as a BrokerReconfigurable; kafka.network cannot import this
+    # module (it imports kafka.network), so this adapter stands in for it."""
+
+    def __init__(self, socket_server: SocketServer) -> None:
+        self._socket_server = socket_server
+
+    @property
+    def reconfigurable_configs(self) -> frozenset[str]:
+        return SOCKET_SERVER_RECONFIGURABLE_CONFIGS
+
+    def validate_reconfiguration(self, new_config: KafkaConfig) -> None:
+        self._socket_server.validate_reconfiguration(new_config)
+
+    def reconfigure(self, old_config: KafkaConfig, new_config: KafkaConfig) -> None:
+        self._socket_server.reconfigure(old_config, new_config)
 
 
 class DynamicLogConfig(BrokerReconfigurable, Logging):

@@ -578,6 +578,7 @@ class KafkaServer(Logging):
             BrokerConfigHandler,
             ClientIdConfigHandler,
             DynamicLogConfig,
+            DynamicSocketServerConfig,
             IpConfigHandler,
             TopicConfigHandler,
             UserConfigHandler,
@@ -589,6 +590,7 @@ class KafkaServer(Logging):
         quota_managers, socket_server = self.quota_managers, self.socket_server
         assert quota_managers is not None and socket_server is not None  # made earlier in start-up
         dynamic_config_of(self.config).add_broker_reconfigurable(DynamicLogConfig(log_manager, controller))
+        dynamic_config_of(self.config).add_broker_reconfigurable(DynamicSocketServerConfig(socket_server))
         handlers = {
             ConfigType.TOPIC: TopicConfigHandler(log_manager, self.config, quota_managers, controller),
             ConfigType.CLIENT: ClientIdConfigHandler(quota_managers),
