@@ -348,3 +348,29 @@ def test_broker_connection_creation_rate_is_dynamic(broker: BrokerProcess) -> No
         "--delete-config",
         "max.connection.creation.rate,listener.name.plaintext.max.connection.creation.rate",
     )
+
+
+def test_user_quotas_follow_kafkas_precedence(broker: BrokerProcess) -> None:
+    """A default user quota (the principal is ANONYMOUS on a PLAINTEXT listener) holds every client to about
+    1 MB/s, while a <user, client-id> quota for one client id takes precedence and lets that client go fast."""
+    topic = create_topic(broker)
+    user_default = ["--entity-type", "users", "--entity-default"]
+    vip = ["--entity-type", "users", "--entity-name", "ANONYMOUS", "--entity-type", "clients", "--entity-name", "vip"]
+    before = server_log(broker).count("quota for user ANONYMOUS client-id vip to")
+    try:
+        configs(broker, *user_default, "--alter", "--add-config", f"producer_byte_rate={QUOTA}")
+        configs(broker, *vip, "--alter", "--add-config", f"producer_byte_rate={100 * QUOTA}")
+        wait_until_true(
+            lambda: server_log(broker).count("quota for user ANONYMOUS client-id vip to") > before,
+            "the broker applied the <user, client-id> quota",
+            timeout=30,
+        )
+        limited_rate, limited_throttles = produce_rate(broker, topic, "anyone", seconds=6, warmup=3)
+        vip_rate, _ = produce_rate(broker, topic, "vip", seconds=4, warmup=1)
+        print(f"user quotas: default user {limited_rate / MB:.2f} MB/s, vip {vip_rate / MB:.2f} MB/s")
+        assert 0 < limited_rate < 3 * MB, f"under the default user quota a client produced {limited_rate / MB:.2f} MB/s"
+        assert limited_throttles > 0
+        assert vip_rate > 3 * MB, f"the client with its own quota produced only {vip_rate / MB:.2f} MB/s"
+    finally:
+        configs(broker, *user_default, "--alter", "--delete-config", "producer_byte_rate")
+        configs(broker, *vip, "--alter", "--delete-config", "producer_byte_rate")
