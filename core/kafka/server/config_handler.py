@@ -24,9 +24,10 @@ entity's name and its full set of overrides read from `/config/<type>/<name>`:
 #   - KafkaConfig reads (its Scala defs, which are properties here) see the dynamic values at once through
 #     `KafkaConfig.update_current_config`;
 #   - reconfigured components: DynamicLogConfig (the topic-level defaults: log.retention.ms, log.segment.bytes,
-#     ... become the new defaults of every log without a topic override). Registering more BrokerReconfigurables
-#     (thread pools, cleaner, listeners, connection quotas) is open to the components that implement them;
-#     until then such keys are stored, described and read through KafkaConfig but nothing resizes on them;
+#     ... become the new defaults of every log without a topic override) and DynamicSocketServerConfig (the
+#     SocketServer's connection limits and rates). Registering more BrokerReconfigurables (thread pools,
+#     cleaner, listeners) is open to the components that implement them; until then such keys are stored,
+#     described and read through KafkaConfig but nothing resizes on them;
 #   - dynamic password configs need Kafka's PasswordEncoder, which is not ported: they are refused on update
 #     and dropped (with an error logged) when read from ZooKeeper;
 #   - Java Reconfigurables: the listeners' channel builders (new keystores and truststores, validated then

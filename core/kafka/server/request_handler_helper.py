@@ -1,9 +1,9 @@
 """Port of core/src/main/scala/kafka/server/RequestHandlerHelper.scala (Kafka 2.8): the companion object's
 `onLeadershipChange`.
 
-# PORT: only the object's leadership hook is ported. The class RequestHandlerHelper (throttled and
-# exempt sends, quota bookkeeping) has no counterpart yet: KafkaApis sends its responses itself, and there
-# are no request quotas.
+# PORT: only the object's leadership hook is ported here. The class RequestHandlerHelper's throttled and exempt
+# sends (sendResponseMaybeThrottle, sendResponseExemptThrottle, sendResponseMaybeThrottleWithControllerQuota, ...)
+# are methods of KafkaApis, which sends its responses itself.
 """
 
 from __future__ import annotations
