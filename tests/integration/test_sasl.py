@@ -41,6 +41,10 @@ PLAIN_USERS = {"alice": "alice-secret", "admin": "admin-secret"}
 ZK_USER = ("zoe", "zoe-secret")  # SCRAM-SHA-256, made with --zookeeper before the broker starts
 BOOT_USER = ("bob", "bob-secret")  # SCRAM-SHA-256 and -512, made with --bootstrap-server
 REAUTH_MS = 3000
+OAUTH_SERVER_JAAS = (
+    "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "
+    'unsecuredLoginStringClaim_sub="admin" unsecuredValidatorRequiredScope="kafka";'
+)
 
 
 def configs_tool(*args: str) -> subprocess.CompletedProcess[str]:
@@ -54,11 +58,12 @@ def broker_overrides(extra: dict[str, str] | None = None) -> dict[str, str]:
         "listeners": "PLAINTEXT://127.0.0.1:0,SASL_PLAINTEXT://127.0.0.1:0",
         "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT",
         "inter.broker.listener.name": "PLAINTEXT",
-        "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512",
+        "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512,OAUTHBEARER",
         "listener.name.sasl_plaintext.plain.sasl.jaas.config": plain_server_jaas(PLAIN_USERS),
         "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config": SCRAM_SERVER_JAAS,
         "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config": SCRAM_SERVER_JAAS,
         "listener.name.sasl_plaintext.scram-sha-512.connections.max.reauth.ms": str(REAUTH_MS),
+        "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config": OAUTH_SERVER_JAAS,
         "auto.create.topics.enable": "true",
     }
     props.update(extra or {})
@@ -197,6 +202,34 @@ def test_confluent_kafka_wrong_credentials_refused(
     assert "Authentication failed" in error.str()
     # Passwords never reach the broker's log.
     assert password not in (broker.app_log_dir / "server.log").read_text(errors="replace") or password == "x"
+
+
+def test_oauthbearer_unsecured_tokens(sasl_bootstrap: str) -> None:
+    """OAUTHBEARER with Kafka's unsecured JWS handlers: librdkafka's unsecured token with the required scope logs
+    in; one without it is refused (insufficient_scope); our client's token logs in too."""
+    base = {
+        "bootstrap.servers": sasl_bootstrap,
+        "security.protocol": "SASL_PLAINTEXT",
+        "sasl.mechanism": "OAUTHBEARER",
+        "enable.sasl.oauthbearer.unsecure.jwt": True,
+    }
+    topic = "sasl-oauth-" + uuid.uuid4().hex[:8]
+    err, errors = produce_one({**base, "sasl.oauthbearer.config": "principal=erin scope=kafka"}, topic, b"o")
+    assert err is None, (err, errors)
+    error = wait_for_auth_failure({**base, "sasl.oauthbearer.config": "principal=erin scope=other"})
+    assert "insufficient_scope" in error.str()
+
+    from kafka.clients.admin.admin import Admin
+
+    jaas = (
+        "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required "
+        'unsecuredLoginStringClaim_sub="erin" unsecuredLoginListClaim_scope=",kafka";'
+    )
+    admin = Admin.create(our_config(sasl_bootstrap, "OAUTHBEARER", jaas))
+    try:
+        assert admin.describe_cluster().cluster_id().get(30_000)
+    finally:
+        admin.close(10_000)
 
 
 # ---- kcat, aiokafka -------------------------------------------------------------------------------------------------
@@ -434,7 +467,7 @@ def test_unsupported_mechanism(sasl_bootstrap: str) -> None:
         assert frame is not None
         response: Any = AbstractResponse.parse_response(frame, header)
         assert response.data.error_code == 33  # UNSUPPORTED_SASL_MECHANISM
-        assert sorted(response.data.mechanisms) == ["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
+        assert sorted(response.data.mechanisms) == ["OAUTHBEARER", "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"]
         assert _closed(sock)
     _assert_broker_serves_others(sasl_bootstrap)
 

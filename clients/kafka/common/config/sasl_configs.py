@@ -3,9 +3,9 @@
 The `sasl.*` keys of the clients (`sasl.mechanism`, `sasl.jaas.config` and the login, Kerberos and OAUTHBEARER
 settings) with Java's defaults, so that a Java client's properties file parses unchanged.
 
-# PORT: the Kerberos (GSSAPI) keys and the OAUTHBEARER OIDC keys are defined but nothing uses them: GSSAPI and
-# OAUTHBEARER are refused when a SASL connection is built (SaslChannelBuilder), as are custom login and callback
-# handler classes.
+# PORT: the Kerberos (GSSAPI) keys and the OAUTHBEARER OIDC keys are defined but nothing uses them: GSSAPI is
+# refused when a SASL connection is built (SaslChannelBuilder), as are custom login and callback handler classes;
+# OAUTHBEARER uses Kafka's unsecured token handlers.
 """
 
 from __future__ import annotations

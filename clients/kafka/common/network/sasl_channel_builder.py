@@ -3,12 +3,12 @@
 Channels that authenticate with SASL, over plain TCP (SASL_PLAINTEXT) or TLS (SASL_SSL). On a broker: one JAAS
 context per enabled mechanism (from the listener's `<mechanism>.sasl.jaas.config` or the JAAS file), the
 mechanism's server callback handler (PLAIN users from the JAAS options, SCRAM credentials from the credential
-cache) and a SaslServerAuthenticator per connection, with
+cache, OAUTHBEARER tokens checked by the unsecured validator) and a SaslServerAuthenticator per connection, with
 `connections.max.reauth.ms` (also `listener.name.<l>.<mechanism>.connections.max.reauth.ms`). On a client: the
 `sasl.mechanism` and its `sasl.jaas.config` login, and a SaslClientAuthenticator per connection.
 
-# PORT: OAUTHBEARER is not ported yet (refused at start-up like GSSAPI). Kerberos (GSSAPI) is not ported:
-# enabling it is refused at start-up with a clear error. Custom
+# PORT: OAUTHBEARER is served with Kafka's unsecured JWS handlers only (no OIDC token endpoint or JWKS). Kerberos
+# (GSSAPI) is not ported: enabling it is refused at start-up with a clear error. Custom
 # `sasl.server.callback.handler.class`, `sasl.client.callback.handler.class`, `sasl.login.class` and
 # `sasl.login.callback.handler.class` are not loaded (also refused at start-up); the login is the JAAS options'.
 """
@@ -35,6 +35,14 @@ from kafka.common.security.authenticator.credential_cache import CredentialCache
 from kafka.common.security.authenticator.sasl_client_authenticator import SaslClientAuthenticator
 from kafka.common.security.authenticator.sasl_server_authenticator import SaslServerAuthenticator
 from kafka.common.security.jaas_context import JaasContext
+from kafka.common.security.oauthbearer.internals.oauth_bearer_sasl_client import OAuthBearerSaslClient
+from kafka.common.security.oauthbearer.internals.oauth_bearer_sasl_server import OAuthBearerSaslServer
+from kafka.common.security.oauthbearer.internals.unsecured.oauth_bearer_unsecured_login_callback_handler import (
+    OAuthBearerUnsecuredLoginCallbackHandler,
+)
+from kafka.common.security.oauthbearer.internals.unsecured.oauth_bearer_unsecured_validator_callback_handler import (
+    OAuthBearerUnsecuredValidatorCallbackHandler,
+)
 from kafka.common.security.plain.internals.plain_sasl_client import PlainSaslClient
 from kafka.common.security.plain.internals.plain_sasl_server import PlainSaslServer
 from kafka.common.security.plain.internals.plain_server_callback_handler import PlainServerCallbackHandler
@@ -51,7 +59,7 @@ __all__ = ["SaslChannelBuilder"]
 PLAIN = "PLAIN"
 OAUTHBEARER = "OAUTHBEARER"
 GSSAPI = "GSSAPI"
-SUPPORTED_MECHANISMS = (PLAIN, "SCRAM-SHA-256", "SCRAM-SHA-512")
+SUPPORTED_MECHANISMS = (PLAIN, "SCRAM-SHA-256", "SCRAM-SHA-512", OAUTHBEARER)
 CONNECTIONS_MAX_REAUTH_MS = "connections.max.reauth.ms"
 _UNSUPPORTED_CLASS_CONFIGS = (
     "sasl.server.callback.handler.class",
@@ -73,7 +81,7 @@ def check_mechanism_supported(mechanism: str) -> None:
     if mechanism == GSSAPI:
         raise KafkaException(
             "SASL mechanism GSSAPI (Kerberos) is not supported by kafka-port; use PLAIN, SCRAM-SHA-256, "
-            "or SCRAM-SHA-512"
+            "SCRAM-SHA-512 or OAUTHBEARER"
         )
     if mechanism not in SUPPORTED_MECHANISMS:
         raise KafkaException(f"Unsupported SASL mechanism {mechanism}; supported: {', '.join(SUPPORTED_MECHANISMS)}")
@@ -119,6 +127,7 @@ class SaslChannelBuilder(ChannelBuilder):
         self._sasl_server_factories: dict[str, Callable[[], SaslServer]] = {}
         self._connections_max_reauth_ms_by_mechanism: dict[str, int] = {}
         self._client_credentials: tuple[str, str] | None = None
+        self._oauth_login: OAuthBearerUnsecuredLoginCallbackHandler | None = None
         self._ssl_factory: Any = None
         self._principal_builder: Any = None
 
@@ -217,15 +226,26 @@ class SaslChannelBuilder(ChannelBuilder):
             scram_handler = ScramServerCallbackHandler(cache)
             scram_handler.configure(mechanism, entries)
             return lambda: ScramSaslServer(scram, scram_handler)
-        raise KafkaException(f"Unsupported SASL mechanism {mechanism}")
+        validator = OAuthBearerUnsecuredValidatorCallbackHandler(self._time)
+        validator.configure(mechanism, entries)
+        return lambda: OAuthBearerSaslServer(validator)
 
     def _configure_client(self) -> None:
         mechanism = self._client_sasl_mechanism or GSSAPI
         context = self._jaas_contexts[mechanism]
-        self._client_credentials = (_option(context, "username"), _option(context, "password"))
+        if mechanism == OAUTHBEARER:
+            login = OAuthBearerUnsecuredLoginCallbackHandler(self._time)
+            login.configure(mechanism, context.configuration_entries())
+            login.token()  # a bad login configuration fails here, when the client is created
+            self._oauth_login = login
+        else:
+            self._client_credentials = (_option(context, "username"), _option(context, "password"))
 
     def _new_sasl_client(self) -> SaslClient:
         mechanism = self._client_sasl_mechanism or GSSAPI
+        if mechanism == OAUTHBEARER:
+            assert self._oauth_login is not None
+            return OAuthBearerSaslClient(self._oauth_login.token(), self._oauth_login.extensions())
         assert self._client_credentials is not None
         username, password = self._client_credentials
         if mechanism == PLAIN:

@@ -289,3 +289,62 @@ def test_channel_builder_refuses_unsupported_configs() -> None:
             False,
             None,
         )
+
+
+# ---- OAUTHBEARER (unsecured JWS) -------------------------------------------------------------------------------
+
+
+def _oauth_entries(options: str) -> list:  # type: ignore[type-arg]
+    module = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
+    return JaasConfig("K", f"{module} required {options};").get_app_configuration_entry("K") or []
+
+
+def test_oauthbearer_unsecured_login_and_validation() -> None:
+    from kafka.common.security.oauthbearer.internals.oauth_bearer_sasl_client import OAuthBearerSaslClient
+    from kafka.common.security.oauthbearer.internals.oauth_bearer_sasl_server import OAuthBearerSaslServer
+    from kafka.common.security.oauthbearer.internals.unsecured import (
+        oauth_bearer_unsecured_login_callback_handler as login_handler,
+    )
+    from kafka.common.security.oauthbearer.internals.unsecured import (
+        oauth_bearer_unsecured_validator_callback_handler as validator_handler,
+    )
+    from kafka.common.utils.time import MockTime
+
+    OAuthBearerUnsecuredLoginCallbackHandler = login_handler.OAuthBearerUnsecuredLoginCallbackHandler
+    OAuthBearerUnsecuredValidatorCallbackHandler = validator_handler.OAuthBearerUnsecuredValidatorCallbackHandler
+
+    time_ = MockTime()
+    validator = OAuthBearerUnsecuredValidatorCallbackHandler(time_)
+    validator.configure("OAUTHBEARER", _oauth_entries('unsecuredValidatorRequiredScope="kafka"'))
+
+    def login(options: str) -> OAuthBearerSaslClient:
+        handler = OAuthBearerUnsecuredLoginCallbackHandler(time_)
+        handler.configure("OAUTHBEARER", _oauth_entries(options))
+        return OAuthBearerSaslClient(handler.token(), handler.extensions())
+
+    client = login('unsecuredLoginStringClaim_sub="erin" unsecuredLoginListClaim_scope=",kafka,x"')
+    server = OAuthBearerSaslServer(validator)
+    assert server.evaluate_response(client.evaluate_challenge(b"") or b"") == b""
+    assert server.is_complete() and server.authorization_id() == "erin"
+    assert server.get_negotiated_property("CREDENTIAL.LIFETIME.MS") == time_.milliseconds() + 3600 * 1000
+    assert client.evaluate_challenge(b"") is None and client.is_complete()
+
+    # Without the required scope: a JSON error, the client's 0x01, then the failure.
+    client = login('unsecuredLoginStringClaim_sub="erin"')
+    server = OAuthBearerSaslServer(validator)
+    challenge = server.evaluate_response(client.evaluate_challenge(b"") or b"")
+    assert challenge == b'{"status":"insufficient_scope", "scope":"kafka"}'
+    ack = client.evaluate_challenge(challenge)
+    with pytest.raises(SaslAuthenticationException, match="insufficient_scope"):
+        server.evaluate_response(ack or b"")
+
+    # An expired token is an invalid_token.
+    client = login(
+        'unsecuredLoginStringClaim_sub="erin" unsecuredLoginListClaim_scope=" kafka" unsecuredLoginLifetimeSeconds="1"'
+    )
+    time_.sleep(2000)
+    assert OAuthBearerSaslServer(validator).evaluate_response(client.evaluate_challenge(b"") or b"") == (
+        b'{"status":"invalid_token"}'
+    )
+    with pytest.raises(SaslException):
+        OAuthBearerSaslServer(validator).evaluate_response(b"n,,\x01auth=Basic abc\x01\x01")
