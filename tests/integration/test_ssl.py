@@ -21,6 +21,8 @@ import confluent_kafka as ck
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
 from cryptography import x509
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.serialization import pkcs12
 
 from kafka.clients.consumer.kafka_consumer import KafkaConsumer
 from kafka.clients.producer.kafka_producer import KafkaProducer
@@ -47,6 +49,7 @@ def broker(
     work = Path(tmp_path_factory.mktemp("ssl-broker"))
     overrides = ss.plaintext_and_ssl_listener_overrides(certs, client_auth="requested")
     overrides["auto.create.topics.enable"] = "true"
+    overrides["password.encoder.secret"] = "encoder-secret"  # dynamic password configs are stored encrypted
     b = BrokerProcess(work, f"{zookeeper.connect_string}/ssl-{work.name}", overrides=overrides)
     b.start()
     yield b
@@ -264,6 +267,50 @@ def test_new_keystore_through_kafka_configs_without_restart(broker: BrokerProces
     assert run.status != 0
     assert "Invalid dynamic configuration" in run.err + run.out
     assert _broker_certificate_serial(port, certs) == expected
+    # A keystore with another password: the password goes in too, stored encrypted, never shown.
+    rotated = ss.reissue_certificate(certs, f"broker-rotated-{uuid.uuid4().hex[:6]}")
+    key, cert, extra = pkcs12.load_key_and_certificates(rotated.keystore_p12.read_bytes(), ss.STORE_PASSWORD.encode())
+    assert key is not None and cert is not None
+    rotated_store = rotated.keystore_p12.with_name("rotated.p12")
+    rotated_store.write_bytes(
+        pkcs12.serialize_key_and_certificates(
+            b"broker", key, cert, extra, serialization.BestAvailableEncryption(b"rotated-secret")
+        )
+    )
+    prefix = "listener.name.ssl."
+    run = tool(
+        "kafka-configs.sh",
+        "--bootstrap-server",
+        broker.bootstrap,
+        "--entity-type",
+        "brokers",
+        "--entity-name",
+        "0",
+        "--alter",
+        "--add-config",
+        f"{prefix}ssl.keystore.location={rotated_store},{prefix}ssl.keystore.password=rotated-secret,"
+        f"{prefix}ssl.key.password=rotated-secret",
+    )
+    assert run.status == 0, run.err + run.out
+    rotated_serial = cert.serial_number
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and serial != rotated_serial:
+        serial = _broker_certificate_serial(port, certs)
+        time.sleep(0.2)
+    assert serial == rotated_serial
+    described = tool(
+        "kafka-configs.sh",
+        "--bootstrap-server",
+        broker.bootstrap,
+        "--entity-type",
+        "brokers",
+        "--entity-name",
+        "0",
+        "--describe",
+    )
+    assert described.status == 0, described.err
+    assert "ssl.keystore.password" in described.out and "rotated-secret" not in described.out
+    assert "rotated-secret" not in broker.console_since_start()
 
 
 def test_jks_keystore_is_refused_at_start_up(

@@ -28,8 +28,8 @@ entity's name and its full set of overrides read from `/config/<type>/<name>`:
 #     SocketServer's connection limits and rates). Registering more BrokerReconfigurables (thread pools,
 #     cleaner, listeners) is open to the components that implement them; until then such keys are stored,
 #     described and read through KafkaConfig but nothing resizes on them;
-#   - dynamic password configs need Kafka's PasswordEncoder, which is not ported: they are refused on update
-#     and dropped (with an error logged) when read from ZooKeeper;
+#   - dynamic password configs are stored encrypted with `password.encoder.secret` (kafka.utils.password_encoder,
+#     Kafka's format); re-encoding them after a change of secret (`password.encoder.old.secret`) is not ported;
 #   - Java Reconfigurables: the listeners' channel builders (new keystores and truststores, validated then
 #     applied to new connections) register with add_reconfigurable; metric reporters, the authorizer and config
 #     providers (`config.providers` keys are dropped as Kafka drops them) are not ported.
@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol
 
 from kafka.common.config.config_def import ConfigDef, Importance, Range, Type
 from kafka.common.config.config_exception import ConfigException
+from kafka.common.config.password import Password
 from kafka.common.metrics.quota import Quota
 from kafka.common.utils.sanitizer import desanitize
 from kafka.common.utils.utils import NumberFormatException, parse_long
@@ -65,6 +66,7 @@ from kafka.server.kafka_config import KafkaConfig, _broker_config_synonyms
 from kafka.server.replication_quota_manager import ALL_REPLICAS, ReplicationQuotaManager
 from kafka.utils.core_utils import scala_set
 from kafka.utils.logging import Logging
+from kafka.utils.password_encoder import PasswordEncoder
 from kafka.utils.read_write_lock import ReentrantReadWriteLock
 from kafka.zk.zk_data import ConfigEntityName, ConfigType
 
@@ -800,20 +802,28 @@ class DynamicBrokerConfig(Logging):
             except Exception as e:
                 self.error(f"Cluster default configs could not be applied: {sorted(persistent_props)}", e)
 
-    def _password_encoder_error(self) -> ConfigException:
-        if self._kafka_config.password_encoder_secret is None:
-            return ConfigException("Password encoder secret not configured")
-        # PORT: see the module docstring: Kafka's PasswordEncoder is not ported.
-        return ConfigException("Dynamic password configs are not supported by this broker")
+    def _password_encoder(self) -> PasswordEncoder:
+        """The encoder of dynamic password configs, keyed by `password.encoder.secret`."""
+        config = self._kafka_config
+        secret = config.password_encoder_secret
+        if secret is None:
+            raise ConfigException("Password encoder secret not configured")
+        return PasswordEncoder(
+            secret,
+            config.password_encoder_key_factory_algorithm,
+            config.password_encoder_cipher_algorithm,
+            config.password_encoder_key_length,
+            config.password_encoder_iterations,
+        )
 
     def to_persistent_props(self, config_props: Mapping[str, str], per_broker_config: bool) -> dict[str, str]:
-        """The props to store in ZooKeeper (Kafka encrypts password values here)."""
+        """The props to store in ZooKeeper: password values encrypted with `password.encoder.secret`."""
         props = dict(config_props)
         for name, value in config_props.items():
             if DynamicBrokerConfig.is_password_config(name) and value is not None:
                 if not per_broker_config:
                     raise ConfigException("Password config can be defined only at broker level")
-                raise self._password_encoder_error()
+                props[name] = self._password_encoder().encode(Password(value))
         return props
 
     def from_persistent_props(self, persistent_props: Mapping[str, str], per_broker_config: bool) -> dict[str, str]:
@@ -842,10 +852,11 @@ class DynamicBrokerConfig(Logging):
                 "Per-broker configs defined at default cluster level will be ignored",
             )
         for name in [n for n, v in props.items() if DynamicBrokerConfig.is_password_config(n) and v is not None]:
-            self.error(
-                f"Dynamic password config {name} could not be decoded, ignoring.", self._password_encoder_error()
-            )
-            del props[name]
+            try:
+                props[name] = self._password_encoder().decode(props[name]).value
+            except Exception as e:
+                self.error(f"Dynamic password config {name} could not be decoded, ignoring.", e)
+                del props[name]
         return props
 
     def _validated_kafka_props(self, props_override: Mapping[str, str], per_broker_config: bool) -> dict[str, str]:
