@@ -517,6 +517,62 @@ def test_garbage_sasl_token_is_authentication_failed(sasl_bootstrap: str) -> Non
     _assert_broker_serves_others(sasl_bootstrap)
 
 
+def test_scram_final_message_replayed_on_another_connection_is_refused(
+    sasl_bootstrap: str, boot_user: tuple[str, str]
+) -> None:
+    """A recorded SCRAM exchange replayed on a new connection: the broker's new nonce does not match the recorded
+    client-final message, so the login fails (SASL_AUTHENTICATION_FAILED) and the connection is closed."""
+    from kafka.common.security.scram.internals.scram_mechanism import ScramMechanism
+    from kafka.common.security.scram.internals.scram_sasl_client import ScramSaslClient
+
+    def authenticate(sock: socket.socket, tokens: list[bytes]) -> list[Any]:
+        _send(sock, SaslHandshakeRequest(SaslHandshakeRequestData(mechanism="SCRAM-SHA-256"), 1), 1)
+        assert _read_frame(sock) is not None
+        responses = []
+        for i, token in enumerate(tokens):
+            header = _send(sock, SaslAuthenticateRequest(SaslAuthenticateRequestData(auth_bytes=token), 2), 2 + i)
+            frame = _read_frame(sock)
+            assert frame is not None
+            responses.append(AbstractResponse.parse_response(frame, header))
+        return responses
+
+    client = ScramSaslClient(ScramMechanism.SCRAM_SHA_256, *boot_user)
+    first = client.evaluate_challenge(b"")
+    assert first is not None
+    with _connect(sasl_bootstrap) as sock:
+        (server_first,) = authenticate(sock, [first])
+        final = client.evaluate_challenge(server_first.sasl_auth_bytes())
+        assert final is not None
+        header = _send(sock, SaslAuthenticateRequest(SaslAuthenticateRequestData(auth_bytes=final), 2), 9)
+        frame = _read_frame(sock)
+        assert frame is not None
+        assert AbstractResponse.parse_response(frame, header).data.error_code == 0  # type: ignore[attr-defined]
+    with _connect(sasl_bootstrap) as sock:
+        responses = authenticate(sock, [first, final])
+        assert responses[0].data.error_code == 0
+        assert responses[1].data.error_code == 58  # SASL_AUTHENTICATION_FAILED
+        assert _closed(sock)
+    _assert_broker_serves_others(sasl_bootstrap)
+
+
+def test_sasl_handshake_on_plaintext_listener_is_illegal_sasl_state(broker: BrokerProcess) -> None:
+    with _connect(broker.bootstrap) as sock:
+        header = _send(sock, SaslHandshakeRequest(SaslHandshakeRequestData(mechanism="PLAIN"), 1), 1)
+        frame = _read_frame(sock)
+        assert frame is not None
+        response: Any = AbstractResponse.parse_response(frame, header)
+        assert response.data.error_code == 34  # ILLEGAL_SASL_STATE
+
+
+def test_passwords_never_in_the_broker_logs(broker: BrokerProcess) -> None:
+    logs = broker.console_since_start() + "".join(
+        p.read_text(errors="replace") for p in broker.app_log_dir.glob("*.log")
+    )
+    assert "sasl_plaintext" in logs.lower()  # the logs are there
+    for password in (*PLAIN_USERS.values(), ZK_USER[1], BOOT_USER[1], "carol-secret"):
+        assert password not in logs
+
+
 # ---- re-authentication (KIP-368) ----------------------------------------------------------------------------------
 
 
@@ -619,6 +675,38 @@ def test_jaas_file_from_kafka_opts(zookeeper: Any, tmp_path: Path, monkeypatch: 
         err, errors = produce_one(rdkafka_config(bootstrap, "PLAIN", "dave", "dave-secret"), "jaas-file", b"d")
         assert err is None, (err, errors)
         wait_for_auth_failure(rdkafka_config(bootstrap, "PLAIN", "alice", "alice-secret"))
+    finally:
+        assert b.stop() == 0, b.console_tail()
+
+
+def test_inter_broker_over_sasl_scram(zookeeper: Any, tmp_path: Path) -> None:
+    """The inter-broker listener is SASL_PLAINTEXT with SCRAM-SHA-512 (sasl.mechanism.inter.broker.protocol): the
+    broker's own user is made in ZooKeeper first, the controller connects to the broker over SASL, and a topic
+    with its leader elected serves clients."""
+    zk_connect = zookeeper.connect_string + "/sasl-ib-" + uuid.uuid4().hex[:6]
+    done = configs_tool(
+        "--zookeeper", zk_connect, "--alter", "--entity-type", "users", "--entity-name", "broker",
+        "--add-config", "SCRAM-SHA-512=[password=broker-secret]",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    overrides = broker_overrides(
+        {
+            "inter.broker.listener.name": "SASL_PLAINTEXT",
+            "sasl.mechanism.inter.broker.protocol": "SCRAM-SHA-512",
+            "listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config": (
+                "org.apache.kafka.common.security.scram.ScramLoginModule required "
+                'username="broker" password="broker-secret";'
+            ),
+        }
+    )
+    b = BrokerProcess(tmp_path, zk_connect, overrides=overrides)
+    b.start()
+    try:
+        bootstrap = listener_bootstrap(b, "SASL_PLAINTEXT")
+        topic = "ib-" + uuid.uuid4().hex[:6]
+        err, errors = produce_one(rdkafka_config(bootstrap, "PLAIN", "alice", "alice-secret"), topic, b"i")
+        assert err is None, (err, errors)
+        assert "broker-secret" not in b.console_since_start()
     finally:
         assert b.stop() == 0, b.console_tail()
 
