@@ -35,6 +35,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from tests.bench.perf_tools_bench import create_topic
 from tests.integration.broker import BrokerProcess
 from tests.integration.txn_support import ONE_BROKER_OVERRIDES
 from tests.integration.zookeeper import ZooKeeperServer
@@ -110,15 +111,6 @@ class CpuMeter:
 
 
 MODES = ("streaming read", "batch read", "sink, at-least-once", "sink, exactlyOnce=true")
-
-
-def create_topic(bootstrap: str, partitions: int) -> str:
-    from confluent_kafka.admin import AdminClient, NewTopic
-
-    name = f"spark-bench-{uuid.uuid4().hex[:8]}"
-    admin = AdminClient({"bootstrap.servers": bootstrap})
-    admin.create_topics([NewTopic(name, partitions, 1)], operation_timeout=30)[name].result(30)
-    return name
 
 
 def fill(bootstrap: str, topic: str, partitions: int, records: int, size: int) -> None:
