@@ -711,6 +711,57 @@ def test_inter_broker_over_sasl_scram(zookeeper: Any, tmp_path: Path) -> None:
         assert b.stop() == 0, b.console_tail()
 
 
+def test_sasl_ssl(zookeeper: Any, tmp_path: Path) -> None:
+    """SASL over TLS (SASL_SSL): PLAIN and SCRAM logins through confluent-kafka and our admin client, a wrong
+    password refused."""
+    from kafka.clients.admin.admin import Admin
+    from tests.integration.security_support import java_ssl_config, make_certs, rdkafka_ssl_config, ssl_overrides
+
+    certs = make_certs(tmp_path / "certs")
+    zk_connect = zookeeper.connect_string + "/sasl-ssl-" + uuid.uuid4().hex[:6]
+    done = configs_tool(
+        "--zookeeper", zk_connect, "--alter", "--entity-type", "users", "--entity-name", "sam",
+        "--add-config", "SCRAM-SHA-256=[password=sam-secret]",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    overrides = {
+        **broker_overrides(),
+        "listeners": "PLAINTEXT://127.0.0.1:0,SASL_SSL://127.0.0.1:0",
+        "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,SASL_SSL:SASL_SSL",
+        **ssl_overrides(certs),
+    }
+    for key in [k for k in overrides if k.startswith("listener.name.sasl_plaintext.")]:
+        overrides[key.replace("sasl_plaintext", "sasl_ssl")] = overrides.pop(key)
+    (tmp_path / "broker").mkdir()
+    b = BrokerProcess(tmp_path / "broker", zk_connect, overrides=overrides)
+    b.start()
+    try:
+        bootstrap = listener_bootstrap(b, "SASL_SSL")
+        tls = rdkafka_ssl_config(certs, protocol="SASL_SSL")
+        for mechanism, user, password in (("PLAIN", "alice", "alice-secret"), ("SCRAM-SHA-256", "sam", "sam-secret")):
+            config = {**rdkafka_config(bootstrap, mechanism, user, password), **tls}
+            topic = "sasl-ssl-" + uuid.uuid4().hex[:6]
+            err, errors = produce_one(config, topic, b"s")
+            assert err is None, (mechanism, err, errors)
+            assert consume_values(config, topic, 1) == [b"s"]
+        error = wait_for_auth_failure({**rdkafka_config(bootstrap, "PLAIN", "alice", "wrong"), **tls})
+        assert "Authentication failed" in error.str()
+        admin = Admin.create(
+            {
+                **java_ssl_config(certs, protocol="SASL_SSL"),
+                "bootstrap.servers": bootstrap,
+                "sasl.mechanism": "SCRAM-SHA-256",
+                "sasl.jaas.config": scram_jaas("sam", "sam-secret"),
+            }
+        )
+        try:
+            assert admin.describe_cluster().cluster_id().get(30_000)
+        finally:
+            admin.close(10_000)
+    finally:
+        assert b.stop() == 0, b.console_tail()
+
+
 def test_gssapi_is_a_clear_startup_error(zookeeper: Any, tmp_path: Path) -> None:
     overrides = broker_overrides({"sasl.enabled.mechanisms": "GSSAPI,PLAIN"})
     b = BrokerProcess(tmp_path, zookeeper.connect_string + "/sasl-gssapi-" + uuid.uuid4().hex[:6], overrides=overrides)
