@@ -241,12 +241,20 @@ class QueueItem:
 _WAKE_UP: Any = object()
 
 
+def _dynamic_config(config: Any) -> Any:
+    """The broker's DynamicBrokerConfig (None for a test's stand-in config)."""
+    from kafka.server.config_handler import broker_dynamic_config
+
+    return broker_dynamic_config(config)
+
+
 @dataclass(slots=True)
 class ControllerBrokerStateInfo:
     channel: ControllerBrokerChannel
     broker_node: Node
     message_queue: queue.Queue[QueueItem]
     request_send_thread: RequestSendThread
+    reconfigurable_channel_builder: Any = None  # registered with the DynamicBrokerConfig while the broker is known
 
 
 class ControllerChannelManager(Logging):
@@ -325,19 +333,25 @@ class ControllerChannelManager(Logging):
             listener_name = self._controller_to_broker_listener_name()
             broker_node = broker.node(listener_name)
             log_context = f"[Controller id={self.config.broker_id}, targetBrokerId={broker_node.id_string}] "
+            channel_builder = ChannelBuilders.inter_broker_client_channel_builder(
+                self.config,
+                self.time,
+                LogContext(log_context),
+                listener_name,
+                self._controller_to_broker_security_protocol(),
+            )
+            reconfigurable_channel_builder = None
+            dynamic_config = _dynamic_config(self.config)
+            if dynamic_config is not None and hasattr(channel_builder, "reconfigure"):
+                dynamic_config.add_reconfigurable(channel_builder)
+                reconfigurable_channel_builder = channel_builder
             channel = ControllerBrokerChannel(
                 broker_node,
                 str(self.config.broker_id),
                 self.time,
                 self.config.request_timeout_ms,
                 log_context,
-                ChannelBuilders.inter_broker_client_channel_builder(
-                    self.config,
-                    self.time,
-                    LogContext(log_context),
-                    listener_name,
-                    self._controller_to_broker_security_protocol(),
-                ),
+                channel_builder,
                 self.config.connection_setup_timeout_ms,
                 self.config.connection_setup_timeout_max_ms,
             )
@@ -355,7 +369,7 @@ class ControllerChannelManager(Logging):
                 thread_name,
             )
             self.broker_state_info[broker.id] = ControllerBrokerStateInfo(
-                channel, broker_node, message_queue, request_thread
+                channel, broker_node, message_queue, request_thread, reconfigurable_channel_builder
             )
 
     def _remove_existing_broker(self, broker_state: ControllerBrokerStateInfo) -> None:
@@ -363,6 +377,9 @@ class ControllerChannelManager(Logging):
             # The thread stops before its channel closes, so the channel is never used by two threads.
             broker_state.request_send_thread.shutdown()
             broker_state.channel.close_all()
+            dynamic_config = _dynamic_config(self.config)
+            if dynamic_config is not None and broker_state.reconfigurable_channel_builder is not None:
+                dynamic_config.remove_reconfigurable(broker_state.reconfigurable_channel_builder)
             _clear(broker_state.message_queue)
             self.broker_state_info.pop(broker_state.broker_node.id, None)
         except Exception as e:

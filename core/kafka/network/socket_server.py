@@ -490,13 +490,9 @@ class SocketServer(Logging):
 
     def _reconfigurables_registry(self) -> Any:
         """The broker's DynamicBrokerConfig, where listeners' channel builders register for keystore updates."""
-        from kafka.server.kafka_config import KafkaConfig
+        from kafka.server.config_handler import broker_dynamic_config
 
-        if not isinstance(self.config, KafkaConfig):
-            return None
-        from kafka.server.config_handler import dynamic_config_of
-
-        return dynamic_config_of(self.config)
+        return broker_dynamic_config(self.config)
 
     def connection_count(self, address: str) -> int:
         """Open connections from an IP address (for tests)."""

@@ -1009,6 +1009,12 @@ class DynamicBrokerConfig(Logging):
 _ATTACH_LOCK: Final = threading.Lock()
 
 
+def broker_dynamic_config(config: object) -> DynamicBrokerConfig | None:
+    """dynamic_config_of for a broker's KafkaConfig, None for anything else (a component's test stand-in), for
+    the components that register Reconfigurables (Kafka's `config.addReconfigurable`) when they run in a broker."""
+    return dynamic_config_of(config) if isinstance(config, KafkaConfig) else None
+
+
 def dynamic_config_of(config: KafkaConfig) -> DynamicBrokerConfig:
     """Kafka's `config.dynamicConfig`: the DynamicBrokerConfig of this KafkaConfig (created on first use)."""
     existing = getattr(config, "dynamic_config", None)

@@ -62,11 +62,21 @@ class ReplicaFetcherBlockingSend(BlockingSend):
         self._socket_timeout: int = broker_config.replica_socket_timeout_ms
         self._time = time
         self._fetcher_id = fetcher_id
+        channel_builder = ChannelBuilders.inter_broker_client_channel_builder(broker_config, time, log_context)
+        # A TLS builder takes the inter-broker listener's new truststore or keystore while the fetcher runs.
+        self._reconfigurable_channel_builder: tuple[Any, Any] | None = None
+        if hasattr(channel_builder, "reconfigure"):
+            from kafka.server.config_handler import broker_dynamic_config
+
+            dynamic_config = broker_dynamic_config(broker_config)
+            if dynamic_config is not None:
+                dynamic_config.add_reconfigurable(channel_builder)
+                self._reconfigurable_channel_builder = (dynamic_config, channel_builder)
         selector = Selector(
             broker_config.connections_max_idle_ms,
             time,
             log_context,
-            channel_builder=ChannelBuilders.inter_broker_client_channel_builder(broker_config, time, log_context),
+            channel_builder=channel_builder,
         )
         self._network_client = NetworkClient(
             selector,
@@ -100,6 +110,9 @@ class ReplicaFetcherBlockingSend(BlockingSend):
             raise
 
     def initiate_close(self) -> None:
+        if self._reconfigurable_channel_builder is not None:
+            dynamic_config, channel_builder = self._reconfigurable_channel_builder
+            dynamic_config.remove_reconfigurable(channel_builder)
         self._network_client.initiate_close()
 
     def close(self) -> None:
