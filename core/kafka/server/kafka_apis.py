@@ -2596,17 +2596,22 @@ class KafkaApis(Logging):
                     )
                 )
                 continue
-            authorized_topics = self.filter_by_authorized(
-                request.context,
-                AclOperation.WRITE,
-                ResourceType.TOPIC,
-                [tp for tp in partitions_to_add if not Topic.is_internal(tp.topic)],
-                _topic_of,
+            # Clients also need Write on each topic; brokers (v4, ClusterAction) do not.
+            authorized_topics = (
+                self.filter_by_authorized(
+                    request.context,
+                    AclOperation.WRITE,
+                    ResourceType.TOPIC,
+                    [tp for tp in partitions_to_add if not Topic.is_internal(tp.topic)],
+                    _topic_of,
+                )
+                if version < 4
+                else {tp.topic for tp in partitions_to_add}
             )
             non_authorized_or_existing: dict[TopicPartition, Errors] = {}
             authorized_partitions: set[TopicPartition] = set()
             for tp in partitions_to_add:
-                if (version < 4 and Topic.is_internal(tp.topic)) or tp.topic not in authorized_topics:
+                if tp.topic not in authorized_topics:
                     # A producer may not add an internal topic's partition (the offsets partition comes through
                     # AddOffsetsToTxn); Kafka's authorization leaves them out even without an authorizer.
                     non_authorized_or_existing[tp] = Errors.TOPIC_AUTHORIZATION_FAILED
