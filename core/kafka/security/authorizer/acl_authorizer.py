@@ -19,9 +19,9 @@ ACL changes (CreateAcls, DeleteAcls, notifications on the `/kafka-acl-changes-ev
 `/kafka-acl-extended-changes-event-process-thread` threads) hold `_lock` and replace the snapshot.
 
 # PORT: the cache is a dict of resource pattern to its ACLs, and a prefixed match looks up every prefix of the
-# resource name, where Kafka range-scans a sorted map; `authorize_by_resource_type` is the Authorizer interface's
-# default (it scans the ACLs of the resource type) rather than Kafka's indexed copy of the same rules. ZooKeeper
-# over TLS for the authorizer's own client (`authorizer.zookeeper.ssl.*`) is not supported.
+# resource name, where Kafka range-scans a sorted map; `authorize_by_resource_type` scans the cached ACLs of the
+# resource type, where Kafka keeps an index of them by entry. ZooKeeper over TLS for the authorizer's own client
+# (`authorizer.zookeeper.ssl.*`) is not supported.
 """
 
 from __future__ import annotations
@@ -47,8 +47,15 @@ from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.resource.pattern_type import PatternType
 from kafka.common.resource.resource_pattern import WILDCARD_RESOURCE, ResourcePattern
 from kafka.common.resource.resource_pattern_filter import ResourcePatternFilter
+from kafka.common.resource.resource_type import ResourceType
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
-from kafka.common.utils.security_utils import operation_name, parse_kafka_principal, resource_type, resource_type_name
+from kafka.common.utils.security_utils import (
+    authorize_by_resource_type_check_args,
+    operation_name,
+    parse_kafka_principal,
+    resource_type,
+    resource_type_name,
+)
 from kafka.common.utils.time import Time
 from kafka.security.authorizer.acl_entry import AclEntry
 from kafka.security.authorizer.authorizer_utils import validate_acl_binding
@@ -233,6 +240,49 @@ class AclAuthorizer(Authorizer, Logging):
             self._matching_acl_exists(allow_op, resource, principal, host, AclPermissionType.ALLOW, acls)
             for allow_op in _IMPLIED_BY.get(op, (op,))
         )
+
+    def authorize_by_resource_type(
+        self, request_context: AuthorizableRequestContext, op: AclOperation, resource_type: ResourceType
+    ) -> AuthorizationResult:
+        """Whether the principal may do `op` on some resource of the type: a literal `*` DENY refuses,
+        allow.everyone.if.no.acl.found allows, else an ALLOW that no DENY of the same name or of a shorter prefix
+        dominates."""
+        authorize_by_resource_type_check_args(op, resource_type)
+        principal = KafkaPrincipal(request_context.principal.principal_type, request_context.principal.name)
+        if self.is_super_user(principal):
+            return AuthorizationResult.ALLOWED
+        principal_str, host = str(principal), request_context.client_address or ""
+        action = Action(op, ResourcePattern(resource_type, "NONE", PatternType.UNKNOWN), 0, True, True)
+        deny: dict[PatternType, set[str]] = {PatternType.LITERAL: set(), PatternType.PREFIXED: set()}
+        allow: dict[PatternType, set[str]] = {PatternType.LITERAL: set(), PatternType.PREFIXED: set()}
+        for resource, versioned in self._acl_cache.items():
+            if resource.resource_type is not resource_type:
+                continue
+            for acl in versioned.acls:
+                if (
+                    acl.principal in (principal_str, AclEntry.WILDCARD_PRINCIPAL_STRING)
+                    and acl.host in (host, AclEntry.WILDCARD_HOST)
+                    and acl.operation in (op, AclOperation.ALL)
+                ):
+                    names = deny if acl.permission_type is AclPermissionType.DENY else allow
+                    names[resource.pattern_type].add(resource.name)
+
+        def dominated(name: str) -> bool:
+            return any(name[:i] in deny[PatternType.PREFIXED] for i in range(1, len(name) + 1))
+
+        if WILDCARD_RESOURCE in deny[PatternType.LITERAL]:
+            authorized = False
+        elif self.should_allow_everyone_if_no_acl_is_found:
+            authorized = True
+        elif not deny[PatternType.LITERAL] and not deny[PatternType.PREFIXED]:
+            authorized = bool(allow[PatternType.LITERAL] or allow[PatternType.PREFIXED])
+        else:
+            authorized = any(not dominated(p) for p in allow[PatternType.PREFIXED]) or any(
+                name == WILDCARD_RESOURCE or (name not in deny[PatternType.LITERAL] and not dominated(name))
+                for name in allow[PatternType.LITERAL]
+            )
+        self.log_audit_message(request_context, action, authorized)
+        return AuthorizationResult.ALLOWED if authorized else AuthorizationResult.DENIED
 
     def is_super_user(self, principal: KafkaPrincipal) -> bool:
         if principal in self.super_users:

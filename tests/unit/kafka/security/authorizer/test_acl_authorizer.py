@@ -258,3 +258,16 @@ def test_authorize_by_resource_type() -> None:
     assert a.authorize_by_resource_type(ctx, AclOperation.WRITE, TOPIC) is AuthorizationResult.ALLOWED
     add(a, ResourcePattern(TOPIC, "*", LITERAL), ace(ALICE, AclOperation.WRITE, DENY))
     assert a.authorize_by_resource_type(ctx, AclOperation.WRITE, TOPIC) is AuthorizationResult.DENIED
+
+
+def test_authorize_by_resource_type_super_users_and_allow_everyone() -> None:
+    """Super users and allow.everyone.if.no.acl.found allow; a literal `*` DENY still refuses the latter."""
+    assert (
+        fake_authorizer(super_users="User:alice").authorize_by_resource_type(Context(ALICE), AclOperation.WRITE, TOPIC)
+        is AuthorizationResult.ALLOWED
+    )
+    a = fake_authorizer(allow_everyone=True)
+    add(a, ResourcePattern(TOPIC, "other", LITERAL), ace(BOB, AclOperation.WRITE))
+    assert a.authorize_by_resource_type(Context(ALICE), AclOperation.WRITE, TOPIC) is AuthorizationResult.ALLOWED
+    add(a, ResourcePattern(TOPIC, "*", LITERAL), ace("User:*", AclOperation.WRITE, DENY))
+    assert a.authorize_by_resource_type(Context(ALICE), AclOperation.WRITE, TOPIC) is AuthorizationResult.DENIED
