@@ -18,10 +18,11 @@ Threads: request handler threads call `authorize` with no lock (they read an imm
 ACL changes (CreateAcls, DeleteAcls, notifications on the `/kafka-acl-changes-event-process-thread` and
 `/kafka-acl-extended-changes-event-process-thread` threads) hold `_lock` and replace the snapshot.
 
-# PORT: the cache is a dict of resource pattern to its ACLs, and a prefixed match looks up every prefix of the
-# resource name, where Kafka range-scans a sorted map; `authorize_by_resource_type` scans the cached ACLs of the
-# resource type, where Kafka keeps an index of them by entry. ZooKeeper over TLS for the authorizer's own client
-# (`authorizer.zookeeper.ssl.*`) is not supported.
+# PORT: the cache is a dict of resource pattern to its ACLs (with an index by plain tuples), and a prefixed match
+# looks up the prefixes of the resource name as long as the stored prefixed patterns, where Kafka range-scans a
+# sorted map; `authorize_by_resource_type` scans the cached ACLs of the resource type, where Kafka keeps an index
+# of them by entry. ZooKeeper over TLS for the authorizer's own client (`authorizer.zookeeper.ssl.*`) is not
+# supported.
 """
 
 from __future__ import annotations
@@ -143,6 +144,10 @@ class AclAuthorizer(Authorizer, Logging):
         self.extended_acl_support = True
         # Replaced whole (never mutated) under _lock, read without it.
         self._acl_cache: dict[ResourcePattern, VersionedAcls] = {}
+        # The same ACLs keyed by plain tuples, for the request path's lookups; `_prefix_lengths` holds, per
+        # resource type, the lengths of its prefixed patterns (only those prefixes of a name are looked up).
+        self._acl_index: dict[tuple[ResourceType, PatternType, str], frozenset[AclEntry]] = {}
+        self._prefix_lengths: dict[ResourceType, tuple[int, ...]] = {}
         self._lock = threading.RLock()
         # Version conflicts in ZooKeeper are retried this many times (another writer changed the same resource).
         self.max_update_retries = 10
@@ -294,19 +299,21 @@ class AclAuthorizer(Authorizer, Logging):
 
     def _matching_acls(self, resource: ResourcePattern) -> list[AclEntry]:
         """The ACLs that apply to a literal resource: prefixed ones, the type's wildcard, the exact name's."""
-        cache = self._acl_cache  # one consistent snapshot
+        index, prefix_lengths = self._acl_index, self._prefix_lengths  # replaced together, read once
         rt, name = resource.resource_type, resource.name
         found: list[AclEntry] = []
-        for i in range(1, len(name) + 1):
-            prefixed = cache.get(ResourcePattern(rt, name[:i], PatternType.PREFIXED))
-            if prefixed is not None:
-                found.extend(prefixed.acls)
-        wildcard = cache.get(ResourcePattern(rt, WILDCARD_RESOURCE, PatternType.LITERAL))
+        for length in prefix_lengths.get(rt, ()):
+            if length <= len(name):
+                prefixed = index.get((rt, PatternType.PREFIXED, name[:length]))
+                if prefixed is not None:
+                    found.extend(prefixed)
+        wildcard = index.get((rt, PatternType.LITERAL, WILDCARD_RESOURCE))
         if wildcard is not None:
-            found.extend(wildcard.acls)
-        literal = cache.get(ResourcePattern(rt, name, PatternType.LITERAL))
-        if literal is not None and name != WILDCARD_RESOURCE:
-            found.extend(literal.acls)
+            found.extend(wildcard)
+        if name != WILDCARD_RESOURCE:
+            literal = index.get((rt, PatternType.LITERAL, name))
+            if literal is not None:
+                found.extend(literal)
         return found
 
     def _matching_acl_exists(
@@ -534,11 +541,22 @@ class AclAuthorizer(Authorizer, Logging):
     def _update_cache(self, resource: ResourcePattern, versioned_acls: VersionedAcls) -> None:
         """Replaces the snapshot with one where `resource` has `versioned_acls` (or none). Called with _lock held."""
         cache = dict(self._acl_cache)
+        index = dict(self._acl_index)
+        key = (resource.resource_type, resource.pattern_type, resource.name)
         if versioned_acls.acls:
             cache[resource] = versioned_acls
+            index[key] = versioned_acls.acls
         else:
             cache.pop(resource, None)
+            index.pop(key, None)
+        lengths: dict[ResourceType, set[int]] = {}
+        for rt, pattern_type, name in index:
+            if pattern_type is PatternType.PREFIXED:
+                lengths.setdefault(rt, set()).add(len(name))
         self._acl_cache = cache
+        # Readers take the two without the lock: one of them a moment older is harmless, as an update that came a
+        # moment later would be.
+        self._acl_index, self._prefix_lengths = index, {rt: tuple(sorted(ls)) for rt, ls in lengths.items()}
 
     def _zk(self) -> KafkaZkClient:
         if self.zk_client is None:
