@@ -331,6 +331,7 @@ def test_follower_quota_goes_to_the_replica_fetcher_threads(tmp_path: Path) -> N
         assert fetcher._quota is quota_managers.follower
     finally:
         env.close()
+        quota_managers.shutdown()
         metrics.close()
 
 
