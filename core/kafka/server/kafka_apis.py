@@ -316,6 +316,9 @@ class KafkaApis(Logging):
             return
         if response is None:
             self.request_channel.close_connection(request, {Errors.for_exception(e): 1})
+        elif isinstance(e, ClusterAuthorizationException):
+            # Refused inter-broker requests count against the sender's request quota, as in Kafka.
+            self.send_response_maybe_throttle(request, response)
         else:
             self.send_response(request, response)
 
