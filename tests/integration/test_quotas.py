@@ -374,3 +374,20 @@ def test_user_quotas_follow_kafkas_precedence(broker: BrokerProcess) -> None:
     finally:
         configs(broker, *user_default, "--alter", "--delete-config", "producer_byte_rate")
         configs(broker, *vip, "--alter", "--delete-config", "producer_byte_rate")
+
+
+def test_request_percentage_throttles_a_busy_client(broker: BrokerProcess) -> None:
+    """request_percentage=0.01 (a hundredth of a percent of one thread's time) for a client id: its requests soon
+    come back with throttle times, which librdkafka reports; once the quota is removed they come back without."""
+    topic = create_topic(broker)
+    set_client_quota(broker, "busy", "request_percentage=0.01")
+    _, throttles = produce_rate(broker, topic, "busy", seconds=3, warmup=0)
+    assert throttles > 0, "no throttle time for a client over its request quota"
+    configs(
+        broker, "--entity-type", "clients", "--entity-name", "busy", "--alter", "--delete-config", "request_percentage"
+    )
+    wait_until_true(
+        lambda: "Removing REQUEST quota for client-id busy" in server_log(broker), "the quota was removed", timeout=30
+    )
+    _, throttles_after = produce_rate(broker, topic, "busy", seconds=2, warmup=0)
+    assert throttles_after == 0
