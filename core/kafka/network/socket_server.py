@@ -1699,15 +1699,11 @@ class TooManyConnectionsException(KafkaException):
 
 
 def _dynamic_broker_config(config: SocketServerConfig) -> Any:
-    """The DynamicBrokerConfig of a broker's KafkaConfig (where listener quotas register for dynamic updates, as
-    Kafka's `config.addReconfigurable`); None for the plain configs of tests."""
-    from kafka.server.kafka_config import KafkaConfig
+    """The broker's DynamicBrokerConfig, where listener quotas register (Kafka's `config.addReconfigurable`); None
+    for a test's stand-in config. (Imported here: kafka.server.config_handler imports this module.)"""
+    from kafka.server.config_handler import broker_dynamic_config
 
-    if not isinstance(config, KafkaConfig):
-        return None
-    from kafka.server.config_handler import dynamic_config_of
-
-    return dynamic_config_of(config)
+    return broker_dynamic_config(config)
 
 
 def _host_address(host: str) -> str:
