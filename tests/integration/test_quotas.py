@@ -115,6 +115,15 @@ def produce_rate(broker: BrokerProcess, topic: str, client_id: str, seconds: flo
     return measured / seconds, sum(1 for t in throttles if t > 0)
 
 
+def check_rates(what: str, slow_rate: float, slow_throttles: int, fast_rate: float) -> None:
+    """The client held to 1 MB/s stayed well under 3 MB/s and was told of throttle times; the other one went well
+    above 3 MB/s."""
+    print(f"{what}: throttled {slow_rate / MB:.2f} MB/s ({slow_throttles} throttles), other {fast_rate / MB:.2f} MB/s")
+    assert 0 < slow_rate < 3 * MB, f"{what}: the throttled client got {slow_rate / MB:.2f} MB/s through"
+    assert slow_throttles > 0, f"{what}: librdkafka reported no throttle time"
+    assert fast_rate > 3 * MB, f"{what}: the other client got only {fast_rate / MB:.2f} MB/s through"
+
+
 def test_producer_byte_rate_throttles_only_its_client_and_lifts(broker: BrokerProcess) -> None:
     """A client-id with producer_byte_rate=1048576 produces at about 1 MB/s and is told of throttle times, while
     another client on the same broker is not slowed; deleting the quota lets the first one go fast again."""
@@ -123,10 +132,7 @@ def test_producer_byte_rate_throttles_only_its_client_and_lifts(broker: BrokerPr
 
     slow_rate, slow_throttles = produce_rate(broker, topic, "slow-producer", seconds=6, warmup=3)
     fast_rate, _ = produce_rate(broker, topic, "fast-producer", seconds=4, warmup=1)
-    print(f"produce: throttled {slow_rate / MB:.2f} MB/s ({slow_throttles} throttles), other {fast_rate / MB:.2f} MB/s")
-    assert 0 < slow_rate < 3 * MB, f"the throttled client produced {slow_rate / MB:.2f} MB/s"
-    assert slow_throttles > 0, "librdkafka reported no throttle time"
-    assert fast_rate > 3 * MB, f"the other client produced only {fast_rate / MB:.2f} MB/s"
+    check_rates("produce", slow_rate, slow_throttles, fast_rate)
     # The quota change reached the broker through /config/changes without an error.
     assert "Error while processing notification change" not in server_log(broker)
     assert "error processing change notification" not in server_log(broker)
@@ -204,10 +210,7 @@ def test_consumer_byte_rate_throttles_only_its_client(broker: BrokerProcess) -> 
 
     slow_rate, slow_throttles = consume_rate(broker, topic, "slow-consumer", seconds=6, warmup=3)
     fast_rate, _ = consume_rate(broker, topic, "fast-consumer", seconds=5, warmup=0)
-    print(f"fetch: throttled {slow_rate / MB:.2f} MB/s ({slow_throttles} throttles), other {fast_rate / MB:.2f} MB/s")
-    assert 0 < slow_rate < 3 * MB, f"the throttled consumer read {slow_rate / MB:.2f} MB/s"
-    assert slow_throttles > 0, "librdkafka reported no throttle time"
-    assert fast_rate > 3 * MB, f"the other consumer read only {fast_rate / MB:.2f} MB/s"
+    check_rates("fetch", slow_rate, slow_throttles, fast_rate)
 
 
 def _api_versions_request(correlation_id: int) -> bytes:
