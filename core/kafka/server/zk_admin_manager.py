@@ -975,7 +975,9 @@ class ZkAdminManager(Logging):
                 )
             )
         potentially_valid = list(dict.fromkeys(user for user, _ in pairs if user not in duplicated_users))
-        configs = {u: self._admin_zk_client.fetch_entity_config(ConfigType.USER, sanitize(u)) for u in potentially_valid}
+        configs = {
+            u: self._admin_zk_client.fetch_entity_config(ConfigType.USER, sanitize(u)) for u in potentially_valid
+        }
         invalid_deletion_users = list(
             dict.fromkeys(
                 d.name for d in deletions if d.name in configs and names_by_type[d.mechanism] not in configs[d.name]
@@ -1015,7 +1017,6 @@ class ZkAdminManager(Logging):
 
     def shutdown(self) -> None:
         self._topic_purgatory.shutdown()
-
 
 
 # SCRAM mechanisms by name with the type byte the SCRAM credential APIs carry (the admin ScramMechanism's).
