@@ -90,12 +90,12 @@ def test_bootstrap_server_required() -> None:
 
 
 def test_bad_security_protocol_is_refused(tmp_path: Path) -> None:
-    """Only PLAINTEXT connections exist: another security.protocol ends the tool with a ConfigException."""
-    config = tmp_path / "ssl.properties"
-    config.write_text("security.protocol=SSL\n")
+    """A security.protocol that does not exist ends the tool with a ConfigException naming it."""
+    config = tmp_path / "bad.properties"
+    config.write_text("security.protocol=SSLX\n")
     status, _, err = run_tool(
         bav.run_command, ["--bootstrap-server", "localhost:9092", "--command-config", str(config)]
     )
     assert status == 1
     assert err.startswith('Exception in thread "main" org.apache.kafka.common.config.ConfigException: ')
-    assert "SSL" in err
+    assert "SSLX" in err
