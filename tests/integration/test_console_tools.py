@@ -229,7 +229,8 @@ def test_producer_usage_errors(broker: BrokerProcess, args: list[str], first_lin
 
 
 def test_producer_bad_settings_are_one_line(broker: BrokerProcess) -> None:
-    """A refused producer setting (a codec, a security protocol) is one ConfigException line and status 1."""
+    """A refused producer setting (a codec, an unknown security protocol) is one ConfigException line and status 1;
+    SASL_SSL without a JAAS login fails to build the producer, with no traceback."""
     topic = new_topic(broker)
     run = tool(
         "kafka-console-producer.sh",
@@ -253,11 +254,25 @@ def test_producer_bad_settings_are_one_line(broker: BrokerProcess) -> None:
         "--topic",
         topic,
         "--producer-property",
+        "security.protocol=SASL_SSLX",
+        stdin="x\n",
+    )
+    assert run.status == 1
+    assert run.err.strip().startswith("org.apache.kafka.common.config.ConfigException: Invalid value SASL_SSLX")
+    assert "Traceback" not in run.err
+    # SASL_SSL itself is served; without a JAAS login the producer is not built, as Java's says.
+    run = tool(
+        "kafka-console-producer.sh",
+        "--bootstrap-server",
+        broker.bootstrap,
+        "--topic",
+        topic,
+        "--producer-property",
         "security.protocol=SASL_SSL",
         stdin="x\n",
     )
     assert run.status == 1
-    assert run.err.strip().startswith("org.apache.kafka.common.config.ConfigException: Invalid value SASL_SSL")
+    assert "Could not find a 'KafkaClient' entry in the JAAS configuration" in run.err
     assert "Traceback" not in run.err
 
 
