@@ -1974,13 +1974,7 @@ class KafkaApis(Logging):
     def handle_alter_configs_request(self, request: Request) -> None:
         data: Any = request.body.data
         configs = {_config_resource(r): {c.name: c.value for c in r.configs} for r in data.resources}
-        unauthorized = [
-            res
-            for res in configs
-            if not self._config_resource_authorized(request, AclOperation.ALTER_CONFIGS, res.type.id, res.name)
-        ]
-        for res in unauthorized:
-            del configs[res]
+        unauthorized = self._remove_unauthorized_alters(request, configs)
         outcome = self.admin_manager.alter_configs(configs, data.validate_only) if configs else {}
         outcome.update({res: ApiError(_configs_authorization_error(res.type.id), None) for res in unauthorized})
         response_data = AlterConfigsResponseData(throttle_time_ms=0)
@@ -1992,13 +1986,7 @@ class KafkaApis(Logging):
     def handle_incremental_alter_configs_request(self, request: Request) -> None:
         data: Any = request.body.data
         configs = {_config_resource(r): list(r.configs) for r in data.resources}
-        unauthorized = [
-            res
-            for res in configs
-            if not self._config_resource_authorized(request, AclOperation.ALTER_CONFIGS, res.type.id, res.name)
-        ]
-        for res in unauthorized:
-            del configs[res]
+        unauthorized = self._remove_unauthorized_alters(request, configs)
         outcome = self.admin_manager.incremental_alter_configs(configs, data.validate_only) if configs else {}
         outcome.update({res: ApiError(_configs_authorization_error(res.type.id), None) for res in unauthorized})
         response_data = IncrementalAlterConfigsResponseData(throttle_time_ms=0)
@@ -2006,6 +1994,17 @@ class KafkaApis(Logging):
             _alter_configs_results(IncrementalAlterConfigsResponseData.AlterConfigsResourceResponse, outcome)
         )
         self.send_response(request, IncrementalAlterConfigsResponse(response_data))
+
+    def _remove_unauthorized_alters(self, request: Request, configs: dict[Any, Any]) -> list[Any]:
+        """Takes the resources the client may not ALTER_CONFIGS out of `configs` and returns them."""
+        unauthorized = [
+            res
+            for res in configs
+            if not self._config_resource_authorized(request, AclOperation.ALTER_CONFIGS, res.type.id, res.name)
+        ]
+        for res in unauthorized:
+            del configs[res]
+        return unauthorized
 
     def _config_resource_authorized(self, request: Request, op: AclOperation, type_id: int, name: str) -> bool:
         """DESCRIBE_CONFIGS/ALTER_CONFIGS on the cluster for broker (and broker logger) configs, on the topic for
