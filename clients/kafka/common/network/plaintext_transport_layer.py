@@ -6,13 +6,12 @@ the file to the socket with sendfile (zero copy).
 
 from __future__ import annotations
 
-import errno
 import os
 import socket
 from collections.abc import Sequence
 
 from kafka.common.network.selection_key import SelectionKey
-from kafka.common.network.transport_layer import TransportLayer
+from kafka.common.network.transport_layer import TransportLayer, finish_socket_connect
 from kafka.common.protocol.types import Buffer
 
 __all__ = ["PlaintextTransportLayer"]
@@ -34,14 +33,9 @@ class PlaintextTransportLayer(TransportLayer):
 
     def finish_connect(self) -> bool:
         """Checks the outcome of the non-blocking connect: raises ConnectionError (an OSError) if it failed."""
-        err = self._socket.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
-        if err in (errno.EINPROGRESS, errno.EALREADY, errno.EWOULDBLOCK):
+        if not finish_socket_connect(self._socket, self._key):
             return False
-        if err != 0:
-            raise ConnectionError(err, f"Connection failed: {errno.errorcode.get(err, err)}")
         self._connected = True
-        ops = self._key.interest_ops()
-        self._key.set_interest_ops((ops & ~SelectionKey.OP_CONNECT) | SelectionKey.OP_READ)
         return True
 
     def mark_connected(self) -> None:

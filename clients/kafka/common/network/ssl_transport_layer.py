@@ -19,7 +19,6 @@ TLS alert that explains it is sent to the peer first when the socket takes it.
 from __future__ import annotations
 
 import enum
-import errno
 import logging
 import socket
 import ssl
@@ -28,7 +27,7 @@ from typing import cast
 
 from kafka.common.errors import SslAuthenticationException
 from kafka.common.network.selection_key import SelectionKey
-from kafka.common.network.transport_layer import TransportLayer
+from kafka.common.network.transport_layer import TransportLayer, finish_socket_connect
 from kafka.common.protocol.types import Buffer
 from kafka.common.security.ssl.default_ssl_engine_factory import SslEngine
 
@@ -126,14 +125,9 @@ class SslTransportLayer(TransportLayer):
         return self._state is State.READY or self._state is State.POST_HANDSHAKE
 
     def finish_connect(self) -> bool:
-        err = self._socket.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
-        if err in (errno.EINPROGRESS, errno.EALREADY, errno.EWOULDBLOCK):
+        if not finish_socket_connect(self._socket, self._key):
             return False
-        if err != 0:
-            raise ConnectionError(err, f"Connection failed: {errno.errorcode.get(err, err)}")
         self._connected = True
-        ops = self._key.interest_ops()
-        self._key.set_interest_ops((ops & ~SelectionKey.OP_CONNECT) | SelectionKey.OP_READ)
         return True
 
     def mark_connected(self) -> None:

@@ -7,12 +7,13 @@ and the interest set of its selection key. PlaintextTransportLayer is the only i
 from __future__ import annotations
 
 import abc
+import errno
 import socket
 
 from kafka.common.network.selection_key import SelectionKey
 from kafka.common.network.transferable_channel import TransferableChannel
 
-__all__ = ["TransportLayer"]
+__all__ = ["TransportLayer", "finish_socket_connect"]
 
 
 class TransportLayer(TransferableChannel):
@@ -59,3 +60,16 @@ class TransportLayer(TransferableChannel):
 
     @abc.abstractmethod
     def close(self) -> None: ...
+
+
+def finish_socket_connect(sock: socket.socket, key: SelectionKey) -> bool:
+    """The end of a non-blocking connect, shared by the transport layers: False while it is under way, True once
+    it succeeded (the key then waits for reads instead of the connect); ConnectionError (an OSError) if it failed."""
+    err = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+    if err in (errno.EINPROGRESS, errno.EALREADY, errno.EWOULDBLOCK):
+        return False
+    if err != 0:
+        raise ConnectionError(err, f"Connection failed: {errno.errorcode.get(err, err)}")
+    ops = key.interest_ops()
+    key.set_interest_ops((ops & ~SelectionKey.OP_CONNECT) | SelectionKey.OP_READ)
+    return True
