@@ -195,6 +195,8 @@ def test_consume_transform_produce_exactly_once(broker: BrokerProcess, offsets: 
         if not aborted_once and done > 0:
             # A failed attempt: abort, then go back to what the group committed.
             aborted_once = True
+            # Flushed first so that the attempt's records reach the log (an abort drops the batches not yet sent).
+            producer.flush()
             producer.abort_transaction()
             for tp in positions:
                 committed = consumer.committed({tp}).get(tp)
