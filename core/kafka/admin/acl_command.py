@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 import traceback
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TextIO
 
@@ -66,7 +67,7 @@ def _acls_text(acls: Iterable[AccessControlEntry]) -> str:
     return NEWLINE.join("\t" + str(a) for a in _sorted_acls(acls))
 
 
-class _AclCommandService:
+class _AclCommandService(ABC):
     """What --add, --remove and --list do, whether through the brokers or an authorizer."""
 
     def __init__(self, opts: AclCommandOptions, out: TextIO, stdin: TextIO) -> None:
@@ -132,11 +133,11 @@ class _AclCommandService:
         self.out.flush()
         return self.stdin.readline().strip().lower() == "y"
 
-    def _session(self) -> _Session:
-        raise NotImplementedError
+    @abstractmethod
+    def _session(self) -> _Session: ...
 
 
-class _Session:
+class _Session(ABC):
     """An admin client or an authorizer, opened for one command."""
 
     def __enter__(self) -> _Session:
@@ -145,14 +146,17 @@ class _Session:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @abstractmethod
     def close(self) -> None: ...
 
+    @abstractmethod
     def create(self, bindings: list[AclBinding]) -> None: ...
 
+    @abstractmethod
     def delete(self, filters: list[AclBindingFilter]) -> None: ...
 
-    def describe(self, filters: Iterable[ResourcePatternFilter]) -> list[AclBinding]:
-        raise NotImplementedError
+    @abstractmethod
+    def describe(self, filters: Iterable[ResourcePatternFilter]) -> list[AclBinding]: ...
 
 
 class _AdminClientSession(_Session):
