@@ -7,12 +7,12 @@ also allows DESCRIBE, and one allowing ALTER_CONFIGS also allows DESCRIBE_CONFIG
 
 from __future__ import annotations
 
-import enum
+from kafka.common.utils.coded_enum import CodedEnum
 
 __all__ = ["AclOperation"]
 
 
-class AclOperation(enum.Enum):
+class AclOperation(CodedEnum):
     """An operation with its wire code."""
 
     UNKNOWN = 0
@@ -30,27 +30,3 @@ class AclOperation(enum.Enum):
     IDEMPOTENT_WRITE = 12
     CREATE_TOKENS = 13
     DESCRIBE_TOKENS = 14
-
-    @property
-    def code(self) -> int:
-        return int(self.value)
-
-    @classmethod
-    def from_code(cls, code: int) -> AclOperation:
-        """The operation with this code; UNKNOWN for any other."""
-        try:
-            return cls(code)
-        except ValueError:
-            return cls.UNKNOWN
-
-    @classmethod
-    def from_string(cls, name: str) -> AclOperation:
-        """The operation named `name` in any case (`read`, `CLUSTER_ACTION`); UNKNOWN for any other name."""
-        try:
-            return cls[name.upper()]
-        except KeyError:
-            return cls.UNKNOWN
-
-    @property
-    def is_unknown(self) -> bool:
-        return self is AclOperation.UNKNOWN

@@ -5,28 +5,16 @@ Whether an ACL allows or denies; ANY is only meaningful in filters.
 
 from __future__ import annotations
 
-import enum
+from kafka.common.utils.coded_enum import CodedEnum
 
 __all__ = ["AclPermissionType"]
 
 
-class AclPermissionType(enum.Enum):
+class AclPermissionType(CodedEnum):
     UNKNOWN = 0
     ANY = 1
     DENY = 2
     ALLOW = 3
-
-    @property
-    def code(self) -> int:
-        return int(self.value)
-
-    @classmethod
-    def from_code(cls, code: int) -> AclPermissionType:
-        """The type with this code; UNKNOWN for any other."""
-        try:
-            return cls(code)
-        except ValueError:
-            return cls.UNKNOWN
 
     @classmethod
     def from_string(cls, name: str) -> AclPermissionType:
@@ -35,7 +23,3 @@ class AclPermissionType(enum.Enum):
             return cls[name.upper()]
         except KeyError:
             raise ValueError(f"No enum constant AclPermissionType.{name.upper()}") from None
-
-    @property
-    def is_unknown(self) -> bool:
-        return self is AclPermissionType.UNKNOWN

@@ -6,12 +6,12 @@ starting with it) are the specific types an ACL is stored under; ANY and MATCH o
 
 from __future__ import annotations
 
-import enum
+from kafka.common.utils.coded_enum import CodedEnum
 
 __all__ = ["PatternType"]
 
 
-class PatternType(enum.Enum):
+class PatternType(CodedEnum):
     """A pattern type with its wire code."""
 
     UNKNOWN = 0
@@ -19,30 +19,6 @@ class PatternType(enum.Enum):
     MATCH = 2
     LITERAL = 3
     PREFIXED = 4
-
-    @property
-    def code(self) -> int:
-        return int(self.value)
-
-    @classmethod
-    def from_code(cls, code: int) -> PatternType:
-        """The type with this code; UNKNOWN for any other."""
-        try:
-            return cls(code)
-        except ValueError:
-            return cls.UNKNOWN
-
-    @classmethod
-    def from_string(cls, name: str) -> PatternType:
-        """The type named `name` in any case; UNKNOWN for any other name."""
-        try:
-            return cls[name.upper()]
-        except KeyError:
-            return cls.UNKNOWN
-
-    @property
-    def is_unknown(self) -> bool:
-        return self is PatternType.UNKNOWN
 
     @property
     def is_specific(self) -> bool:

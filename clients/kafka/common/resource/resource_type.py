@@ -5,12 +5,12 @@ The kinds of resource an ACL can name, with their wire codes.
 
 from __future__ import annotations
 
-import enum
+from kafka.common.utils.coded_enum import CodedEnum
 
 __all__ = ["ResourceType"]
 
 
-class ResourceType(enum.Enum):
+class ResourceType(CodedEnum):
     """A resource type with its wire code; ANY is only meaningful in filters."""
 
     UNKNOWN = 0
@@ -21,27 +21,3 @@ class ResourceType(enum.Enum):
     TRANSACTIONAL_ID = 5
     DELEGATION_TOKEN = 6
     USER = 7
-
-    @property
-    def code(self) -> int:
-        return int(self.value)
-
-    @classmethod
-    def from_code(cls, code: int) -> ResourceType:
-        """The type with this code; UNKNOWN for any other."""
-        try:
-            return cls(code)
-        except ValueError:
-            return cls.UNKNOWN
-
-    @classmethod
-    def from_string(cls, name: str) -> ResourceType:
-        """The type whose name is `name` in any case (`topic`, `TOPIC`); UNKNOWN for any other name."""
-        try:
-            return cls[name.upper()]
-        except KeyError:
-            return cls.UNKNOWN
-
-    @property
-    def is_unknown(self) -> bool:
-        return self is ResourceType.UNKNOWN
