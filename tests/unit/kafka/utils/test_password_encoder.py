@@ -103,18 +103,21 @@ def test_listener_password_configs_stored_encrypted_and_reconfigured(tmp_path: P
     dynamic = DynamicBrokerConfig(config)
     listener = _ListenerReconfigurable()
     dynamic.add_reconfigurable(listener)
-    update = {"listener.name.ssl.ssl.keystore.location": "/new", "listener.name.ssl.ssl.keystore.password": "pw"}
+    update = {
+        "listener.name.ssl.ssl.keystore.location": "/new",
+        "listener.name.ssl.ssl.keystore.password": "keystore-secret-1",
+    }
     dynamic.validate(update, True)
     persistent = dynamic.to_persistent_props(update, True)
     assert persistent["listener.name.ssl.ssl.keystore.location"] == "/new"
-    assert "pw" not in persistent["listener.name.ssl.ssl.keystore.password"]
+    assert "keystore-secret-1" not in persistent["listener.name.ssl.ssl.keystore.password"]
     assert "encryptedPassword:" in persistent["listener.name.ssl.ssl.keystore.password"]
     # What the broker reads back from ZooKeeper reaches the listener's builder, decrypted.
     dynamic.update_broker_config(0, persistent)
     assert listener.reconfigured, "the listener was not reconfigured"
     applied = listener.reconfigured[-1]
     assert applied["ssl.keystore.location"] == "/new"
-    assert applied["ssl.keystore.password"] == Password("pw")
+    assert applied["ssl.keystore.password"] == Password("keystore-secret-1")
     # A keystore the builder refuses fails validation with Kafka's message.
     with pytest.raises(ConfigException, match="Invalid dynamic configuration"):
         dynamic.validate({"listener.name.ssl.ssl.keystore.location": "/bad"}, True)
