@@ -9,8 +9,8 @@ Requests that fail with CONNECTIONLOSS are sent again once the session is connec
 fenced: with `expected_controller_epoch_zk_version` >= 0, each write becomes a multi that first checks the
 version of /controller_epoch, and a failed check raises ControllerMovedException.
 
-# PORT: not ported yet: the Kafka ACL methods (need the authorizer's resource and ACL classes), the delegation
-# token info methods (need DelegationToken), and the ZooKeeperRequestLatencyMs histogram. Scala overloads get one
+# PORT: not ported yet: the Kafka ACL methods (need the authorizer's resource and ACL classes) and the
+# ZooKeeperRequestLatencyMs histogram. Scala overloads get one
 # method with an optional argument (delete_isr_change_notifications, delete_log_dir_event_notifications).
 # `create_chroot_path` is the chroot step of Kafka's KafkaServer.initZkClient, kept with the client here.
 """
@@ -116,6 +116,7 @@ from kafka.zookeeper.zookeeper_types import (
 )
 
 if TYPE_CHECKING:
+    from kafka.common.security.token.delegation import DelegationToken, TokenInformation
     from kafka.security.authorizer.acl_authorizer import VersionedAcls
 
 R = TypeVar("R", bound=AsyncResponse)
@@ -1034,6 +1035,31 @@ class KafkaZkClient(Logging):
             CreateMode.PERSISTENT_SEQUENTIAL,
         )
         self._retry_request_until_connected(request).maybe_throw()
+
+    def set_or_create_delegation_token(self, token: DelegationToken) -> None:
+        """Writes the token's znode under /delegation_token/tokens, creating it if needed."""
+        path = DelegationTokenInfoZNode.path(token.token_info().token_id)
+        token_data = DelegationTokenInfoZNode.encode(token)
+        set_response = self._retry_request_until_connected(
+            SetDataRequest(path, token_data, ZkVersion.MATCH_ANY_VERSION)
+        )
+        if set_response.result_code == Code.NONODE:
+            create_request = CreateRequest(path, token_data, self.default_acls(path), CreateMode.PERSISTENT)
+            self._retry_request_until_connected(create_request).maybe_throw()
+        else:
+            set_response.maybe_throw()
+
+    def get_delegation_token_info(self, delegation_token_id: str) -> TokenInformation | None:
+        """The token's information from ZooKeeper; None if its znode does not exist or is empty."""
+        response = self._retry_request_until_connected(
+            GetDataRequest(DelegationTokenInfoZNode.path(delegation_token_id))
+        )
+        if response.result_code == Code.OK:
+            info: TokenInformation | None = DelegationTokenInfoZNode.decode(response.data)
+            return info
+        if response.result_code == Code.NONODE:
+            return None
+        raise _exception(response)
 
     def delete_delegation_token(self, delegation_token_id: str) -> bool:
         return self.delete_recursive(DelegationTokenInfoZNode.path(delegation_token_id))

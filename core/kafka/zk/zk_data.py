@@ -8,7 +8,7 @@ read what Kafka reads, as leniently.
 # ReplicaAssignment (kafka.controller, ControllerContext.scala; kafka.controller.controller_context re-exports it,
 # since the controller modules import this one), ConfigType and ConfigEntityName (kafka.server,
 # DynamicConfigManager.scala), the ProducerIdBlock JSON (kafka.coordinator.transaction, ProducerIdManager.scala).
-# Not ported: the delegation token codecs (need DelegationToken). Broker features (KIP-584) are a dict of feature
+# The delegation token JSON is DelegationTokenManager's, as in Kafka. Broker features (KIP-584) are a dict of feature
 # name to (min, max) version instead of Java's Features class.
 """
 
@@ -975,6 +975,20 @@ class DelegationTokenInfoZNode:
     @staticmethod
     def path(token_id: str) -> str:
         return f"{DelegationTokensZNode.path}/{token_id}"
+
+    @staticmethod
+    def encode(token: Any) -> bytes:
+        """A DelegationToken's information as the JSON of /delegation_token/tokens/<id>."""
+        from kafka.server.delegation_token_manager import DelegationTokenManager  # the server imports this module
+
+        return json.dumps(DelegationTokenManager.to_json_compatible_map(token), separators=(",", ":")).encode("utf-8")
+
+    @staticmethod
+    def decode(data: bytes | None) -> Any:
+        """The TokenInformation of a token znode's JSON; None for an empty znode."""
+        from kafka.server.delegation_token_manager import DelegationTokenManager
+
+        return DelegationTokenManager.from_bytes(data)
 
 
 class FeatureZNodeStatus(ABC):
