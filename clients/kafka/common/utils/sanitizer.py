@@ -3,14 +3,17 @@
 User principals and client ids become ZooKeeper node names (and metric tags) in an encoded form: Java's
 URLEncoder (UTF-8; letters, digits and `.-_*` kept, space as `+`), then `*` as `%2A` and `+` as `%20`.
 
-# PORT: jmxSanitize is left out: there is no JMX here.
+`jmx_sanitize` quotes a metric tag value as an MBean name needs it (the broker's Yammer metric names keep that form).
 """
 
 from __future__ import annotations
 
+import re
 from urllib.parse import quote, unquote_plus
 
-__all__ = ["desanitize", "sanitize"]
+__all__ = ["desanitize", "jmx_sanitize", "sanitize"]
+
+_MBEAN_PATTERN = re.compile(r"[A-Za-z0-9_\-%. \t]*")
 
 
 def sanitize(name: str) -> str:
@@ -23,3 +26,20 @@ def sanitize(name: str) -> str:
 def desanitize(name: str) -> str:
     """The name of an encoded form, decoding as Java's URLDecoder (`+` is a space)."""
     return unquote_plus(name)
+
+
+def jmx_sanitize(name: str) -> str:
+    """`name` as is when it holds only word characters, `-%.`, space and tab; else quoted as Java's
+    ObjectName.quote does (in double quotes, with `\\ " * ?` escaped by a backslash and a newline as `\\n`)."""
+    if _MBEAN_PATTERN.fullmatch(name):
+        return name
+    out = ['"']
+    for c in name:
+        if c == "\n":
+            out.append("\\n")
+        elif c in '\\"*?':
+            out.append("\\" + c)
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)

@@ -1,0 +1,99 @@
+"""Port of com.yammer.metrics.core.Meter (metrics-core 2.2.0).
+
+Counts events and keeps their mean rate and the 1, 5 and 15 minute exponentially weighted rates.
+
+# PORT: Yammer 2.2 ticks every meter from a shared scheduled thread every 5 seconds; here a meter ticks lazily when
+# it is marked or read, closing every 5 s interval that has passed since its last tick (as Metrics 3 does), so
+# there is no thread and no timer per meter and the rates read the same.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from kafka.common.utils.time import Time
+from kafka.metrics.yammer.ewma import EWMA, TICK_INTERVAL_NS, nanos_per
+from kafka.utils.time_unit import TimeUnit
+
+__all__ = ["Meter"]
+
+
+class Meter:
+    """Events of `event_type` (e.g. "messages"), whose rates are given per `rate_unit`."""
+
+    __slots__ = (
+        "event_type",
+        "rate_unit",
+        "_time",
+        "_lock",
+        "_count",
+        "_start_ns",
+        "_last_tick_ns",
+        "_m1",
+        "_m5",
+        "_m15",
+    )
+
+    def __init__(self, event_type: str, rate_unit: TimeUnit, time: Time = Time.SYSTEM) -> None:
+        self.event_type = event_type
+        self.rate_unit = rate_unit
+        self._time = time
+        self._lock = threading.Lock()
+        self._count = 0
+        self._m1 = EWMA.one_minute_ewma()
+        self._m5 = EWMA.five_minute_ewma()
+        self._m15 = EWMA.fifteen_minute_ewma()
+        self._start_ns = time.nanoseconds()
+        self._last_tick_ns = self._start_ns
+
+    def _tick_if_necessary(self) -> None:
+        # Called with self._lock held.
+        now = self._time.nanoseconds()
+        age = now - self._last_tick_ns
+        if age >= TICK_INTERVAL_NS:
+            ticks = age // TICK_INTERVAL_NS
+            self._last_tick_ns = now - age % TICK_INTERVAL_NS
+            self._m1.tick(ticks)
+            self._m5.tick(ticks)
+            self._m15.tick(ticks)
+
+    def mark(self, n: int = 1) -> None:
+        """Records `n` events."""
+        with self._lock:
+            self._tick_if_necessary()
+            self._count += n
+            self._m1.update(n)
+            self._m5.update(n)
+            self._m15.update(n)
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    def _rate(self, ewma: EWMA) -> float:
+        with self._lock:
+            self._tick_if_necessary()
+            return ewma.rate(self.rate_unit)
+
+    @property
+    def one_minute_rate(self) -> float:
+        return self._rate(self._m1)
+
+    @property
+    def five_minute_rate(self) -> float:
+        return self._rate(self._m5)
+
+    @property
+    def fifteen_minute_rate(self) -> float:
+        return self._rate(self._m15)
+
+    @property
+    def mean_rate(self) -> float:
+        """Events per `rate_unit` since the meter was created."""
+        count = self._count
+        if count == 0:
+            return 0.0
+        elapsed_ns = self._time.nanoseconds() - self._start_ns
+        if elapsed_ns <= 0:
+            return 0.0
+        return count / elapsed_ns * nanos_per(self.rate_unit)
