@@ -80,7 +80,11 @@ class InternalKafkaConsumer:
         return AvailableOffsetRange(earliest, latest)
 
     def close(self) -> None:
-        self._consumer.close()
+        # PORT: Spark pools its consumers and seldom closes one; here every task closes its own. A close that waits
+        # sends the fetch session's closing request behind the prefetch the consumer has in flight past the range
+        # (a long poll at the log end, fetch.max.wait.ms), so each task would idle that long at its end. Without a
+        # wait the broker drops the session by itself (its fetch session cache evicts it).
+        self._consumer.close(0)
 
 
 class KafkaDataConsumer:
