@@ -49,7 +49,7 @@ from kafka.common.security.plain.internals.plain_server_callback_handler import 
 from kafka.common.security.sasl import SaslClient, SaslServer
 from kafka.common.security.scram.internals.scram_mechanism import ScramMechanism
 from kafka.common.security.scram.internals.scram_sasl_client import ScramSaslClient
-from kafka.common.security.scram.internals.scram_sasl_server import ScramSaslServer
+from kafka.common.security.scram.internals.scram_sasl_server import TOKEN_AUTH_CONFIG, ScramSaslServer
 from kafka.common.security.scram.internals.scram_server_callback_handler import ScramServerCallbackHandler
 from kafka.common.security.scram.scram_credential import ScramCredential
 from kafka.common.utils.time import Time
@@ -127,6 +127,7 @@ class SaslChannelBuilder(ChannelBuilder):
         self._sasl_server_factories: dict[str, Callable[[], SaslServer]] = {}
         self._connections_max_reauth_ms_by_mechanism: dict[str, int] = {}
         self._client_credentials: tuple[str, str] | None = None
+        self._client_scram_extensions: dict[str, str] = {}
         self._oauth_login: OAuthBearerUnsecuredLoginCallbackHandler | None = None
         self._ssl_factory: Any = None
         self._principal_builder: Any = None
@@ -223,7 +224,7 @@ class SaslChannelBuilder(ChannelBuilder):
             cache = (
                 self._credential_cache.cache(mechanism, ScramCredential) if self._credential_cache is not None else None
             )
-            scram_handler = ScramServerCallbackHandler(cache)
+            scram_handler = ScramServerCallbackHandler(cache, self._token_cache)
             scram_handler.configure(mechanism, entries)
             return lambda: ScramSaslServer(scram, scram_handler)
         validator = OAuthBearerUnsecuredValidatorCallbackHandler(self._time)
@@ -240,6 +241,9 @@ class SaslChannelBuilder(ChannelBuilder):
             self._oauth_login = login
         else:
             self._client_credentials = (_option(context, "username"), _option(context, "password"))
+            # ScramLoginModule's tokenauth option: log in with a delegation token (its id and base64 HMAC).
+            token_auth = (context.config_entry_option(TOKEN_AUTH_CONFIG) or "").lower() == "true"
+            self._client_scram_extensions = {TOKEN_AUTH_CONFIG: "true"} if token_auth else {}
 
     def _new_sasl_client(self) -> SaslClient:
         mechanism = self._client_sasl_mechanism or GSSAPI
@@ -252,7 +256,7 @@ class SaslChannelBuilder(ChannelBuilder):
             return PlainSaslClient(username, password)
         scram = ScramMechanism.for_mechanism_name(mechanism)
         assert scram is not None
-        return ScramSaslClient(scram, username, password)
+        return ScramSaslClient(scram, username, password, self._client_scram_extensions)
 
     def _build_transport_layer(self, id: str, key: SelectionKey) -> TransportLayer:
         if self._security_protocol is SecurityProtocol.SASL_SSL:

@@ -19,6 +19,7 @@ that, with the same mechanism and principal.
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -59,6 +60,7 @@ from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 from kafka.common.security.auth.kafka_principal_builder import KafkaPrincipalBuilder
 from kafka.common.security.auth.security_protocol import SecurityProtocol
 from kafka.common.security.sasl import SaslException, SaslServer
+from kafka.common.security.scram.internals.scram_mechanism import ScramMechanism
 from kafka.common.utils.time import Time
 
 __all__ = ["SaslServerAuthenticator"]
@@ -198,9 +200,17 @@ class SaslServerAuthenticator(Authenticator):
                     self._listener_name.value,
                     getattr(self._transport_layer, "ssl_session", lambda: None)(),
                 )
-                self._principal = self._principal_builder.build(context)
+                principal = self._principal_builder.build(context)
             else:
-                self._principal = KafkaPrincipal(KafkaPrincipal.USER_TYPE, server.authorization_id())
+                principal = KafkaPrincipal(KafkaPrincipal.USER_TYPE, server.authorization_id())
+            # A SCRAM login with a delegation token (tokenauth=true) marks the principal, as Java's does.
+            from kafka.common.security.scram.internals.scram_sasl_server import TOKEN_AUTH_CONFIG  # imports this
+
+            if ScramMechanism.is_scram(server.mechanism_name()) and (
+                str(server.get_negotiated_property(TOKEN_AUTH_CONFIG)).lower() == "true"
+            ):
+                principal = dataclasses.replace(principal, token_authenticated=True)
+            self._principal = principal
         return self._principal
 
     def complete(self) -> bool:

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 import enum
 import hmac
-from typing import Any
+import logging
+from typing import Any, ClassVar
 
 from kafka.common.errors import SaslAuthenticationException
+from kafka.common.security.authenticator.sasl_server_authenticator import (
+    CREDENTIAL_LIFETIME_MS_SASL_NEGOTIATED_PROPERTY_KEY,
+)
 from kafka.common.security.sasl import SaslException, SaslServer
 from kafka.common.security.scram.internals.scram_formatter import ScramFormatter
 from kafka.common.security.scram.internals.scram_mechanism import ScramMechanism
@@ -24,10 +28,17 @@ from kafka.common.security.scram.internals.scram_messages import (
 from kafka.common.security.scram.internals.scram_server_callback_handler import ScramServerCallbackHandler
 from kafka.common.security.scram.scram_credential import ScramCredential
 
-__all__ = ["ScramSaslServer"]
+__all__ = ["TOKEN_AUTH_CONFIG", "ScramSaslServer"]
+
+TOKEN_AUTH_CONFIG = "tokenauth"
+"""ScramLoginModule.TOKEN_AUTH_CONFIG: the JAAS option and SCRAM extension of a delegation token login."""
+
+_log = logging.getLogger("org.apache.kafka.common.security.scram.internals.ScramSaslServer")
 
 
 class ScramSaslServer(SaslServer):
+    SUPPORTED_EXTENSIONS: ClassVar[frozenset[str]] = frozenset({TOKEN_AUTH_CONFIG})
+
     class State(enum.Enum):
         RECEIVE_CLIENT_FIRST_MESSAGE = "RECEIVE_CLIENT_FIRST_MESSAGE"
         RECEIVE_CLIENT_FINAL_MESSAGE = "RECEIVE_CLIENT_FINAL_MESSAGE"
@@ -43,6 +54,13 @@ class ScramSaslServer(SaslServer):
         self._client_first_message: ClientFirstMessage | None = None
         self._server_first_message: ServerFirstMessage | None = None
         self._scram_credential: ScramCredential | None = None
+        self._extensions: dict[str, str] = {}
+        self._authorization_id: str | None = None
+        self._token_expiry_timestamp: int | None = None
+
+    def _token_authenticated(self) -> bool:
+        """Whether the client asked to log in with a delegation token (the `tokenauth=true` extension)."""
+        return self._extensions.get(TOKEN_AUTH_CONFIG, "false").lower() == "true"
 
     def mechanism_name(self) -> str:
         return self._mechanism.mechanism_name
@@ -65,12 +83,27 @@ class ScramSaslServer(SaslServer):
 
     def _receive_client_first(self, response: bytes) -> bytes:
         client_first = self._client_first_message = ClientFirstMessage.parse(response)
-        if client_first.extensions.get("tokenauth", "false").lower() == "true":
-            raise SaslAuthenticationException("Authentication failed: delegation tokens are not supported")
+        self._extensions = dict(client_first.extensions)
+        unsupported = set(self._extensions) - ScramSaslServer.SUPPORTED_EXTENSIONS
+        if unsupported:
+            _log.debug(
+                "Unsupported extensions will be ignored, supported %s, provided %s",
+                sorted(ScramSaslServer.SUPPORTED_EXTENSIONS),
+                sorted(self._extensions),
+            )
         server_nonce = self._formatter.secure_random_string()
         sasl_name = client_first.sasl_name
         username = self._username = ScramFormatter.username(sasl_name)
-        credential = self._callback_handler.credential(username)
+        if self._token_authenticated():
+            credential, token_owner, expiry = self._callback_handler.token_credential(username)
+            if token_owner is None:
+                raise SaslException(f"Token Authentication failed: Invalid tokenId : {username}")
+            self._authorization_id = token_owner
+            self._token_expiry_timestamp = expiry
+        else:
+            credential = self._callback_handler.credential(username)
+            self._authorization_id = username
+            self._token_expiry_timestamp = None
         if credential is None:
             raise SaslAuthenticationException("Authentication failed: Invalid user credentials")
         authorization_id = client_first.authorization_id
@@ -129,14 +162,21 @@ class ScramSaslServer(SaslServer):
         return self._state is ScramSaslServer.State.COMPLETE
 
     def authorization_id(self) -> str:
+        """The user, or for a token login the token's owner."""
         if not self.is_complete():
             raise RuntimeError("Authentication exchange has not completed")
-        assert self._username is not None
-        return self._username
+        assert self._authorization_id is not None
+        return self._authorization_id
 
     def get_negotiated_property(self, prop_name: str) -> Any:
+        """The token's expiry timestamp as the credential lifetime (None without a token), or a supported
+        extension's value."""
         if not self.is_complete():
             raise RuntimeError("Authentication exchange has not completed")
+        if prop_name == CREDENTIAL_LIFETIME_MS_SASL_NEGOTIATED_PROPERTY_KEY:
+            return self._token_expiry_timestamp
+        if prop_name in ScramSaslServer.SUPPORTED_EXTENSIONS:
+            return self._extensions.get(prop_name)
         return None
 
     def dispose(self) -> None:
