@@ -19,8 +19,9 @@ A replica being moved to another log directory of this broker (AlterReplicaLogDi
 `future_log`, which the ReplicaAlterLogDirsThread fills from the current one; once it has caught up it replaces the
 current log (`maybe_replace_current_with_future_replica`).
 
-# PORT: Metrics (the UnderReplicated, InSyncReplicasCount, ... gauges) are not ported until the metrics layer
-# exists; the values they report are the `is_under_replicated`, `is_under_min_isr`, `is_at_min_isr` properties.
+Metrics (kafka.cluster:type=Partition,topic=...,partition=...): the UnderReplicated, InSyncReplicasCount,
+UnderMinIsr, AtMinIsr, ReplicasCount and LastStableOffsetLag gauges, registered when the partition is created and
+removed when it is deleted (`Partition.remove_metrics`).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ from kafka.common.utils.time import Time
 from kafka.controller.state_change_logger import StateChangeLogger
 from kafka.log.log import UnexpectedAppendOffsetException
 from kafka.log.log_append_info import ClientRecordDeletion, Increased, LogAppendInfo, LogReadInfo, Same
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.server.alter_isr_manager import AlterIsrItem, AlterIsrManager
 from kafka.server.delayed_operation_key import TopicPartitionOperationKey
 from kafka.server.fetch_data_info import FetchDataInfo, FetchIsolation
@@ -224,7 +226,17 @@ def _set_str(s: Iterable[int]) -> str:
     return "Set(" + ", ".join(str(i) for i in sorted(s)) + ")"
 
 
-class Partition(Logging):
+class _PartitionObjectMetrics(KafkaMetricsGroup):
+    """Kafka's `object Partition` (a KafkaMetricsGroup too): removes a partition's gauges by name."""
+
+    metrics_group = "kafka.cluster"
+    metrics_type_name = "Partition"
+
+
+_PARTITION_METRICS = _PartitionObjectMetrics()
+
+
+class Partition(Logging, KafkaMetricsGroup):
     """A partition hosted by this broker. Thread-safe: request handlers call it concurrently (see module notes)."""
 
     logger_name = "kafka.cluster.Partition"
@@ -271,6 +283,31 @@ class Partition(Logging):
         # The epoch of the controller that last decided this partition's leadership, kept for ISR writes.
         self._controller_epoch: int = INITIAL_CONTROLLER_EPOCH
         self.log_ident = f"[Partition {topic_partition} broker={local_broker_id}] "
+        tags = Partition._metrics_tags(topic_partition)
+        self.new_gauge("UnderReplicated", lambda: 1 if self.is_under_replicated else 0, tags)
+        self.new_gauge("InSyncReplicasCount", lambda: len(self.isr_state.isr) if self.is_leader else 0, tags)
+        self.new_gauge("UnderMinIsr", lambda: 1 if self.is_under_min_isr else 0, tags)
+        self.new_gauge("AtMinIsr", lambda: 1 if self.is_at_min_isr else 0, tags)
+        self.new_gauge("ReplicasCount", lambda: self.assignment_state.replication_factor if self.is_leader else 0, tags)
+        self.new_gauge("LastStableOffsetLag", lambda: 0 if self.log is None else self.log.last_stable_offset_lag, tags)
+
+    @staticmethod
+    def _metrics_tags(topic_partition: TopicPartition) -> dict[str, str]:
+        return {"topic": topic_partition.topic, "partition": str(topic_partition.partition)}
+
+    @staticmethod
+    def remove_metrics(topic_partition: TopicPartition) -> None:
+        """Unregisters the partition's gauges (when it is deleted, or its log directory fails)."""
+        tags = Partition._metrics_tags(topic_partition)
+        for name in (
+            "UnderReplicated",
+            "UnderMinIsr",
+            "InSyncReplicasCount",
+            "ReplicasCount",
+            "LastStableOffsetLag",
+            "AtMinIsr",
+        ):
+            _PARTITION_METRICS.remove_metric(name, tags)
 
     @classmethod
     def apply(cls, topic_partition: TopicPartition, time: Time, replica_manager: ReplicaManager) -> Partition:
@@ -278,13 +315,13 @@ class Partition(Logging):
 
         class _Listener(IsrChangeListener):
             def mark_expand(self) -> None:
-                replica_manager.isr_expand_rate.increment_and_get()
+                replica_manager.isr_expand_rate.mark()
 
             def mark_shrink(self) -> None:
-                replica_manager.isr_shrink_rate.increment_and_get()
+                replica_manager.isr_shrink_rate.mark()
 
             def mark_failed(self) -> None:
-                replica_manager.failed_isr_updates_rate.increment_and_get()
+                replica_manager.failed_isr_updates_rate.mark()
 
         delayed_operations = DelayedOperations(
             topic_partition,
@@ -551,6 +588,7 @@ class Partition(Logging):
             self.isr_state = CommittedIsr(frozenset())
             self.leader_replica_id_opt = None
             self._leader_epoch_start_offset_opt = None
+            Partition.remove_metrics(self.topic_partition)
 
     def get_leader_epoch(self) -> int:
         return self._leader_epoch

@@ -16,14 +16,17 @@ there is a single class.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kafka.cluster.broker import Broker
 from kafka.common.topic_partition import TopicPartition
+from kafka.controller.controller_state import ControllerState
 from kafka.controller.partition_state_machine import NonExistentPartition, OfflinePartition, PartitionState
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
+from kafka.metrics.yammer import Meter, Timer
+from kafka.utils.time_unit import TimeUnit
 from kafka.zk.zk_data import ReplicaAssignment
 
 if TYPE_CHECKING:
@@ -53,24 +56,23 @@ class PartitionAndReplica:
         return f"[Topic={self.topic},Partition={self.partition},Replica={self.replica}]"
 
 
-class _Meter:
-    """A count of events (stands in for the yammer Meter until metrics are ported)."""
+class ControllerStats(KafkaMetricsGroup):
+    """The controller's meters and timers (kafka.controller:type=ControllerStats): UncleanLeaderElectionsPerSec and
+    one rate-and-time timer per controller state that has one (LeaderElectionRateAndTimeMs for BrokerChange,
+    TopicChangeRateAndTimeMs, ...)."""
+
+    metrics_group = "kafka.controller"
+    metrics_type_name = "ControllerStats"
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.count = 0
-
-    def mark(self, n: int = 1) -> None:
-        with self._lock:
-            self.count += n
-
-
-class ControllerStats:
-    """The controller's meters. # PORT: only the unclean-election count is kept; the per-state rate-and-time
-    timers come with the metrics module."""
-
-    def __init__(self) -> None:
-        self.unclean_leader_election_rate = _Meter()
+        self.unclean_leader_election_rate: Meter = self.new_meter(
+            "UncleanLeaderElectionsPerSec", "elections", TimeUnit.SECONDS
+        )
+        self.rate_and_time_metrics: dict[ControllerState, Timer] = {}
+        for state in ControllerState.values():
+            metric_name = state.rate_and_time_metric_name
+            if metric_name is not None:
+                self.rate_and_time_metrics[state] = self.new_timer(metric_name, TimeUnit.MILLISECONDS, TimeUnit.SECONDS)
 
 
 class ControllerContext:

@@ -8,8 +8,11 @@ response callbacks only enqueue events, so the controller's state is touched by 
 enqueues one event in their place; the controller uses it when its ZooKeeper session expires and at shutdown.
 
 # PORT: the sealed trait ControllerEvent and the ShutdownEventThread event are defined in KafkaController.scala;
-they live here so that this module does not import the controller (kafka_controller re-exports them). The
-event-queue-time histogram, queue-size gauge and per-state timers are left out until the metrics module exists.
+they live here so that this module does not import the controller (kafka_controller re-exports them).
+
+Metrics (kafka.controller:type=ControllerEventManager): the EventQueueSize gauge and the EventQueueTimeMs histogram
+(cleared when no event arrived for `event_queue_time_timeout_ms`); each event is timed by the timer of its state
+(ControllerStats' `rate_and_time_metrics`), as in Kafka.
 """
 
 from __future__ import annotations
@@ -18,12 +21,19 @@ import queue
 import threading
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from kafka.common.utils.time import Time
 from kafka.controller.controller_state import ControllerState
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.utils.count_down_latch import CountDownLatch
 from kafka.utils.shutdownable_thread import ShutdownableThread
+from kafka.utils.time_unit import TimeUnit
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from kafka.metrics.yammer import Timer
 
 CONTROLLER_EVENT_THREAD_NAME = "controller-event-thread"
 EVENT_QUEUE_TIME_METRIC_NAME = "EventQueueTimeMs"
@@ -117,7 +127,7 @@ class QueuedEvent:
         return f"QueuedEvent(event={self.event}, enqueueTimeMs={self.enqueue_time_ms})"
 
 
-class ControllerEventManager:
+class ControllerEventManager(KafkaMetricsGroup):
     """The controller's event queue and the thread that drains it.
 
     Lock order: `_put_lock` is taken alone; `clear_and_put` calls `preempt` callbacks while holding it, so
@@ -129,6 +139,7 @@ class ControllerEventManager:
         controller_id: int,
         processor: ControllerEventProcessor,
         time: Time,
+        rate_and_time_metrics: Mapping[ControllerState, Timer] | None = None,
         event_queue_time_timeout_ms: int = 300000,
     ) -> None:
         self.controller_id = controller_id
@@ -139,6 +150,12 @@ class ControllerEventManager:
         self._put_lock = threading.RLock()  # Kafka's ReentrantLock: clear_and_put calls put while holding it
         self._queue: queue.Queue[QueuedEvent] = queue.Queue()
         self.thread = ControllerEventThread(self, CONTROLLER_EVENT_THREAD_NAME)
+        self._rate_and_time_metrics: Mapping[ControllerState, Timer] = rate_and_time_metrics or {}
+        self._event_queue_time_hist = self.new_histogram(EVENT_QUEUE_TIME_METRIC_NAME)
+        self.new_gauge(EVENT_QUEUE_SIZE_METRIC_NAME, self._queue.qsize)
+        # When the last event was taken (or the thread began waiting): the histogram is cleared once the queue
+        # has stayed empty for event_queue_time_timeout_ms.
+        self._last_poll_ms = time.milliseconds()
 
     @property
     def state(self) -> ControllerState:
@@ -149,9 +166,13 @@ class ControllerEventManager:
 
     def close(self) -> None:
         """Stops the event thread after the event it is processing; events still queued are preempted."""
-        self.thread.initiate_shutdown()
-        self.clear_and_put(ShutdownEventThread())
-        self.thread.await_shutdown()
+        try:
+            self.thread.initiate_shutdown()
+            self.clear_and_put(ShutdownEventThread())
+            self.thread.await_shutdown()
+        finally:
+            self.remove_metric(EVENT_QUEUE_TIME_METRIC_NAME)
+            self.remove_metric(EVENT_QUEUE_SIZE_METRIC_NAME)
 
     def put(self, event: ControllerEvent) -> QueuedEvent:
         with self._put_lock:
@@ -180,18 +201,36 @@ class ControllerEventManager:
     # -- the event thread's side ------------------------------------------------------------------------------
 
     def _poll_from_event_queue(self) -> QueuedEvent | None:
+        # PORT: Kafka blocks in poll(event_queue_time_timeout_ms) then take(); we wait in slices so that the thread
+        # can notice a shutdown, and clear the histogram once the slices add up to the timeout.
         try:
-            return self._queue.get(timeout=_POLL_TIMEOUT_S)
+            dequeued = self._queue.get(timeout=_POLL_TIMEOUT_S)
         except queue.Empty:
+            now_ms = self._time.milliseconds()
+            if now_ms - self._last_poll_ms >= self.event_queue_time_timeout_ms:
+                if self._event_queue_time_hist.count != 0:
+                    self._event_queue_time_hist.clear()
+                self._last_poll_ms = now_ms
             return None
+        self._last_poll_ms = self._time.milliseconds()
+        return dequeued
 
     def _process_one(self, dequeued: QueuedEvent, thread: ControllerEventThread) -> None:
         event = dequeued.event
         if isinstance(event, ShutdownEventThread):
             return  # the thread is already stopping; this event only woke it up
         self._state = event.state
+        self._event_queue_time_hist.update(self._time.milliseconds() - dequeued.enqueue_time_ms)
+        timer = self._rate_and_time_metrics.get(event.state)
         try:
-            dequeued.process(self._processor)
+            if timer is None:
+                dequeued.process(self._processor)
+            else:
+                start_ns = self._time.nanoseconds()
+                try:
+                    dequeued.process(self._processor)
+                finally:
+                    timer.update(self._time.nanoseconds() - start_ns, TimeUnit.NANOSECONDS)
         except Exception as e:  # Kafka catches Throwable here
             thread.error(f"Uncaught error processing event {event}", e)
         self._state = ControllerState.Idle

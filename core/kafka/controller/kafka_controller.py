@@ -23,10 +23,17 @@ API for the broker:
 - `alter_partition_reassignments`, `list_partition_reassignments`, `enable_default_unclean_leader_election`,
   `enable_topic_unclean_leader_election`, `update_broker_info`.
 
-# PORT: left out until their subsystems exist: metrics (gauges and timers; the counts they would show are kept
-as attributes), delegation tokens (the token-expiry scheduler) and the UpdateFeatures API. Feature versioning
-(the `/feature` znode) is set up as Kafka 2.8 does, without waiting for a FinalizedFeatureCache unless one is
-given. Scala's `Either`/`Try` results passed to callbacks are a value or an exception/ApiError instance.
+Metrics (kafka.controller:type=KafkaController): ActiveControllerCount, OfflinePartitionsCount,
+PreferredReplicaImbalanceCount, ControllerState, GlobalTopicCount, GlobalPartitionCount, TopicsToDeleteCount,
+ReplicasToDeleteCount, TopicsIneligibleToDeleteCount and ReplicasIneligibleToDeleteCount, as Kafka 2.8's gauges
+(the counts are refreshed by the event thread after each event).
+
+While it is the controller, a `delegation-token-cleaner` scheduler runs `delete-expired-tokens` (when delegation
+tokens are enabled).
+
+# PORT: left out until its subsystem exists: the UpdateFeatures API. Feature versioning (the `/feature` znode) is set up as Kafka 2.8 does, without waiting for a
+FinalizedFeatureCache unless one is given. Scala's `Either`/`Try` results passed to callbacks are a value or an
+exception/ApiError instance.
 """
 
 from __future__ import annotations
@@ -98,6 +105,7 @@ from kafka.controller.replica_state_machine import (
 )
 from kafka.controller.state_change_logger import StateChangeLogger
 from kafka.controller.topic_deletion_manager import ControllerDeletionClient, TopicDeletionManager
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.server.kafka_config import KafkaConfig
 from kafka.utils.kafka_scheduler import KafkaScheduler
 from kafka.utils.logging import Logging
@@ -513,7 +521,7 @@ class _ControllerStateChangeHandler(StateChangeHandler):
 # -- the controller ---------------------------------------------------------------------------------------------------
 
 
-class KafkaController(ControllerEventProcessor, Logging):
+class KafkaController(ControllerEventProcessor, Logging, KafkaMetricsGroup):
     """The ZooKeeper-mode controller; see the module docstring."""
 
     logger_name = "kafka.controller.KafkaController"
@@ -531,6 +539,7 @@ class KafkaController(ControllerEventProcessor, Logging):
         thread_name_prefix: str | None = None,
         broker_features: Any = None,
         feature_cache: Any = None,
+        token_manager: Any = None,
     ) -> None:
         self.config = config
         self.zk_client = zk_client
@@ -552,7 +561,12 @@ class KafkaController(ControllerEventProcessor, Logging):
         )
         # The controller has its own scheduler, so it can start and stop independently of the broker's.
         self.kafka_scheduler = KafkaScheduler(1, time=time)
-        self.event_manager = ControllerEventManager(config.broker_id, self, time)
+        # Removes expired delegation tokens while this broker is the controller.
+        self._token_manager = token_manager
+        self._token_clean_scheduler = KafkaScheduler(1, thread_name_prefix="delegation-token-cleaner", time=time)
+        self.event_manager = ControllerEventManager(
+            config.broker_id, self, time, self.controller_context.stats.rate_and_time_metrics
+        )
 
         def new_batch() -> ControllerBrokerRequestBatch:
             return ControllerBrokerRequestBatch(
@@ -601,6 +615,17 @@ class KafkaController(ControllerEventProcessor, Logging):
         self.ineligible_replicas_to_delete_count = 0
         self._state_change_handler: _ControllerStateChangeHandler | None = None
         self._lifecycle_lock = threading.Lock()
+
+        self.new_gauge("ActiveControllerCount", lambda: 1 if self.is_active else 0)
+        self.new_gauge("OfflinePartitionsCount", lambda: self.offline_partition_count)
+        self.new_gauge("PreferredReplicaImbalanceCount", lambda: self.preferred_replica_imbalance_count)
+        self.new_gauge("ControllerState", lambda: self.state.value)
+        self.new_gauge("GlobalTopicCount", lambda: self.global_topic_count)
+        self.new_gauge("GlobalPartitionCount", lambda: self.global_partition_count)
+        self.new_gauge("TopicsToDeleteCount", lambda: self.topics_to_delete_count)
+        self.new_gauge("ReplicasToDeleteCount", lambda: self.replicas_to_delete_count)
+        self.new_gauge("TopicsIneligibleToDeleteCount", lambda: self.ineligible_topics_to_delete_count)
+        self.new_gauge("ReplicasIneligibleToDeleteCount", lambda: self.ineligible_replicas_to_delete_count)
 
     # -- state other threads read -----------------------------------------------------------------------------------
 
@@ -748,6 +773,16 @@ class KafkaController(ControllerEventProcessor, Logging):
         if self.config.auto_leader_rebalance_enable:
             self._schedule_auto_leader_rebalance_task(delay_ms=5000)
 
+        token_manager = self._token_manager
+        if self.config.token_auth_enabled and token_manager is not None:
+            self.info("starting the token expiry check scheduler")
+            self._token_clean_scheduler.startup()
+            self._token_clean_scheduler.schedule(
+                "delete-expired-tokens",
+                token_manager.expire_tokens,
+                period_ms=self.config.delegation_token_expiry_check_interval_ms,
+            )
+
     def _maybe_setup_feature_versioning(self) -> None:
         """The `/feature` znode: enabled from IBP 2.7 (created with the broker's default finalized features),
         disabled with empty features below."""
@@ -826,6 +861,8 @@ class KafkaController(ControllerEventProcessor, Logging):
         self._unregister_broker_modifications_handler(list(self._broker_modifications_handlers))
 
         self.kafka_scheduler.shutdown()
+        if self._token_clean_scheduler.is_started:
+            self._token_clean_scheduler.shutdown()
         self.offline_partition_count = 0
         self.preferred_replica_imbalance_count = 0
         self.global_topic_count = 0

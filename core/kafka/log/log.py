@@ -130,6 +130,7 @@ from kafka.log.producer_state_manager import (
     ProducerStateManager,
 )
 from kafka.log.transaction_index import AbortedTxn
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.server.checkpoints.leader_epoch_checkpoint_file import LeaderEpochCheckpointFile
 from kafka.server.epoch.leader_epoch_file_cache import LeaderEpochFileCache
 from kafka.server.fetch_data_info import (
@@ -539,10 +540,23 @@ def _segments_str(segments: Iterable[LogSegment]) -> str:
     return ",".join(str(s) for s in segments)
 
 
+# Kafka's LogMetricNames: the gauges each log registers.
+LOG_METRIC_NUM_LOG_SEGMENTS: Final = "NumLogSegments"
+LOG_METRIC_LOG_START_OFFSET: Final = "LogStartOffset"
+LOG_METRIC_LOG_END_OFFSET: Final = "LogEndOffset"
+LOG_METRIC_SIZE: Final = "Size"
+LOG_METRIC_NAMES: Final = (
+    LOG_METRIC_NUM_LOG_SEGMENTS,
+    LOG_METRIC_LOG_START_OFFSET,
+    LOG_METRIC_LOG_END_OFFSET,
+    LOG_METRIC_SIZE,
+)
+
+
 # ---- Log -----------------------------------------------------------------------------------------
 
 
-class Log(Logging):
+class Log(Logging, KafkaMetricsGroup):
     """An append-only log of record batches for one partition, stored as segments in `dir`.
 
     `log_start_offset` is the first offset exposed to clients (moved by retention, DeleteRecords and
@@ -648,6 +662,8 @@ class Log(Logging):
             delay_ms=producer_id_expiration_check_interval_ms,
             period_ms=producer_id_expiration_check_interval_ms,
         )
+        self._metrics_tags: dict[str, str] = self._log_metrics_tags()
+        self._new_log_metrics()
 
     @classmethod
     def apply(
@@ -1198,6 +1214,26 @@ class Log(Logging):
         """How many segments the log has."""
         return len(self._segments)
 
+    # ---- metrics (kafka.log:type=Log) ----------------------------------------------------------
+
+    def _log_metrics_tags(self) -> dict[str, str]:
+        tags = {"topic": self.topic_partition.topic, "partition": str(self.topic_partition.partition)}
+        if self.is_future:
+            tags["is-future"] = "true"
+        return tags
+
+    def _new_log_metrics(self) -> None:
+        tags = self._metrics_tags
+        self.new_gauge(LOG_METRIC_NUM_LOG_SEGMENTS, lambda: self.number_of_segments, tags)
+        self.new_gauge(LOG_METRIC_LOG_START_OFFSET, lambda: self.log_start_offset, tags)
+        self.new_gauge(LOG_METRIC_LOG_END_OFFSET, lambda: self.log_end_offset, tags)
+        self.new_gauge(LOG_METRIC_SIZE, lambda: self.size, tags)
+
+    def remove_log_metrics(self) -> None:
+        """Unregisters the log's gauges (the LogManager calls it when the log is removed)."""
+        for name in LOG_METRIC_NAMES:
+            self.remove_metric(name, self._metrics_tags)
+
     # ---- close, rename, delete ------------------------------------------------------------------
 
     def close(self) -> None:
@@ -1232,6 +1268,14 @@ class Log(Logging):
                     self.producer_state_manager.update_parent_dir(self._dir)
                     self._initialize_leader_epoch_cache()
                     self._initialize_partition_metadata()
+                    # PORT: Kafka 2.8 keeps the tags a log was created with, so a future log that becomes the
+                    # current one reports under is-future=true until restart (fixed in later Kafka); its gauges
+                    # move to the tags of its new name here.
+                    new_tags = self._log_metrics_tags()
+                    if new_tags != self._metrics_tags:
+                        self.remove_log_metrics()
+                        self._metrics_tags = new_tags
+                        self._new_log_metrics()
 
     def close_handlers(self) -> None:
         """Close the files without writing (the directory is offline)."""

@@ -26,9 +26,10 @@ holding a tombstone that is kept is rewritten with the delete-horizon flag that 
 timestamps from it, and this cleaner still decides by segment times as 2.8 does. CleanerConfig
 (CleanerConfig.scala), Kafka's Throttler (kafka.utils) and ThreadShutdownException (kafka.common)
 are defined here with the cleaner, their only user. LogToClean and PreCleanStats come from
-kafka.log.log_cleaner_manager. Kafka's gauges (max-buffer-utilization-percent, cleaner-recopy-percent,
-max-clean-time-secs, max-compaction-delay-secs, DeadThreadCount) are left to the metrics port; the
-values behind them are available from the threads' `last_stats`.
+kafka.log.log_cleaner_manager.
+
+Metrics (kafka.log:type=LogCleaner): max-buffer-utilization-percent, cleaner-recopy-percent,
+max-clean-time-secs, max-compaction-delay-secs and DeadThreadCount, over the cleaner threads' last runs.
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ from kafka.log.log_segment import LogSegment, LogSegmentOffsetOverflowException
 from kafka.log.offset_map import OffsetMap, SkimpyOffsetMap
 from kafka.log.producer_state_manager import LastRecord
 from kafka.log.transaction_index import AbortedTxn, TransactionIndex
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.utils.logging import Logging
 from kafka.utils.pool import Pool
 from kafka.utils.shutdownable_thread import ShutdownableThread
@@ -868,7 +870,7 @@ class CleanerThread(ShutdownableThread):
             self.warn(f"\tFound {stats.invalid_messages_read} invalid messages during compaction.")
 
 
-class LogCleaner(Logging):
+class LogCleaner(Logging, KafkaMetricsGroup):
     """The cleaner threads and the shared cleaning state of the broker's compacted logs."""
 
     logger_name = "kafka.log.LogCleaner"
@@ -901,6 +903,30 @@ class LogCleaner(Logging):
         self.cleaner_manager = LogCleanerManager(self.log_dirs, logs, log_dir_failure_channel)
         self._throttler = Throttler(initial_config.max_io_bytes_per_second, 300, True, time)
         self.cleaners: list[CleanerThread] = []
+        self.new_gauge(
+            "max-buffer-utilization-percent",
+            lambda: self._max_over_cleaner_threads(lambda t: t.last_stats.buffer_utilization) * 100,
+        )
+        self.new_gauge("cleaner-recopy-percent", self._cleaner_recopy_percent)
+        self.new_gauge(
+            "max-clean-time-secs", lambda: self._max_over_cleaner_threads(lambda t: t.last_stats.elapsed_secs)
+        )
+        self.new_gauge(
+            "max-compaction-delay-secs",
+            lambda: (
+                self._max_over_cleaner_threads(lambda t: float(t.last_pre_clean_stats.max_compaction_delay_ms)) / 1000
+            ),
+        )
+        self.new_gauge("DeadThreadCount", lambda: self.dead_thread_count)
+
+    def _max_over_cleaner_threads(self, f: Callable[[CleanerThread], float]) -> int:
+        """The largest value of `f` over the cleaner threads, as a whole number (0 without threads)."""
+        return int(max((f(t) for t in list(self.cleaners)), default=0.0))
+
+    def _cleaner_recopy_percent(self) -> int:
+        stats = [t.last_stats for t in list(self.cleaners)]
+        recopy_rate = sum(s.bytes_written for s in stats) / max(sum(s.bytes_read for s in stats), 1)
+        return int(100 * recopy_rate)
 
     @property
     def dead_thread_count(self) -> int:

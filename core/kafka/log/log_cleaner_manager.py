@@ -19,9 +19,10 @@ offsets read the log) but this lock is never taken under a Log's lock.
 
 # PORT: LogToClean and PreCleanStats, which Kafka declares in LogCleaner.scala, are defined here to
 avoid an import cycle (this module uses them and LogCleaner imports this module); kafka.log.log_cleaner
-re-exports them. LogCleaningAbortedException (kafka.common in core) is defined here too. Kafka's
-gauges (uncleanable-partitions-count, uncleanable-bytes, max-dirty-percent, time-since-last-run-ms)
-are left to the metrics port; the values behind the last two are kept as attributes.
+re-exports them. LogCleaningAbortedException (kafka.common in core) is defined here too.
+
+Metrics (kafka.log:type=LogCleanerManager): uncleanable-partitions-count and uncleanable-bytes per log directory,
+max-dirty-percent and time-since-last-run-ms, as Kafka's gauges.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from kafka.common.errors import KafkaException, KafkaStorageException
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
 from kafka.log.log_dir_failure_channel import LogDirFailureChannel
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.server.checkpoints.offset_checkpoint_file import OffsetCheckpointFile
 from kafka.utils.logging import Logging
 from kafka.utils.pool import Pool
@@ -140,7 +142,7 @@ class LogToClean:
         self.cleanable_ratio = self.cleanable_bytes / self.total_bytes if self.total_bytes else 0.0
 
 
-class LogCleanerManager(Logging):
+class LogCleanerManager(Logging, KafkaMetricsGroup):
     """Cleaning states, uncleanable partitions and cleaner checkpoints of the broker's logs."""
 
     logger_name = "kafka.log.LogCleaner"
@@ -164,6 +166,34 @@ class LogCleanerManager(Logging):
         # The values behind Kafka's max-dirty-percent and time-since-last-run-ms gauges.
         self.dirtiest_log_cleanable_ratio = 0.0
         self.time_of_last_run = Time.SYSTEM.milliseconds()
+        for log_dir in self.log_dirs:
+            self._new_log_dir_gauges(str(log_dir.absolute()))
+        self.new_gauge("max-dirty-percent", lambda: int(100 * self.dirtiest_log_cleanable_ratio))
+        self.new_gauge("time-since-last-run-ms", lambda: Time.SYSTEM.milliseconds() - self.time_of_last_run)
+
+    def _new_log_dir_gauges(self, log_dir: str) -> None:
+        tags = {"logDirectory": log_dir}
+        self.new_gauge("uncleanable-partitions-count", lambda: len(self.uncleanable_partitions(log_dir)), tags)
+        self.new_gauge("uncleanable-bytes", lambda: self._uncleanable_bytes(log_dir), tags)
+
+    def _uncleanable_bytes(self, log_dir: str) -> int:
+        """The bytes the uncleanable partitions of `log_dir` hold between their cleaned and uncleanable offsets."""
+        with self._lock:
+            partitions = set(self._uncleanable_partitions.get(log_dir, set()))
+            if not partitions:
+                return 0
+            last_clean = self.all_cleaner_checkpoints()
+            now = Time.SYSTEM.milliseconds()
+            total = 0
+            for tp in partitions:
+                log = self.logs.get(tp)
+                if log is None:
+                    continue
+                offsets = cleanable_offsets(log, last_clean.get(tp), now)
+                total += calculate_cleanable_bytes(
+                    log, offsets.first_dirty_offset, offsets.first_uncleanable_dirty_offset
+                )[1]
+            return total
 
     def all_cleaner_checkpoints(self) -> dict[TopicPartition, int]:
         """The cleaned-up-to offset of every partition, from every directory's checkpoint."""

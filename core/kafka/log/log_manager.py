@@ -47,6 +47,8 @@ from kafka.log.log_cleaner import CleanerConfig, LogCleaner
 from kafka.log.log_config import LogConfig
 from kafka.log.log_dir_failure_channel import LogDirFailureChannel
 from kafka.log.log_file_utils import CLEAN_SHUTDOWN_FILE, DELETE_DIR_SUFFIX
+from kafka.log.log_segment import LogFlushStats
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.server.checkpoints.offset_checkpoint_file import OffsetCheckpointFile
 from kafka.utils.logging import Logging
 from kafka.utils.pool import Pool
@@ -123,7 +125,7 @@ class FileLock:
                 os.close(self._fd)
 
 
-class LogManager(Logging):
+class LogManager(Logging, KafkaMetricsGroup):
     """Creates, loads, serves, cleans up and deletes the logs of the broker's log directories."""
 
     logger_name = "kafka.log.LogManager"
@@ -194,6 +196,16 @@ class LogManager(Logging):
         }
         self._preferred_log_dirs: dict[TopicPartition, str] = {}
         self._cleaner: LogCleaner | None = None
+
+        self.new_gauge("OfflineLogDirectoryCount", lambda: len(self._offline_log_dirs()))
+        for log_dir in self.log_dirs:
+            self._new_log_directory_offline_gauge(log_dir)
+        LogFlushStats.log_flush_timer()  # registered from start-up, as Kafka's LogFlushStats object is
+
+    def _new_log_directory_offline_gauge(self, log_dir: Path) -> None:
+        self.new_gauge(
+            "LogDirectoryOffline", lambda: 0 if log_dir in self.live_log_dirs else 1, {"logDirectory": str(log_dir)}
+        )
 
     # ---- configuration ---------------------------------------------------------------------------
 
@@ -290,6 +302,7 @@ class LogManager(Logging):
                 for tp in offline:
                     removed = logs.remove(tp)
                     if removed is not None:
+                        removed.remove_log_metrics()
                         removed.close_handlers()
                 return offline
 
@@ -541,6 +554,9 @@ class LogManager(Logging):
     def shutdown(self) -> None:
         """Stop the cleaner, flush and close every log, write the checkpoints and the clean shutdown marker."""
         self.info("Shutting down.")
+        self.remove_metric("OfflineLogDirectoryCount")
+        for log_dir in self.log_dirs:
+            self.remove_metric("LogDirectoryOffline", {"logDirectory": str(log_dir)})
         thread_pools: list[ThreadPoolExecutor] = []
         jobs: dict[Path, list[Future[None]]] = {}
         if self._cleaner is not None:
@@ -878,10 +894,12 @@ class LogManager(Logging):
                 logs_to_checkpoint = self._logs_in_dir(log_dir)
                 self._checkpoint_recovery_offsets_in_dir(log_dir, logs_to_checkpoint)
                 self._checkpoint_log_start_offsets_in_dir(log_dir, logs_to_checkpoint)
+                source_log.remove_log_metrics()
                 self._add_log_to_be_deleted(source_log)
             except KafkaStorageException:
                 # Its directory is offline; the failure handler no longer sees this log, so close it here.
                 source_log.close_handlers()
+                source_log.remove_log_metrics()
                 raise
             self.info(f"The current replica is successfully replaced with the future replica for {topic_partition}")
 
@@ -891,6 +909,8 @@ class LogManager(Logging):
         """Rename the partition's directory to `-delete` and queue it for removal; returns the log."""
         with self._log_creation_or_deletion_lock:
             removed_log = (self._future_logs if is_future else self._current_logs).remove(topic_partition)
+            if removed_log is not None:
+                removed_log.remove_log_metrics()
         if removed_log is not None:
             # Cleaning of the log must have stopped before its files go.
             if self._cleaner is not None and not is_future:

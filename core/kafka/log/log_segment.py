@@ -43,10 +43,13 @@ from kafka.log.log_validator import Replication
 from kafka.log.offset_index import OffsetIndex
 from kafka.log.time_index import TimeIndex
 from kafka.log.transaction_index import AbortedTxn, TransactionIndex, TxnIndexSearchResult
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
+from kafka.metrics.yammer.timer import Timer
 from kafka.server.fetch_data_info import FetchDataInfo
 from kafka.server.log_offset_metadata import LogOffsetMetadata
 from kafka.utils.core_utils import replace_suffix, scala_option, swallow, try_all
 from kafka.utils.logging import Logging
+from kafka.utils.time_unit import TimeUnit
 
 if TYPE_CHECKING:
     from kafka.log.producer_state_manager import ProducerStateManager
@@ -547,15 +550,15 @@ class LogSegment(Logging):
         return next_offset if found else self.base_offset
 
     def flush(self) -> None:
-        """Force the log and the indexes to disk.
-
-        # PORT: Kafka times this with the LogFlushRateAndTimeMs metric of LogFlushStats; the metric is
-        left to the metrics port.
-        """
-        self.log.flush()
-        self.offset_index.flush()
-        self.time_index.flush()
-        self.txn_index.flush()
+        """Force the log and the indexes to disk, timed by LogFlushStats' LogFlushRateAndTimeMs."""
+        start_ns = self.time.nanoseconds()
+        try:
+            self.log.flush()
+            self.offset_index.flush()
+            self.time_index.flush()
+            self.txn_index.flush()
+        finally:
+            LogFlushStats.log_flush_timer().update(self.time.nanoseconds() - start_ns, TimeUnit.NANOSECONDS)
 
     def update_parent_dir(self, dir: str | os.PathLike[str]) -> None:
         """Point every file at `dir` (after the partition directory was renamed)."""
@@ -711,3 +714,16 @@ def delete_if_exists(dir: str | os.PathLike[str], base_offset: int, file_suffix:
     delete_file_if_exists(time_index_file(dir, base_offset, file_suffix))
     delete_file_if_exists(transaction_index_file(dir, base_offset, file_suffix))
     delete_file_if_exists(log_file(dir, base_offset, file_suffix))
+
+
+class LogFlushStats(KafkaMetricsGroup):
+    """Kafka's `object LogFlushStats` (kafka.log:type=LogFlushStats): the timer of segment flushes."""
+
+    _timer: Timer | None = None
+
+    @classmethod
+    def log_flush_timer(cls) -> Timer:
+        timer = cls._timer
+        if timer is None:
+            timer = cls._timer = cls().new_timer("LogFlushRateAndTimeMs", TimeUnit.MILLISECONDS, TimeUnit.SECONDS)
+        return timer

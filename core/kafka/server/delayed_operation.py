@@ -21,6 +21,7 @@ from abc import abstractmethod
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Generic, TypeVar
 
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.utils.atomic import AtomicBoolean, AtomicInteger
 from kafka.utils.logging import Logging
 from kafka.utils.pool import Pool
@@ -92,12 +93,13 @@ class DelayedOperation(TimerTask, Logging):
 T = TypeVar("T", bound=DelayedOperation)
 
 
-class DelayedOperationPurgatory(Logging, Generic[T]):
+class DelayedOperationPurgatory(Logging, KafkaMetricsGroup, Generic[T]):
     """Holds delayed operations until they complete or expire.
 
-    # PORT: Kafka's companion `apply` creates the SystemTimer; here `timeout_timer=None` does the same. The
-    # PurgatorySize and NumDelayedOperations gauges are the `watched` and `num_delayed` properties until the
-    # metrics group exists.
+    Metrics (kafka.server:type=DelayedOperationPurgatory,name=...,delayedOperation=<purgatory name>): the
+    PurgatorySize (`watched`) and NumDelayedOperations (`num_delayed`) gauges, removed at shutdown.
+
+    # PORT: Kafka's companion `apply` creates the SystemTimer; here `timeout_timer=None` does the same.
     """
 
     SHARDS = 512  # watcher lists are sharded by key so that threads on different keys rarely meet on a lock
@@ -121,6 +123,9 @@ class DelayedOperationPurgatory(Logging, Generic[T]):
         # Operations watched since the last purge: completed ones still in watcher lists are about this number
         # minus the operations pending in the timer.
         self._estimated_total_operations = AtomicInteger(0)
+        self._metrics_tags = {"delayedOperation": purgatory_name}
+        self.new_gauge("PurgatorySize", lambda: self.watched, self._metrics_tags)
+        self.new_gauge("NumDelayedOperations", lambda: self.num_delayed, self._metrics_tags)
         self._expiration_reaper = ExpiredOperationReaper(self)
         if reaper_enabled:
             self._expiration_reaper.start()
@@ -202,6 +207,8 @@ class DelayedOperationPurgatory(Logging, Generic[T]):
         if self.reaper_enabled:
             self._expiration_reaper.shutdown()
         self.timeout_timer.shutdown()
+        self.remove_metric("PurgatorySize", self._metrics_tags)
+        self.remove_metric("NumDelayedOperations", self._metrics_tags)
 
     def advance_clock(self, timeout_ms: int) -> None:
         """Expires what is due (waiting up to `timeout_ms` for it), then purges watcher lists if enough completed

@@ -29,8 +29,11 @@ destination of a partition not hosted yet is remembered by the LogManager; a hos
 destination, which the ReplicaAlterLogDirsManager's threads fill from the current log (within the
 `quota_managers.alter_log_dirs` quota) until it replaces it.
 
-# PORT: left out until their subsystems exist, each named where it would go: metrics (gauges and meters; the ISR
-# change meters are the `isr_expand_rate`, `isr_shrink_rate`, `failed_isr_updates_rate` counters). Kafka's
+Metrics (kafka.server:type=ReplicaManager): the LeaderCount, PartitionCount, OfflineReplicaCount,
+UnderReplicatedPartitions, UnderMinIsrPartitionCount, AtMinIsrPartitionCount and ReassigningPartitions gauges and the
+IsrExpandsPerSec, IsrShrinksPerSec and FailedIsrUpdatesPerSec meters, as Kafka 2.8 registers them.
+
+# PORT: Kafka's
 # `configRepository` parameter is not taken: topic configs reach new logs through the LogManager's. ActionQueue.scala
 # is small and owned by the ReplicaManager, so it lives in this module.
 """
@@ -102,6 +105,8 @@ from kafka.log.log import Log
 from kafka.log.log_append_info import Increased, LogAppendInfo, Same, unknown_log_append_info
 from kafka.log.log_dir_failure_channel import LogDirFailureChannel
 from kafka.log.log_validator import AppendOrigin, RecordValidationException
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
+from kafka.metrics.yammer import Meter
 from kafka.server.abstract_fetcher_manager import InitialFetchState
 from kafka.server.alter_isr_manager import AlterIsrManager
 from kafka.server.checkpoints.offset_checkpoint_file import (
@@ -127,11 +132,12 @@ from kafka.server.metadata_cache import MetadataCache
 from kafka.server.quota_factory import UNBOUNDED_QUOTA
 from kafka.server.replica_alter_log_dirs_manager import ReplicaAlterLogDirsManager
 from kafka.server.replica_fetcher_manager import ReplicaFetcherManager
-from kafka.utils.atomic import AtomicBoolean, AtomicLong
+from kafka.utils.atomic import AtomicBoolean
 from kafka.utils.kafka_scheduler import Scheduler
 from kafka.utils.logging import Logging
 from kafka.utils.pool import Pool
 from kafka.utils.shutdownable_thread import ShutdownableThread
+from kafka.utils.time_unit import TimeUnit
 
 if TYPE_CHECKING:
     from kafka.log.log_manager import LogManager
@@ -297,23 +303,7 @@ class ActionQueue(Logging):
                 self.error("failed to complete delayed actions", e)
 
 
-class _Counter:
-    """A stand-in for a Kafka meter until the metrics layer exists: counts marks."""
-
-    __slots__ = ("_count",)
-
-    def __init__(self) -> None:
-        self._count = AtomicLong(0)
-
-    def increment_and_get(self) -> int:
-        return self._count.increment_and_get()
-
-    @property
-    def count(self) -> int:
-        return self._count.get()
-
-
-class ReplicaManager(Logging):
+class ReplicaManager(Logging, KafkaMetricsGroup):
     """The partitions this broker hosts, and every request that reads or writes their logs."""
 
     logger_name = "kafka.server.ReplicaManager"
@@ -410,9 +400,23 @@ class ReplicaManager(Logging):
         self._log_dir_failure_handler: _LogDirFailureHandler | None = None
         self._action_queue = ActionQueue()
 
-        self.isr_expand_rate = _Counter()
-        self.isr_shrink_rate = _Counter()
-        self.failed_isr_updates_rate = _Counter()
+        self.new_gauge("LeaderCount", lambda: self.leader_count)
+        self.new_gauge("PartitionCount", lambda: self.partition_count)
+        self.new_gauge("OfflineReplicaCount", lambda: self.offline_partition_count)
+        self.new_gauge("UnderReplicatedPartitions", lambda: self.under_replicated_partition_count)
+        self.new_gauge(
+            "UnderMinIsrPartitionCount",
+            lambda: sum(1 for p in self._leader_partitions_iterator() if p.is_under_min_isr),
+        )
+        self.new_gauge(
+            "AtMinIsrPartitionCount", lambda: sum(1 for p in self._leader_partitions_iterator() if p.is_at_min_isr)
+        )
+        self.new_gauge("ReassigningPartitions", lambda: self.reassigning_partitions_count)
+        self.isr_expand_rate: Meter = self.new_meter("IsrExpandsPerSec", "expands", TimeUnit.SECONDS)
+        self.isr_shrink_rate: Meter = self.new_meter("IsrShrinksPerSec", "shrinks", TimeUnit.SECONDS)
+        self.failed_isr_updates_rate: Meter = self.new_meter(
+            "FailedIsrUpdatesPerSec", "failedUpdates", TimeUnit.SECONDS
+        )
 
     # -- gauges' values ------------------------------------------------------------------------------------------
 
@@ -427,6 +431,9 @@ class ReplicaManager(Logging):
     @property
     def under_replicated_partition_count(self) -> int:
         return sum(1 for p in self._leader_partitions_iterator() if p.is_under_replicated)
+
+    def _leader_count_where(self, predicate: Callable[[Partition], bool]) -> int:
+        return sum(1 for p in self._leader_partitions_iterator() if predicate(p))
 
     @property
     def reassigning_partitions_count(self) -> int:
@@ -1886,6 +1893,7 @@ class ReplicaManager(Logging):
     def mark_partition_offline(self, tp: TopicPartition) -> None:
         with self.replica_state_change_lock:
             self.all_partitions.put(tp, _OFFLINE)
+            Partition.remove_metrics(tp)
 
     def handle_log_dir_failure(self, dir: str, send_zk_notification: bool = True) -> None:
         """Takes the partitions of a failed log directory offline (run by the LogDirFailureHandler thread), tells
@@ -1928,10 +1936,23 @@ class ReplicaManager(Logging):
                 self.zk_client.propagate_log_dir_event(self.local_broker_id)
         self.warn(f"Stopped serving replicas in dir {dir}")
 
+    def remove_metrics(self) -> None:
+        """Unregisters the gauges (Kafka 2.8 leaves ReassigningPartitions and the meters registered)."""
+        for name in (
+            "LeaderCount",
+            "PartitionCount",
+            "OfflineReplicaCount",
+            "UnderReplicatedPartitions",
+            "UnderMinIsrPartitionCount",
+            "AtMinIsrPartitionCount",
+        ):
+            self.remove_metric(name)
+
     def shutdown(self, checkpoint_hw: bool = True) -> None:
         """Stops the failure handler, fetchers and purgatories (their reaper threads), then checkpoints the high
         watermarks (tests may skip that)."""
         self.info("Shutting down")
+        self.remove_metrics()
         handler = self._log_dir_failure_handler
         if handler is not None:
             handler.shutdown()
