@@ -5,8 +5,9 @@ partition goes to fetcher `hash(partition) % num_fetchers` of its source broker,
 that partitions spread over the fetchers as they do in Kafka. Threads start when they get their first partitions
 and stop when they have none left (`shutdown_idle_fetcher_threads`) or at shutdown.
 
-# PORT: the MaxLag, MinFetchRate, FailedPartitionsCount and DeadThreadCount gauges wait for the broker's metrics
-# registry; `dead_thread_count` and `failed_partitions.size` are there for them.
+Metrics (kafka.server:type=<the manager's class>,clientId=...): MaxLag (the largest ConsumerLag of the threads'
+partitions), MinFetchRate (the smallest one-minute request rate of the threads), FailedPartitionsCount and
+DeadThreadCount, as Kafka's gauges.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 from kafka.cluster.broker import BrokerEndPoint
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.utils import java_string_hash_code
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.utils.logging import Logging
 
 if TYPE_CHECKING:
@@ -83,7 +85,7 @@ def _to_int32(n: int) -> int:
     return n - (1 << 32) if n >= 1 << 31 else n
 
 
-class AbstractFetcherManager(Logging, ABC, Generic[T]):
+class AbstractFetcherManager(Logging, KafkaMetricsGroup, ABC, Generic[T]):
     """Fetcher threads by (source broker id, fetcher id). Every method holds `_lock` (Kafka's `lock`); a fetcher
     thread's own partition lock is taken inside it, never the other way round."""
 
@@ -95,6 +97,23 @@ class AbstractFetcherManager(Logging, ABC, Generic[T]):
         self._num_fetchers_per_broker = num_fetchers
         self.failed_partitions = FailedPartitions()
         self.log_ident = f"[{name}] "
+        tags = {"clientId": client_id}
+        self.new_gauge("MaxLag", self._max_lag, tags)
+        self.new_gauge("MinFetchRate", self._min_fetch_rate, tags)
+        self.new_gauge("FailedPartitionsCount", lambda: self.failed_partitions.size, tags)
+        self.new_gauge("DeadThreadCount", lambda: self.dead_thread_count, tags)
+
+    def _max_lag(self) -> int:
+        """The largest lag over every thread's partitions (0 without any)."""
+        lags = (m.lag for t in list(self.fetcher_thread_map.values()) for m in t.fetcher_lag_stats.stats.values)
+        return max(0, max(lags, default=0))
+
+    def _min_fetch_rate(self) -> float:
+        """The smallest one-minute fetch request rate over the threads (0 without any)."""
+        return min(
+            (t.fetcher_stats.request_rate.one_minute_rate for t in list(self.fetcher_thread_map.values())),
+            default=0.0,
+        )
 
     @property
     def dead_thread_count(self) -> int:

@@ -15,9 +15,10 @@ Locking: `partition_map_lock` guards the partition states; it is held while buil
 processing its response, never while waiting for the network. Subclasses take the partition's own locks (its
 leader/ISR lock, the log's lock) inside it.
 
-# PORT: the fetcher metrics (FetcherStats' request and byte rates, FetcherLagStats' per-partition ConsumerLag
-# gauges and the managers' MaxLag/MinFetchRate gauges) are left out until the broker has its metrics registry; the
-# lag is still kept in each partition's fetch state, where the throttling decision reads it.
+Metrics: FetcherStats (kafka.server:type=FetcherStats, RequestsPerSec and BytesPerSec per clientId, brokerHost
+and brokerPort) and FetcherLagStats' per-partition ConsumerLag gauges (kafka.server:type=FetcherLagMetrics), which
+the managers' MaxLag and MinFetchRate gauges read; they are unregistered when the partition is removed or the
+thread shut down.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from kafka.cluster.broker import BrokerEndPoint
 from kafka.common.errors import (
@@ -50,9 +51,13 @@ from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
 from kafka.log.log import OffsetAndEpoch
 from kafka.log.log_append_info import LogAppendInfo
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
+from kafka.metrics.yammer import Meter
 from kafka.server.abstract_fetcher_manager import FailedPartitions, InitialFetchState
 from kafka.utils.delayed_item import DelayedItem
+from kafka.utils.pool import Pool
 from kafka.utils.shutdownable_thread import ShutdownableThread
+from kafka.utils.time_unit import TimeUnit
 
 # The data of one partition in a fetch response (FetchResponseData.PartitionData), what the thread asks in an
 # OffsetsForLeaderEpoch request for one partition, and what the leader answers for it.
@@ -177,6 +182,8 @@ class AbstractFetcherThread(ShutdownableThread, ABC):
         # Kafka's ReentrantLock and its condition; RLock because the subclass's callbacks may re-enter.
         self.partition_map_lock = threading.RLock()
         self._partition_map_cond = threading.Condition(self.partition_map_lock)
+        self.fetcher_stats = FetcherStats(client_id, source_broker.host, source_broker.port)
+        self.fetcher_lag_stats = FetcherLagStats(client_id)
 
     # -- what the subclass provides ---------------------------------------------------------------------------------
 
@@ -239,6 +246,9 @@ class AbstractFetcherThread(ShutdownableThread, ABC):
         with self.partition_map_lock:
             self._partition_map_cond.notify_all()
         self.await_shutdown()
+        # The thread has stopped: nothing updates the metrics any more.
+        self.fetcher_stats.unregister()
+        self.fetcher_lag_stats.unregister()
 
     def do_work(self) -> None:
         self._maybe_truncate()
@@ -420,6 +430,7 @@ class AbstractFetcherThread(ShutdownableThread, ABC):
                     partitions_with_error.update(self._partition_states.partition_set())
                     # The partitions are delayed below as well, so the pause is about twice the backoff (as Kafka's).
                     self._partition_map_cond.wait(self.fetch_back_off_ms / 1000)
+        self.fetcher_stats.request_rate.mark()
 
         if response_data:
             with self.partition_map_lock:
@@ -481,6 +492,7 @@ class AbstractFetcherThread(ShutdownableThread, ABC):
                             log_append_info.last_offset + 1 if valid_bytes > 0 else current_fetch_state.fetch_offset
                         )
                         lag = max(0, partition_data.high_watermark - next_offset)
+                        self.fetcher_lag_stats.get_and_maybe_put(topic_partition).lag = lag
                         # A ReplicaAlterLogDirsThread may have removed the partition while processing it.
                         if valid_bytes > 0 and self._partition_states.contains(topic_partition):
                             new_fetch_state = PartitionFetchState(
@@ -492,6 +504,7 @@ class AbstractFetcherThread(ShutdownableThread, ABC):
                                 log_append_info.last_leader_epoch,
                             )
                             self._partition_states.update_and_move_to_end(topic_partition, new_fetch_state)
+                            self.fetcher_stats.byte_rate.mark(valid_bytes)
             except (CorruptRecordException, InvalidRecordException) as ime:
                 # A corrupt batch (possibly a transient state of the leader's log) must not stop the other
                 # partitions: log it and fetch again later.
@@ -725,6 +738,7 @@ class AbstractFetcherThread(ShutdownableThread, ABC):
                 f"latest offset {leader_end_offset}"
             )
             self.truncate(topic_partition, OffsetTruncationState(leader_end_offset, truncation_completed=True))
+            self.fetcher_lag_stats.get_and_maybe_put(topic_partition).lag = 0
             return PartitionFetchState(
                 leader_end_offset, 0, current_leader_epoch, None, Fetching(), self.latest_epoch(topic_partition)
             )
@@ -737,6 +751,7 @@ class AbstractFetcherThread(ShutdownableThread, ABC):
         if leader_start_offset > replica_end_offset:
             self.truncate_fully_and_start_at(topic_partition, leader_start_offset)
         initial_lag = leader_end_offset - offset_to_fetch
+        self.fetcher_lag_stats.get_and_maybe_put(topic_partition).lag = initial_lag
         return PartitionFetchState(
             offset_to_fetch,
             initial_lag,
@@ -772,6 +787,7 @@ class AbstractFetcherThread(ShutdownableThread, ABC):
             for topic_partition in topic_partitions:
                 state = self._partition_states.state_value(topic_partition)
                 self._partition_states.remove(topic_partition)
+                self.fetcher_lag_stats.unregister_partition(topic_partition)
                 if state is not None:
                     removed[topic_partition] = state
             return removed
@@ -804,3 +820,69 @@ class AbstractFetcherThread(ShutdownableThread, ABC):
 
 def _set_str(partitions: Iterable[TopicPartition]) -> str:
     return "Set(" + ", ".join(str(tp) for tp in partitions) + ")"
+
+
+# -- metrics -----------------------------------------------------------------------------------------------------------
+
+FETCHER_METRICS_CONSUMER_LAG: Final = "ConsumerLag"
+FETCHER_METRICS_REQUESTS_PER_SEC: Final = "RequestsPerSec"
+FETCHER_METRICS_BYTES_PER_SEC: Final = "BytesPerSec"
+
+
+class FetcherLagMetrics(KafkaMetricsGroup):
+    """The ConsumerLag gauge of one partition a fetcher thread fetches (-1 until the first fetch)."""
+
+    def __init__(self, client_id: str, topic_partition: TopicPartition) -> None:
+        self._lag = -1
+        self._tags = {
+            "clientId": client_id,
+            "topic": topic_partition.topic,
+            "partition": str(topic_partition.partition),
+        }
+        self.new_gauge(FETCHER_METRICS_CONSUMER_LAG, lambda: self._lag, self._tags)
+
+    @property
+    def lag(self) -> int:
+        return self._lag
+
+    @lag.setter
+    def lag(self, new_lag: int) -> None:
+        self._lag = new_lag  # one reference store: atomic, like Kafka's AtomicLong set
+
+    def unregister(self) -> None:
+        self.remove_metric(FETCHER_METRICS_CONSUMER_LAG, self._tags)
+
+
+class FetcherLagStats:
+    """The lag gauges of a fetcher thread's partitions."""
+
+    def __init__(self, client_id: str) -> None:
+        self._client_id = client_id
+        self.stats: Pool[TopicPartition, FetcherLagMetrics] = Pool(lambda tp: FetcherLagMetrics(self._client_id, tp))
+
+    def get_and_maybe_put(self, topic_partition: TopicPartition) -> FetcherLagMetrics:
+        return self.stats.get_and_maybe_put(topic_partition)
+
+    def unregister_partition(self, topic_partition: TopicPartition) -> None:
+        lag_metrics = self.stats.remove(topic_partition)
+        if lag_metrics is not None:
+            lag_metrics.unregister()
+
+    def unregister(self) -> None:
+        for topic_partition in list(self.stats.keys):
+            self.unregister_partition(topic_partition)
+
+
+class FetcherStats(KafkaMetricsGroup):
+    """A fetcher thread's request and byte rates."""
+
+    def __init__(self, client_id: str, broker_host: str, broker_port: int) -> None:
+        self.tags = {"clientId": client_id, "brokerHost": broker_host, "brokerPort": str(broker_port)}
+        self.request_rate: Meter = self.new_meter(
+            FETCHER_METRICS_REQUESTS_PER_SEC, "requests", TimeUnit.SECONDS, self.tags
+        )
+        self.byte_rate: Meter = self.new_meter(FETCHER_METRICS_BYTES_PER_SEC, "bytes", TimeUnit.SECONDS, self.tags)
+
+    def unregister(self) -> None:
+        self.remove_metric(FETCHER_METRICS_REQUESTS_PER_SEC, self.tags)
+        self.remove_metric(FETCHER_METRICS_BYTES_PER_SEC, self.tags)
