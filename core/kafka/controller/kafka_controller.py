@@ -31,9 +31,9 @@ ReplicasToDeleteCount, TopicsIneligibleToDeleteCount and ReplicasIneligibleToDel
 While it is the controller, a `delegation-token-cleaner` scheduler runs `delete-expired-tokens` (when delegation
 tokens are enabled).
 
-# PORT: left out until its subsystem exists: the UpdateFeatures API. Feature versioning (the `/feature` znode) is set up as Kafka 2.8 does, without waiting for a
-FinalizedFeatureCache unless one is given. Scala's `Either`/`Try` results passed to callbacks are a value or an
-exception/ApiError instance.
+# PORT: left out until its subsystem exists: the UpdateFeatures API. Feature versioning (the `/feature` znode) is
+set up as Kafka 2.8 does, without waiting for a FinalizedFeatureCache unless one is given. Scala's `Either`/`Try`
+results passed to callbacks are a value or an exception/ApiError instance.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ each of which answers through the request channel, at once or later from a purga
 
 What this broker serves is exactly the keys of the handler table (`KafkaApis._HANDLERS`, at the end of the
 class), and ApiVersions advertises those (`HANDLED_APIS`) and nothing else. A request for a key the broker
-knows but does not serve (SASL, ACLs, delegation tokens: later work) is answered with UNSUPPORTED_VERSION in
+knows but does not serve is answered with UNSUPPORTED_VERSION in
 that API's own error response.
 # PORT: Kafka's SocketServer closes the connection for an API that is not enabled; answering with the error
 # tells the client why, which is what a client of this broker needs while APIs arrive.
@@ -49,6 +49,7 @@ from kafka.common.errors import (
     ClusterAuthorizationException,
     ControllerMovedException,
     InvalidRequestException,
+    KafkaException,
     NotControllerException,
     SecurityDisabledException,
     UnsupportedVersionException,
@@ -163,6 +164,9 @@ from kafka.common.resource.pattern_type import PatternType
 from kafka.common.resource.resource import CLUSTER_NAME, Resource
 from kafka.common.resource.resource_pattern import ResourcePattern
 from kafka.common.resource.resource_type import ResourceType
+from kafka.common.security.auth.kafka_principal import KafkaPrincipal
+from kafka.common.security.auth.security_protocol import SecurityProtocol
+from kafka.common.security.token.delegation import DelegationToken, TokenInformation
 from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.producer_id_and_epoch import ProducerIdAndEpoch
@@ -177,6 +181,7 @@ from kafka.server.authorizer.action import Action
 from kafka.server.authorizer.authorization_result import AuthorizationResult
 from kafka.server.controller_mutation_quota_manager import UNBOUNDED_CONTROLLER_MUTATION_QUOTA
 from kafka.server.delayed_operation_key import TopicPartitionOperationKey
+from kafka.server.delegation_token_manager import CreateTokenResult, DelegationTokenManager
 from kafka.server.kafka_config import KAFKA_0_11_0_IV0, KAFKA_2_3_IV0, ApiVersion
 from kafka.server.metadata_cache import NO_LEADER_ID
 from kafka.server.quota_factory import UNBOUNDED_QUOTA
@@ -244,6 +249,7 @@ class KafkaApis(Logging):
         broker_epoch_supplier: Callable[[], int],
         quotas: QuotaManagers | None = None,
         authorizer: Authorizer | None = None,
+        token_manager: DelegationTokenManager | None = None,
     ) -> None:
         """`quotas` are the broker's quota managers (Kafka's `quotas`; KafkaServer always passes them). Without
         them (unit tests) no fetch is throttled."""
@@ -268,6 +274,8 @@ class KafkaApis(Logging):
         self.quotas = quotas
         # None: no authorizer.class.name, and every operation is allowed (Kafka's `authorizer: Option[Authorizer]`).
         self.authorizer = authorizer
+        # Delegation tokens (KafkaServer always passes it; without one, unit tests, the token APIs fail).
+        self.token_manager = token_manager
         self.log_ident = f"[KafkaApi-{broker_id}] "
 
     def close(self) -> None:
@@ -2101,6 +2109,177 @@ class KafkaApis(Logging):
                 request, alter_request.get_error_response(0, Errors.CLUSTER_AUTHORIZATION_FAILED.exception())
             )
 
+    # ---- Delegation tokens -------------------------------------------------------------------------------
+
+    def handle_create_token_request(self, request: Request) -> None:
+        """A token for the caller, or (v3+) for another owner with CreateTokens on that user; its renewers must be
+        users. Refused on channels that may not ask for tokens (allow_token_requests)."""
+        from kafka.common.requests.create_delegation_token_response import CreateDelegationTokenResponse
+
+        data: Any = request.body.data
+        version = request.context.api_version
+        requester = request.context.principal
+        owner_name = data.owner_principal_name
+        owner = requester if not owner_name else KafkaPrincipal(data.owner_principal_type, owner_name)
+        renewers = [KafkaPrincipal(r.principal_type, r.principal_name) for r in data.renewers]
+
+        def send_error(error: Errors) -> None:
+            self.send_response_maybe_throttle(
+                request, CreateDelegationTokenResponse.prepare_response(version, 0, error, owner, requester)
+            )
+
+        if not self.allow_token_requests(request):
+            send_error(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED)
+        elif owner != requester and not self.authorize(
+            request.context, AclOperation.CREATE_TOKENS, ResourceType.USER, str(owner)
+        ):
+            send_error(Errors.DELEGATION_TOKEN_AUTHORIZATION_FAILED)
+        elif any(r.principal_type != KafkaPrincipal.USER_TYPE for r in renewers):
+            send_error(Errors.INVALID_PRINCIPAL_TYPE)
+        else:
+
+            def send_response_callback(result: CreateTokenResult) -> None:
+                self.send_response_maybe_throttle(
+                    request,
+                    CreateDelegationTokenResponse.prepare_response(
+                        version,
+                        0,
+                        result.error,
+                        result.owner,
+                        result.token_requester,
+                        result.issue_timestamp,
+                        result.expiry_timestamp,
+                        result.max_timestamp,
+                        result.token_id,
+                        result.hmac,
+                    ),
+                )
+
+            self._token_manager().create_token(owner, requester, renewers, data.max_lifetime_ms, send_response_callback)
+
+    def handle_renew_token_request(self, request: Request) -> None:
+        from kafka.common.message import RenewDelegationTokenResponseData
+        from kafka.common.requests.renew_delegation_token_response import RenewDelegationTokenResponse
+
+        def send_response_callback(error: Errors, expiry_timestamp: int) -> None:
+            self.send_response_maybe_throttle(
+                request,
+                RenewDelegationTokenResponse(
+                    RenewDelegationTokenResponseData(
+                        throttle_time_ms=0, error_code=error.code, expiry_timestamp_ms=expiry_timestamp
+                    )
+                ),
+            )
+
+        if not self.allow_token_requests(request):
+            send_response_callback(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, DelegationTokenManager.ERROR_TIMESTAMP)
+        else:
+            data: Any = request.body.data
+            self._token_manager().renew_token(
+                request.context.principal, bytes(data.hmac), data.renew_period_ms, send_response_callback
+            )
+
+    def handle_expire_token_request(self, request: Request) -> None:
+        from kafka.common.message import ExpireDelegationTokenResponseData
+        from kafka.common.requests.expire_delegation_token_response import ExpireDelegationTokenResponse
+
+        def send_response_callback(error: Errors, expiry_timestamp: int) -> None:
+            self.send_response_maybe_throttle(
+                request,
+                ExpireDelegationTokenResponse(
+                    ExpireDelegationTokenResponseData(
+                        throttle_time_ms=0, error_code=error.code, expiry_timestamp_ms=expiry_timestamp
+                    )
+                ),
+            )
+
+        if not self.allow_token_requests(request):
+            send_response_callback(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, DelegationTokenManager.ERROR_TIMESTAMP)
+        else:
+            data: Any = request.body.data
+            self._token_manager().expire_token(
+                request.context.principal, bytes(data.hmac), data.expiry_time_period_ms, send_response_callback
+            )
+
+    def handle_describe_tokens_request(self, request: Request) -> None:
+        """The tokens of the owners asked for (all when null) that the caller may see (DelegationTokenManager.
+        filter_token: its own, or Describe on the token, or DescribeTokens on the owner)."""
+        from kafka.common.message import DescribeDelegationTokenResponseData
+        from kafka.common.requests.describe_delegation_token_response import DescribeDelegationTokenResponse
+
+        describe_request: Any = request.body
+        version = request.context.api_version
+
+        def send_response_callback(error: Errors, tokens: list[DelegationToken]) -> None:
+            described = []
+            for token in tokens:
+                info = token.token_info()
+                described.append(
+                    DescribeDelegationTokenResponseData.DescribedDelegationToken(
+                        principal_type=info.owner.principal_type,
+                        principal_name=info.owner.name,
+                        token_requester_principal_type=info.token_requester.principal_type,
+                        token_requester_principal_name=info.token_requester.name,
+                        issue_timestamp=info.issue_timestamp,
+                        expiry_timestamp=info.expiry_timestamp,
+                        max_timestamp=info.max_timestamp,
+                        token_id=info.token_id,
+                        hmac=token.hmac(),
+                        renewers=[
+                            DescribeDelegationTokenResponseData.DescribedDelegationTokenRenewer(
+                                principal_type=r.principal_type, principal_name=r.name
+                            )
+                            for r in info.renewers
+                        ],
+                    )
+                )
+            self.send_response_maybe_throttle(request, DescribeDelegationTokenResponse.of(version, 0, error, described))
+
+        if not self.allow_token_requests(request):
+            send_response_callback(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, [])
+        elif not self.config.token_auth_enabled:
+            send_response_callback(Errors.DELEGATION_TOKEN_AUTH_DISABLED, [])
+        elif describe_request.owners_list_empty():
+            send_response_callback(Errors.NONE, [])
+        else:
+            requester = request.context.principal
+            owners_data = describe_request.data.owners
+            owners = (
+                None
+                if owners_data is None
+                else [KafkaPrincipal(o.principal_type, o.principal_name) for o in owners_data]
+            )
+
+            def authorize_token(token_id: str) -> bool:
+                return self.authorize(request.context, AclOperation.DESCRIBE, ResourceType.DELEGATION_TOKEN, token_id)
+
+            def authorize_requester(owner: KafkaPrincipal) -> bool:
+                return self.authorize(request.context, AclOperation.DESCRIBE_TOKENS, ResourceType.USER, str(owner))
+
+            def eligible(token: TokenInformation) -> bool:
+                return DelegationTokenManager.filter_token(
+                    requester, owners, token, authorize_token, authorize_requester
+                )
+
+            send_response_callback(Errors.NONE, self._token_manager().get_tokens(eligible))
+
+    def allow_token_requests(self, request: Request) -> bool:
+        """Tokens may not be asked for, renewed, expired or described over a token-authenticated connection, over
+        PLAINTEXT, or over SSL without a client certificate (3.7's rule)."""
+        principal = request.context.principal
+        protocol = request.context.security_protocol
+        return not (
+            principal.token_authenticated
+            or protocol == SecurityProtocol.PLAINTEXT.name
+            or (protocol == SecurityProtocol.SSL.name and principal == KafkaPrincipal.ANONYMOUS)
+        )
+
+    def _token_manager(self) -> DelegationTokenManager:
+        manager = self.token_manager
+        if manager is None:
+            raise KafkaException("The broker has no DelegationTokenManager")
+        return manager
+
     # ---- Admin: records, log dirs, leaders, cluster ---------------------------------------------------
 
     def handle_delete_records_request(self, request: Request) -> None:
@@ -2966,6 +3145,10 @@ class KafkaApis(Logging):
         ApiKeys.ALTER_REPLICA_LOG_DIRS: handle_alter_replica_log_dirs_request,
         ApiKeys.DESCRIBE_LOG_DIRS: handle_describe_log_dirs_request,
         ApiKeys.CREATE_PARTITIONS: handle_create_partitions_request,
+        ApiKeys.CREATE_DELEGATION_TOKEN: handle_create_token_request,
+        ApiKeys.RENEW_DELEGATION_TOKEN: handle_renew_token_request,
+        ApiKeys.EXPIRE_DELEGATION_TOKEN: handle_expire_token_request,
+        ApiKeys.DESCRIBE_DELEGATION_TOKEN: handle_describe_tokens_request,
         ApiKeys.DELETE_GROUPS: handle_delete_groups_request,
         ApiKeys.ELECT_LEADERS: handle_elect_replica_leader,
         ApiKeys.INCREMENTAL_ALTER_CONFIGS: handle_incremental_alter_configs_request,

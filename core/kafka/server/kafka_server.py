@@ -21,13 +21,13 @@ RunningAsBroker; `started`.
 # writes of /feature to reach the cache. We follow Kafka 2.8 there too.
 
 Shutdown order (Kafka 2.8's): controlled shutdown; state ShuttingDown; DynamicConfigManager; the socket server
-stops processing; request handler pool; KafkaScheduler; KafkaApis; the authorizer; admin manager;
+stops processing; request handler pool; KafkaScheduler; KafkaApis; the authorizer; admin manager; token manager;
 TransactionCoordinator; GroupCoordinator; ReplicaManager; AlterIsrManager; AutoTopicCreationManager; LogManager;
 KafkaController; feature change listener; ZooKeeper client; SocketServer; the dynamic config's reconfigurables
 and dynamic values cleared;
 state NotRunning; `shut down completed`.
 # PORT: the parts of Kafka's sequence whose components this broker does not have (the control-plane listener,
-# delegation tokens, forwarding manager) are skipped.
+# forwarding manager) are skipped.
 
 At step "coordinators" the GroupCoordinator starts, then the TransactionCoordinator (with its own one-thread
 scheduler, `transaction-log-manager-0`, and the ProducerIdManager it hands out producer ids from, to idempotent
@@ -75,6 +75,7 @@ if TYPE_CHECKING:
     from kafka.server.alter_isr_manager import AlterIsrManager
     from kafka.server.authorizer.authorizer import Authorizer
     from kafka.server.auto_topic_creation_manager import DefaultAutoTopicCreationManager
+    from kafka.server.delegation_token_manager import DelegationTokenManager
     from kafka.server.dynamic_config_manager import DynamicConfigManager
     from kafka.server.fetch_session import FetchManager
     from kafka.server.finalized_feature_change_listener import FinalizedFeatureChangeListener
@@ -126,6 +127,7 @@ class KafkaServer(Logging):
         self.fetch_manager: FetchManager | None = None
         self.data_plane_request_processor: KafkaApis | None = None
         self.authorizer: Authorizer | None = None
+        self.token_manager: DelegationTokenManager | None = None
         self.data_plane_request_handler_pool: KafkaRequestHandlerPool | None = None
         self.dynamic_config_manager: DynamicConfigManager | None = None
         self.auto_topic_creation_manager: DefaultAutoTopicCreationManager | None = None
@@ -229,10 +231,13 @@ class KafkaServer(Logging):
         zk_client.await_previous_broker_registration_gone(broker_id, config.zk_session_timeout_ms)
 
         from kafka.common.security.scram.internals.scram_mechanism import ScramMechanism
+        from kafka.common.security.token.delegation.internals.delegation_token_cache import DelegationTokenCache
         from kafka.network.socket_server import SocketServer
         from kafka.security.credential_provider import CredentialProvider
 
-        self.credential_provider = CredentialProvider(ScramMechanism.mechanism_names())
+        # Every SCRAM mechanism gets a token cache, so that enabling a mechanism later needs no new cache.
+        self.token_cache = DelegationTokenCache(ScramMechanism.mechanism_names())
+        self.credential_provider = CredentialProvider(ScramMechanism.mechanism_names(), self.token_cache)
         self.socket_server = socket_server = SocketServer(
             config, self.time, credential_provider=self.credential_provider, metrics=metrics
         )
@@ -254,6 +259,11 @@ class KafkaServer(Logging):
         self._step("kafka-healthcheck")
 
         from kafka.controller.kafka_controller import KafkaController
+        from kafka.server.delegation_token_manager import DelegationTokenManager
+
+        self.token_manager = token_manager = DelegationTokenManager(config, self.token_cache, self.time, zk_client)
+        token_manager.startup()
+        self._step("token-manager")
 
         self.kafka_controller = controller = KafkaController(
             config,
@@ -264,6 +274,7 @@ class KafkaServer(Logging):
             self.thread_name_prefix,
             self.broker_features,
             self.feature_cache,
+            token_manager=token_manager,
         )
         controller.startup()
         self._step("kafka-controller")
@@ -535,6 +546,7 @@ class KafkaServer(Logging):
             lambda: controller.broker_epoch,
             quotas=self.quota_managers,
             authorizer=self.authorizer,
+            token_manager=self.token_manager,
         )
         self.data_plane_request_handler_pool = KafkaRequestHandlerPool(
             broker_id,
@@ -709,6 +721,8 @@ class KafkaServer(Logging):
             swallow(self.authorizer.close, log)
         if self.admin_manager is not None:
             swallow(self.admin_manager.shutdown, log)
+        if self.token_manager is not None:
+            swallow(self.token_manager.shutdown, log)
         # The coordinators stop before the replica manager they write through.
         if self.transaction_coordinator is not None:
             swallow(self.transaction_coordinator.shutdown, log)
