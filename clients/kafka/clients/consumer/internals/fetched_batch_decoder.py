@@ -21,7 +21,9 @@ and the error comes with the next one, where the record-at-a-time iteration woul
 
 from __future__ import annotations
 
+import os
 import struct
+from collections.abc import Callable
 from typing import Final
 
 from kafka.clients.consumer.consumer_record import ConsumerRecord
@@ -56,6 +58,21 @@ _new_record = object.__new__
 
 # The zig-zag decoding of every one- and two-byte varint, indexed by its 7 or 14 payload bits.
 _ZIGZAG: Final = tuple((u >> 1) ^ -(u & 1) for u in range(1 << 14))
+
+
+#: The compiled loop of the common records (the optional extension `_fetched_batch_decoder`, built from source at
+#: install time where a C compiler is found), or None: then the loop below reads every record. The environment
+#: variable KAFKA_PORT_PURE_PYTHON_DECODER=1 selects the Python loop (the tests run both).
+_compiled_decode_records: Callable[..., tuple[int, int]] | None
+if os.environ.get("KAFKA_PORT_PURE_PYTHON_DECODER") == "1":
+    _compiled_decode_records = None
+else:
+    try:
+        from kafka.clients.consumer.internals._fetched_batch_decoder import (  # type: ignore[import-not-found]
+            decode_records as _compiled_decode_records,
+        )
+    except ImportError:
+        _compiled_decode_records = None
 
 
 def _leader_epoch(epoch: int) -> int | None:
@@ -109,7 +126,29 @@ def decode_default_batch(batch: DefaultRecordBatch, topic: str, partition: int, 
     zigzag = _ZIGZAG
     error: BaseException | None = None
     pos = 0
-    for _ in range(count):
+    fast = _compiled_decode_records
+    remaining = count
+    while remaining > 0:
+        if fast is not None:
+            # The compiled loop takes the common records and stops at the first other one, read below.
+            pos, decoded = fast(
+                data,
+                pos,
+                remaining,
+                base_offset,
+                timestamp_base,
+                log_append_time,
+                topic,
+                partition,
+                timestamp_type,
+                leader_epoch,
+                cls,
+                records,
+            )
+            remaining -= decoded
+            if remaining == 0:
+                break
+        remaining -= 1
         # The common record, read inline; anything else (headers included) goes to the record layer's decoder.
         try:
             b = data[pos]
@@ -216,11 +255,10 @@ def decode_default_batch(batch: DefaultRecordBatch, topic: str, partition: int, 
             record = _from_record(full, topic, partition, timestamp_type, leader_epoch)
         append(record)
         pos = end
-    else:
-        if pos != limit:
-            # The last record is not returned: the batch's declared size does not hold.
-            records.pop()
-            error = InvalidRecordException("Incorrect declared batch size, records still remaining in file")
+    if error is None and pos != limit:
+        # The last record is not returned: the batch's declared size does not hold.
+        records.pop()
+        error = InvalidRecordException("Incorrect declared batch size, records still remaining in file")
     if base_offset < min_offset:
         records = [r for r in records if r._offset >= min_offset]
     return records, error

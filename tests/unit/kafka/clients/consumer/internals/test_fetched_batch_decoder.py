@@ -1,6 +1,7 @@
 """Tests of the consumer's batch decoder: for every codec and record shape it returns what the record layer's
 record-at-a-time iteration returns (offsets, timestamps, keys, values, sizes, headers, leader epoch), and a
-malformed batch gives the same records and then the same error."""
+malformed batch gives the same records and then the same error. Every test runs with the compiled loop (when
+the optional extension is built) and with the Python loop."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from kafka.clients.consumer.consumer_record import ConsumerRecord
+from kafka.clients.consumer.internals import fetched_batch_decoder
 from kafka.clients.consumer.internals.fetched_batch_decoder import decode_default_batch, decode_generic_batch
 from kafka.common.errors import InvalidRecordException, KafkaException
 from kafka.common.record.compression_type import CompressionType
@@ -23,6 +25,21 @@ from kafka.common.record.timestamp_type import TimestampType
 
 TOPIC = "topic"
 MAX64 = 2**63 - 1
+
+
+_COMPILED = fetched_batch_decoder._compiled_decode_records
+
+
+@pytest.fixture(autouse=True, params=["compiled", "python"])
+def loop(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The decoder's record loop: the compiled one (skipped where the extension is not built) or Python's."""
+    if request.param == "compiled":
+        if _COMPILED is None:
+            pytest.skip("the optional _fetched_batch_decoder extension is not built")
+        monkeypatch.setattr(fetched_batch_decoder, "_compiled_decode_records", _COMPILED)
+    else:
+        monkeypatch.setattr(fetched_batch_decoder, "_compiled_decode_records", None)
+    return str(request.param)
 
 
 def _batch(records: MemoryRecords) -> RecordBatch:
@@ -237,3 +254,33 @@ def test_generic_decode_checks_old_record_crcs() -> None:
     assert isinstance(error, KafkaException) and "Record for partition topic-3 at offset 0 is invalid" in str(error)
     records, error = decode_generic_batch(batch, TOPIC, 3, 0, False)
     assert error is None and [r.offset for r in records] == [0]
+
+
+def test_randomly_damaged_batches_decode_alike_in_both_loops(loop: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bytes of a batch's record section overwritten at random: the compiled loop returns the records the Python
+    loop returns and then the same error (it must leave to the record layer whatever it does not expect)."""
+    if loop != "compiled":
+        pytest.skip("compares the compiled loop with the Python loop")
+    rnd = random.Random(11)
+    records = [
+        SimpleRecord(
+            1_700_000_000_000 + i * rnd.choice([0, 1, 90, 20_000]),
+            None if i % 7 == 0 else b"k%d" % i,
+            b"v" * rnd.choice([0, 5, 100, 200]),
+            [RecordHeader("h", b"x")] if i % 9 == 0 else [],
+        )
+        for i in range(40)
+    ]
+    clean = bytes(MemoryRecords.with_records(CompressionType.NONE, *records).buffer())
+    for _ in range(1000):
+        raw = bytearray(clean)
+        for _ in range(rnd.choice([1, 2, 4])):
+            at = rnd.randrange(DefaultRecordBatch.RECORDS_OFFSET, len(raw))
+            raw[at] = rnd.choice([0, 1, 0x7F, 0x80, 0xFF, rnd.randrange(256)])
+        batch = DefaultRecordBatch(bytes(raw))
+        decoded, error = decode_default_batch(batch, TOPIC, 3, 0)
+        monkeypatch.setattr(fetched_batch_decoder, "_compiled_decode_records", None)
+        expected, expected_error = decode_default_batch(batch, TOPIC, 3, 0)
+        monkeypatch.setattr(fetched_batch_decoder, "_compiled_decode_records", _COMPILED)
+        assert [_fields(r) for r in decoded] == [_fields(r) for r in expected]
+        assert type(error) is type(expected_error) and str(error) == str(expected_error)
