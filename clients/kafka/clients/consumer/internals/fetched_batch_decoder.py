@@ -63,16 +63,18 @@ _ZIGZAG: Final = tuple((u >> 1) ^ -(u & 1) for u in range(1 << 14))
 #: The compiled loop of the common records (the optional extension `_fetched_batch_decoder`, built from source at
 #: install time where a C compiler is found), or None: then the loop below reads every record. The environment
 #: variable KAFKA_PORT_PURE_PYTHON_DECODER=1 selects the Python loop (the tests run both).
-_compiled_decode_records: Callable[..., tuple[int, int]] | None
-if os.environ.get("KAFKA_PORT_PURE_PYTHON_DECODER") == "1":
-    _compiled_decode_records = None
-else:
+def _load_compiled_loop() -> Callable[..., tuple[int, int]] | None:
+    if os.environ.get("KAFKA_PORT_PURE_PYTHON_DECODER") == "1":
+        return None
     try:
-        from kafka.clients.consumer.internals._fetched_batch_decoder import (  # type: ignore[import-not-found]
-            decode_records as _compiled_decode_records,
-        )
+        from kafka.clients.consumer.internals import _fetched_batch_decoder  # type: ignore[attr-defined]
     except ImportError:
-        _compiled_decode_records = None
+        return None
+    decode: Callable[..., tuple[int, int]] = _fetched_batch_decoder.decode_records
+    return decode
+
+
+_compiled_decode_records = _load_compiled_loop()
 
 
 def _leader_epoch(epoch: int) -> int | None:
