@@ -427,6 +427,8 @@ class Defaults:
     METRIC_RECORDING_LEVEL: Final = "INFO"
     KAFKA_METRIC_REPORTER_CLASSES: Final = ""
     KAFKA_METRICS_POLLING_INTERVAL_SECONDS: Final = 10
+    METRICS_PROMETHEUS_PORT: Final = 0
+    METRICS_PROMETHEUS_HOST: Final = ""
 
     # SSL (Java 11+ values of SslConfigs' defaults)
     SSL_PROTOCOL: Final = "TLSv1.3"
@@ -755,6 +757,10 @@ class KafkaConfig(AbstractConfig):
     METRIC_RECORDING_LEVEL_PROP: Final = "metrics.recording.level"
     KAFKA_METRICS_REPORTER_CLASSES_PROP: Final = "kafka.metrics.reporters"
     KAFKA_METRICS_POLLING_INTERVAL_SECONDS_PROP: Final = "kafka.metrics.polling.interval.secs"
+    # PORT: not Kafka's: the broker's own Prometheus endpoint (GET /metrics; 0 leaves it off), which takes the place
+    # of the JMX exporter agent Kafka needs for the same names (issue 16).
+    METRICS_PROMETHEUS_PORT_PROP: Final = "metrics.prometheus.port"
+    METRICS_PROMETHEUS_HOST_PROP: Final = "metrics.prometheus.host"
 
     # Common security
     PRINCIPAL_BUILDER_CLASS_PROP: Final = "principal.builder.class"
@@ -1093,6 +1099,8 @@ class KafkaConfig(AbstractConfig):
         self.metric_reporter_classes: list[str] = get_list(KafkaConfig.METRIC_REPORTER_CLASSES_PROP)
         self.kafka_metrics_reporter_classes: list[str] = get_list(KafkaConfig.KAFKA_METRICS_REPORTER_CLASSES_PROP)
         self.kafka_metrics_polling_interval_secs: int = get_int(KafkaConfig.KAFKA_METRICS_POLLING_INTERVAL_SECONDS_PROP)
+        self.metrics_prometheus_port: int = get_int(KafkaConfig.METRICS_PROMETHEUS_PORT_PROP)
+        self.metrics_prometheus_host: str = get_string(KafkaConfig.METRICS_PROMETHEUS_HOST_PROP) or ""
 
         # SASL
         self.sasl_inter_broker_handshake_request_enable: bool = self.inter_broker_protocol_version >= KAFKA_0_10_0_IV1
@@ -1988,6 +1996,8 @@ def _build_config_def() -> ConfigDef:
     d.define(
         K.KAFKA_METRICS_POLLING_INTERVAL_SECONDS_PROP, INT, D.KAFKA_METRICS_POLLING_INTERVAL_SECONDS, at_least(1), LOW
     )
+    d.define(K.METRICS_PROMETHEUS_PORT_PROP, INT, D.METRICS_PROMETHEUS_PORT, Range.between(0, 65535), LOW)
+    d.define(K.METRICS_PROMETHEUS_HOST_PROP, STRING, D.METRICS_PROMETHEUS_HOST, None, LOW)
     # Quotas
     d.define(
         K.PRODUCER_QUOTA_BYTES_PER_SECOND_DEFAULT_PROP,
