@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     from kafka.coordinator.transaction.transaction_coordinator import TransactionCoordinator
     from kafka.log.log_dir_failure_channel import LogDirFailureChannel
     from kafka.log.log_manager import LogManager
+    from kafka.metrics.prometheus_reporter import PrometheusReporter
     from kafka.network.socket_server import SocketServer
     from kafka.server.alter_isr_manager import AlterIsrManager
     from kafka.server.authorizer.authorizer import Authorizer
@@ -133,6 +134,8 @@ class KafkaServer(Logging):
         self.auto_topic_creation_manager: DefaultAutoTopicCreationManager | None = None
         # The broker's Metrics registry and quota managers (Kafka's `metrics` and `quotaManagers`).
         self.metrics: Metrics | None = None
+        # PORT: the /metrics endpoint (metrics.prometheus.port) in place of Kafka's JMX MBeans (issue 16).
+        self.prometheus_reporter: PrometheusReporter | None = None
         self.quota_managers: QuotaManagers | None = None
         # The ReplicaManager's `isShuttingDown`.
         # PORT: Kafka hands ReplicaManager the server's own isShuttingDown flag, which is set as soon as shutdown
@@ -224,6 +227,12 @@ class KafkaServer(Logging):
         # names it); here the broker id is settled after the LogManager, so they come right after it.
         self.metrics = metrics = initialize_metrics(config, self.time, self.cluster_id)
         self.quota_managers = quota_factory.instantiate(config, metrics, self.time, self.thread_name_prefix or "")
+        if config.metrics_prometheus_port:
+            from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
+            from kafka.metrics.prometheus_reporter import PrometheusReporter
+
+            self.prometheus_reporter = PrometheusReporter(KafkaYammerMetrics.default_registry(), metrics)
+            self.prometheus_reporter.startup(config.metrics_prometheus_host, config.metrics_prometheus_port)
 
         # PORT: Kafka 2.8 fails at registration below if the previous run of this broker was killed and its session
         # still holds /brokers/ids/{id}; this waits for it (at most a session timeout) instead, before the
@@ -747,6 +756,8 @@ class KafkaServer(Logging):
             swallow(self.quota_managers.shutdown, log)
         if self.socket_server is not None:
             swallow(self.socket_server.shutdown, log)
+        if self.prometheus_reporter is not None:
+            swallow(self.prometheus_reporter.shutdown, log)
         if self.metrics is not None:
             swallow(self.metrics.close, log)
         dynamic_config = self.config.dynamic_config
