@@ -59,6 +59,9 @@ class BrokerProcess:
             "group.initial.rebalance.delay.ms": "0",
             "num.network.threads": "2",
             "num.io.threads": "4",
+            # config/server.properties serves /metrics on 7071, which the brokers of one host cannot all bind: off
+            # unless a test asks for it (a free port in `overrides`).
+            "metrics.prometheus.port": "0",
         }
         props.update(self.overrides)
         args = [str(self.root / "bin" / "kafka-server-start.sh"), str(self.root / "config" / "server.properties")]
