@@ -2117,7 +2117,7 @@ class KafkaApis(Logging):
         from kafka.common.requests.create_delegation_token_response import CreateDelegationTokenResponse
 
         data: Any = request.body.data
-        version = request.context.api_version
+        version = request.header.api_version
         requester = request.context.principal
         owner_name = data.owner_principal_name
         owner = requester if not owner_name else KafkaPrincipal(data.owner_principal_type, owner_name)
@@ -2208,7 +2208,7 @@ class KafkaApis(Logging):
         from kafka.common.requests.describe_delegation_token_response import DescribeDelegationTokenResponse
 
         describe_request: Any = request.body
-        version = request.context.api_version
+        version = request.header.api_version
 
         def send_response_callback(error: Errors, tokens: list[DelegationToken]) -> None:
             described = []
