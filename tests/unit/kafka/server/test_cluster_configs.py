@@ -14,7 +14,7 @@ from kafka.common.utils.utils import load_props
 from kafka.server.kafka_config import KafkaConfig
 
 CONFIG_DIR = Path(__file__).resolve().parents[4] / "config"
-PER_BROKER_KEYS = {"broker.id", "listeners", "log.dirs"}
+PER_BROKER_KEYS = {"broker.id", "listeners", "log.dirs", "metrics.prometheus.port"}
 
 
 def _comments(path: Path) -> list[str]:
@@ -22,23 +22,24 @@ def _comments(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("name", "broker_id", "port", "log_dir"),
+    ("name", "broker_id", "port", "log_dir", "metrics_port"),
     [
-        ("server.properties", 0, 9092, "/tmp/kafka-logs"),
-        ("server-1.properties", 1, 9093, "/tmp/kafka-logs-1"),
-        ("server-2.properties", 2, 9094, "/tmp/kafka-logs-2"),
+        ("server.properties", 0, 9092, "/tmp/kafka-logs", 7071),
+        ("server-1.properties", 1, 9093, "/tmp/kafka-logs-1", 7072),
+        ("server-2.properties", 2, 9094, "/tmp/kafka-logs-2", 7073),
     ],
 )
 def test_cluster_broker_configs_differ_only_in_id_port_and_log_dir(
-    name: str, broker_id: int, port: int, log_dir: str
+    name: str, broker_id: int, port: int, log_dir: str, metrics_port: int
 ) -> None:
-    """Each broker's file builds a valid KafkaConfig with its own id, port and log dir; every other setting, and the
-    comments, are those of server.properties."""
+    """Each broker's file builds a valid KafkaConfig with its own id, ports and log dir; every other setting, and
+    the comments, are those of server.properties."""
     props = load_props(str(CONFIG_DIR / name))
     config = KafkaConfig.from_props(props, do_log=False)
     assert config.broker_id == broker_id
     assert config.listeners == [EndPoint("localhost", port, ListenerName("PLAINTEXT"), SecurityProtocol.PLAINTEXT)]
     assert config.log_dirs == [log_dir]
+    assert config.metrics_prometheus_port == metrics_port
     assert config.unused() == set()
     base = load_props(str(CONFIG_DIR / "server.properties"))
     assert set(props) == set(base)
