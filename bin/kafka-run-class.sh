@@ -4,6 +4,7 @@
 # A dotted Kafka class name is mapped to our module (CamelCase -> snake_case) and its main().
 # The interpreter is $KAFKA_PYTHON if set, else the checkout's .venv/bin/python, else python3.
 # With -daemon the process runs detached, its console output in $LOG_DIR/<name>.out.
+# KAFKA_LOG4J_OPTS and LOG_DIR choose the logging set-up as in Kafka (see below).
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
@@ -23,6 +24,16 @@ fi
 
 export PYTHONPATH="$base_dir/core:$base_dir/clients${PYTHONPATH:+:$PYTHONPATH}"
 export LOG_DIR="${LOG_DIR:-$base_dir/logs}"
+
+# Logging, as Kafka's script sets up log4j: a tool logs as config/tools-log4j.properties says (WARN and above on
+# stderr) unless KAFKA_LOG4J_OPTS names another file (-Dlog4j.configuration=file:...; kafka-server-start.sh names
+# config/log4j.properties); -Dkafka.logs.dir is LOG_DIR. Python reads these options from the environment.
+if [ -z "${KAFKA_LOG4J_OPTS:-}" ]; then
+  KAFKA_LOG4J_OPTS="-Dlog4j.configuration=file:$base_dir/config/tools-log4j.properties"
+else
+  mkdir -p "$LOG_DIR"
+fi
+export KAFKA_LOG4J_OPTS="-Dkafka.logs.dir=$LOG_DIR $KAFKA_LOG4J_OPTS"
 
 daemon_mode=false
 daemon_name=""

@@ -6,6 +6,10 @@ if [ $# -lt 1 ]; then
 fi
 base_dir=$(dirname "$0")
 
+if [ -z "${KAFKA_LOG4J_OPTS:-}" ]; then
+  export KAFKA_LOG4J_OPTS="-Dlog4j.configuration=file:$base_dir/../config/log4j.properties"
+fi
+
 EXTRA_ARGS=${EXTRA_ARGS-'-name kafkaServer -loggc'}
 
 COMMAND=$1

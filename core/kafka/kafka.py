@@ -64,7 +64,8 @@ class Kafka(Logging):
         return KafkaServer(config)
 
     def main(self, args: list[str]) -> int:
-        configure_logging(os.environ.get("LOG_DIR", "logs"))
+        threading.current_thread().name = "main"  # the JVM's name for it, which a `%t` in a log4j pattern shows
+        configure_logging()
         try:
             props = self.get_props_from_args(args)
         except _UsageError as e:

@@ -151,7 +151,16 @@ class JavaStyleFormatter(logging.Formatter):
 
 
 def configure_tool_logging(level: int = logging.WARNING, stream: TextIO | None = None) -> None:
-    """Sets up logging as Kafka's config/tools-log4j.properties: `level` and above on stderr."""
+    """Sets up logging as Kafka's config/tools-log4j.properties: `level` and above on stderr; run from bin/, the
+    log4j.properties file KAFKA_LOG4J_OPTS names (kafka-run-class.sh: config/tools-log4j.properties)."""
+    if stream is None and level == logging.WARNING:
+        from kafka.utils.log4j_property_configurator import PropertyConfigurator, configuration_file, system_properties
+
+        sys_props = system_properties()
+        path = configuration_file(sys_props)
+        renderer = lambda e: "\n".join(exception_lines(e))  # noqa: E731
+        if path is not None and PropertyConfigurator(sys_props, renderer).configure_file(path):
+            return
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JavaStyleFormatter())
     root = logging.getLogger()

@@ -2,21 +2,40 @@
 
 The `Logging` mixin: a logger named as Kafka names it (the Scala class name, e.g.
 `kafka.server.KafkaServer`, or an explicit name such as `state.change.logger`), an optional log ident
-prefixed to every message (`[KafkaServer id=0] `), and Kafka's levels including TRACE. `configure_logging`
-sets up Kafka's log4j layout and file split (server.log, controller.log, state-change.log,
-kafka-request.log) under a log directory.
+prefixed to every message (`[KafkaServer id=0] `), and log4j's levels including TRACE. `configure_logging`
+sets logging up at start-up from a log4j.properties file, as log4j does for Kafka's JVM (the file
+`-Dlog4j.configuration=file:...` in KAFKA_LOG4J_OPTS names; see kafka.utils.log4j_property_configurator):
+Kafka's config/log4j.properties gives its layout and files (server.log, controller.log, state-change.log,
+kafka-request.log, log-cleaner.log, kafka-authorizer.log under $LOG_DIR), rolled hourly.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from typing import Any
+import sys
+from pathlib import Path
 
 TRACE = 5
+ALL = 1
+OFF = logging.CRITICAL + 10
 logging.addLevelName(TRACE, "TRACE")
 logging.addLevelName(logging.WARNING, "WARN")
 logging.addLevelName(logging.CRITICAL, "FATAL")
+logging.addLevelName(ALL, "ALL")
+logging.addLevelName(OFF, "OFF")
+
+# log4j 1.2's level names and the logging levels that stand for them.
+LOG4J_LEVELS = {
+    "OFF": OFF,
+    "FATAL": logging.CRITICAL,
+    "ERROR": logging.ERROR,
+    "WARN": logging.WARNING,
+    "INFO": logging.INFO,
+    "DEBUG": logging.DEBUG,
+    "TRACE": TRACE,
+    "ALL": ALL,
+}
 
 # Kafka's log4j ConversionPattern: [%d] %p %m (%c)%n
 LOG_FORMAT = "[%(asctime)s,%(msecs)03d] %(levelname)s %(message)s (%(name)s)"
@@ -53,24 +72,24 @@ class Logging:
     def trace(self, msg: str, exc: BaseException | None = None) -> None:
         logger = self.logger
         if logger.isEnabledFor(TRACE):
-            logger.log(TRACE, self._msg(msg), exc_info=exc)
+            logger.log(TRACE, self._msg(msg), exc_info=exc, stacklevel=2)
 
     def debug(self, msg: str, exc: BaseException | None = None) -> None:
         logger = self.logger
         if logger.isEnabledFor(logging.DEBUG):
-            logger.debug(self._msg(msg), exc_info=exc)
+            logger.debug(self._msg(msg), exc_info=exc, stacklevel=2)
 
     def info(self, msg: str, exc: BaseException | None = None) -> None:
-        self.logger.info(self._msg(msg), exc_info=exc)
+        self.logger.info(self._msg(msg), exc_info=exc, stacklevel=2)
 
     def warn(self, msg: str, exc: BaseException | None = None) -> None:
-        self.logger.warning(self._msg(msg), exc_info=exc)
+        self.logger.warning(self._msg(msg), exc_info=exc, stacklevel=2)
 
     def error(self, msg: str, exc: BaseException | None = None) -> None:
-        self.logger.error(self._msg(msg), exc_info=exc)
+        self.logger.error(self._msg(msg), exc_info=exc, stacklevel=2)
 
     def fatal(self, msg: str, exc: BaseException | None = None) -> None:
-        self.logger.critical(self._msg(msg), exc_info=exc)
+        self.logger.critical(self._msg(msg), exc_info=exc, stacklevel=2)
 
 
 # One logger per class, looked up once: logging.getLogger takes a lock, and request paths log a lot.
@@ -82,45 +101,40 @@ def _kafka_logger_name(cls: type) -> str:
     return f"{module}.{cls.__name__}"
 
 
-# Which loggers go to which file, as in Kafka's config/log4j.properties.
-_FILES = {
-    "controller.log": ["kafka.controller"],
-    "state-change.log": ["state.change.logger"],
-    "kafka-request.log": ["kafka.request.logger"],
-    "log-cleaner.log": ["kafka.log.LogCleaner", "kafka.log.Cleaner", "kafka.log.LogCleanerManager"],
-    "kafka-authorizer.log": ["kafka.authorizer.logger"],
-}
+# The checkout's config/log4j.properties (core/kafka/utils/logging.py -> the checkout).
+DEFAULT_LOG4J_PROPERTIES = Path(__file__).resolve().parents[3] / "config" / "log4j.properties"
 
 
-def configure_logging(log_dir: str | None = None, level: int = logging.INFO, console: bool = True) -> None:
-    """Kafka's logging layout: everything INFO+ to server.log (and stdout), with the controller,
-    state-change, request and cleaner loggers also in their own files."""
-    formatter = logging.Formatter(LOG_FORMAT, DATE_FORMAT)
-    root = logging.getLogger()
-    root.setLevel(level)
-    for h in list(root.handlers):
-        root.removeHandler(h)
-    if console:
-        sh = logging.StreamHandler()
-        sh.setFormatter(formatter)
-        root.addHandler(sh)
-    if log_dir is None:
-        return
-    os.makedirs(log_dir, exist_ok=True)
-    server = logging.FileHandler(os.path.join(log_dir, "server.log"))
-    server.setFormatter(formatter)
-    root.addHandler(server)
-    for filename, names in _FILES.items():
-        fh = logging.FileHandler(os.path.join(log_dir, filename))
-        fh.setFormatter(formatter)
-        for name in names:
-            logger: Any = logging.getLogger(name)
-            logger.addHandler(fh)
-    # Request logging is at debug and stays out of server.log, as in Kafka.
-    request_logger = logging.getLogger("kafka.request.logger")
-    request_logger.propagate = False
-    request_logger.setLevel(logging.WARNING)
+def configure_logging(default_config: str | os.PathLike[str] | None = DEFAULT_LOG4J_PROPERTIES) -> None:
+    """The broker's logging, from the log4j.properties file `-Dlog4j.configuration=file:...` in KAFKA_LOG4J_OPTS
+    names (bin/kafka-server-start.sh points it at config/log4j.properties), else from `default_config`.
+    `${kafka.logs.dir}` is the `-Dkafka.logs.dir` kafka-run-class.sh sets from LOG_DIR.
+    KAFKA_LOG_LEVELS then overrides single loggers' levels."""
+    from kafka.utils.log4j_property_configurator import PropertyConfigurator, configuration_file, system_properties
+
+    sys_props = system_properties()
+    path = configuration_file(sys_props)
+    if path is None and default_config is not None and os.path.isfile(default_config):
+        path = os.fspath(default_config)
+    configurator = PropertyConfigurator(sys_props)
+    if path is None or not configurator.configure_file(path):
+        # PORT: log4j without a configuration logs nothing ("No appenders could be found"); we keep Kafka's layout
+        # on the console, so that a broker started without its config files still says what it does.
+        configurator.warn("No log4j configuration found: logging INFO and above to the console.")
+        configurator.do_configure(
+            {
+                "log4j.rootLogger": "INFO, stdout",
+                "log4j.appender.stdout": "org.apache.log4j.ConsoleAppender",
+                "log4j.appender.stdout.layout": "org.apache.log4j.PatternLayout",
+                "log4j.appender.stdout.layout.ConversionPattern": KAFKA_CONVERSION_PATTERN,
+            }
+        )
     apply_log_levels(os.environ.get("KAFKA_LOG_LEVELS", ""))
+    sys.stdout.flush()
+
+
+# The ConversionPattern of Kafka's log4j.properties files.
+KAFKA_CONVERSION_PATTERN = "[%d] %p %m (%c)%n"
 
 
 def apply_log_levels(spec: str) -> None:
@@ -129,6 +143,6 @@ def apply_log_levels(spec: str) -> None:
     for item in spec.split(","):
         name, sep, level = item.strip().partition("=")
         if sep and name:
-            value = logging.getLevelName(level.strip().upper())
-            if isinstance(value, int):
+            value = LOG4J_LEVELS.get(level.strip().upper())
+            if value is not None:
                 logging.getLogger(name.strip()).setLevel(value)
