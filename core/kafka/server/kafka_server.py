@@ -298,7 +298,7 @@ class KafkaServer(Logging):
         self.admin_manager = admin_manager = ZkAdminManager(config, None, replica_manager.metadata_cache, zk_client)
         # The offsets topic's partition count is what ZooKeeper says once the topic exists, else the config's.
         self.group_coordinator = group_coordinator = GroupCoordinator.apply(
-            config, zk_client, replica_manager, self.time
+            config, zk_client, replica_manager, self.time, metrics=self.metrics
         )
         group_coordinator.startup(
             lambda: (

@@ -21,12 +21,13 @@ that same lock, so their completion checks see a consistent group. The lock orde
    replica layer never calls back into a group while holding one of its own locks.
 """
 
-# PORT: Kafka's sensors (OffsetDeletions, CompletedRebalances) are not created: the metrics layer is not ported.
+# Metrics: the OffsetDeletions (offset-deletion-rate/count) and CompletedRebalances
+# (group-completed-rebalance-rate/count) sensors in group-coordinator-metrics of the broker's `Metrics`.
 # PORT: JoinGroupResult and SyncGroupResult are declared in group_metadata.py (GroupMetadata needs them, and this
 # module imports that one); they are re-exported here. Results carry the generated JoinGroupResponseMember objects
 # as Kafka's do.
-# PORT: the companion's two `apply` overloads are one classmethod whose purgatories are optional; `metrics` is
-# dropped with the sensors, and `zk_client` is passed on to this port's GroupMetadataManager.
+# PORT: the companion's two `apply` overloads are one classmethod whose purgatories and `metrics` are optional (a
+# private Metrics without one), and `zk_client` is passed on to this port's GroupMetadataManager.
 # PORT: DeleteGroups and OffsetDelete decide between GROUP_ID_NOT_FOUND and NOT_COORDINATOR for a Dead group after
 # releasing the group's lock (Kafka asks under it): that check takes the manager's partition lock, which must not be
 # taken inside a group lock (see the lock order above).
@@ -39,6 +40,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from kafka.common.internals.topic import Topic
 from kafka.common.message import JoinGroupResponseData
+from kafka.common.metrics.metrics import Metrics
+from kafka.common.metrics.stats.meter import Meter as MeterStat
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.join_group_request import UNKNOWN_MEMBER_ID
@@ -171,6 +174,33 @@ class GroupCoordinator(Logging):
         self._time = time
         self.log_ident = f"[GroupCoordinator {broker_id}]: "
         self._is_active = AtomicBoolean(False)
+        metrics = group_manager.metrics
+        self.offset_deletion_sensor = metrics.sensor("OffsetDeletions")
+        self.offset_deletion_sensor.add(
+            MeterStat(
+                metrics.metric_name(
+                    "offset-deletion-rate", "group-coordinator-metrics", "The rate of administrative deleted offsets"
+                ),
+                metrics.metric_name(
+                    "offset-deletion-count",
+                    "group-coordinator-metrics",
+                    "The total number of administrative deleted offsets",
+                ),
+            )
+        )
+        self.group_completed_rebalance_sensor = metrics.sensor("CompletedRebalances")
+        self.group_completed_rebalance_sensor.add(
+            MeterStat(
+                metrics.metric_name(
+                    "group-completed-rebalance-rate", "group-coordinator-metrics", "The rate of completed rebalance"
+                ),
+                metrics.metric_name(
+                    "group-completed-rebalance-count",
+                    "group-coordinator-metrics",
+                    "The total number of completed rebalance",
+                ),
+            )
+        )
 
     # ---- companion: construction from the broker config ---------------------------------------------------------
 
@@ -183,6 +213,7 @@ class GroupCoordinator(Logging):
         time: Time,
         heartbeat_purgatory: DelayedOperationPurgatory[DelayedHeartbeat] | None = None,
         rebalance_purgatory: DelayedOperationPurgatory[DelayedRebalance] | None = None,
+        metrics: Metrics | None = None,
     ) -> GroupCoordinator:
         """A coordinator for the broker of `config`, with its GroupMetadataManager and (unless given) its
         "Heartbeat" and "Rebalance" purgatories."""
@@ -198,7 +229,13 @@ class GroupCoordinator(Logging):
             group_initial_rebalance_delay_ms=config.group_initial_rebalance_delay,
         )
         group_metadata_manager = GroupMetadataManager(
-            config.broker_id, config.inter_broker_protocol_version, offset_config, replica_manager, zk_client, time
+            config.broker_id,
+            config.inter_broker_protocol_version,
+            offset_config,
+            replica_manager,
+            zk_client,
+            time,
+            metrics=metrics,
         )
         return cls(
             config.broker_id,
@@ -669,6 +706,7 @@ class GroupCoordinator(Logging):
                         group.transition_to(Stable())
 
         self.group_manager.store_group(group, assignment, on_stored)
+        self.group_completed_rebalance_sensor.record()
 
     # ---- LeaveGroup ----------------------------------------------------------------------------------------------
 
@@ -820,6 +858,7 @@ class GroupCoordinator(Logging):
             offsets_removed = self.group_manager.cleanup_group_metadata([group], lambda g: g.remove_offsets(eligible))
             for tp in eligible:
                 partition_errors[tp] = Errors.NONE
+            self.offset_deletion_sensor.record(offsets_removed)
             self.info(
                 f"The following offsets of the group {group_id} were deleted: {', '.join(str(tp) for tp in eligible)}. "
                 f"A total of {offsets_removed} offsets were removed."

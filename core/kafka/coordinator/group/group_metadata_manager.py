@@ -19,8 +19,11 @@ the open-transactions map has its own lock, taken last.
 # PORT: the companion object's record formats (keys, values, readers, formatters) live in
 # group_metadata_manager_formats.py; the class re-exposes the ones Kafka calls through
 # `GroupMetadataManager.xxx` as static methods.
-# PORT: Kafka's sensors and gauges (partition load time, offset commit/expiry rates, group counts by
-# state) are left out until the metrics subsystem exists.
+# Metrics: the group-coordinator-metrics sensors of the broker's `Metrics` (partition-load-time-max/avg,
+# offset-commit-rate/count, offset-expiration-rate/count) and the Yammer gauges NumOffsets, NumGroups and
+# NumGroups{PreparingRebalance,CompletingRebalance,Stable,Dead,Empty}
+# (kafka.coordinator.group:type=GroupMetadataManager).
+# PORT: `metrics` is a keyword argument; without one (unit tests) the manager keeps a private Metrics.
 # PORT: the constructor takes `zk_client` and an optional `scheduler` (ours): the caller's signature
 # is fixed by this port's GroupCoordinator; 2.8's manager does not use ZooKeeper, and the scheduler is
 # injected only by tests. A given scheduler is owned like Kafka's own one: started and shut down here.
@@ -32,6 +35,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kafka.common.internals.topic import Topic
+from kafka.common.metrics.metrics import Metrics
+from kafka.common.metrics.stats.avg import Avg
+from kafka.common.metrics.stats.max import Max
+from kafka.common.metrics.stats.meter import Meter as MeterStat
 from kafka.common.protocol.errors import Errors
 from kafka.common.record.control_record_type import ControlRecordType
 from kafka.common.record.memory_records import MemoryRecords
@@ -50,7 +57,16 @@ from kafka.common.utils.time import Time
 from kafka.common.utils.utils import abs_int32, java_string_hash_code
 from kafka.coordinator.coordinator_log import read_log_batches
 from kafka.coordinator.group import group_metadata_manager_formats as formats
-from kafka.coordinator.group.group_metadata import CommitRecordMetadataAndOffset, Dead, Empty, GroupMetadata
+from kafka.coordinator.group.group_metadata import (
+    CommitRecordMetadataAndOffset,
+    CompletingRebalance,
+    Dead,
+    Empty,
+    GroupMetadata,
+    GroupState,
+    PreparingRebalance,
+    Stable,
+)
 from kafka.coordinator.group.group_metadata_manager_formats import (
     GroupMetadataKey,
     GroupTopicPartition,
@@ -60,6 +76,7 @@ from kafka.coordinator.group.group_metadata_manager_formats import (
 from kafka.coordinator.group.offset_and_metadata import OffsetAndMetadata
 from kafka.coordinator.group.offset_config import OffsetConfig
 from kafka.log.log_validator import Coordinator
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.server.kafka_config import ApiVersion
 from kafka.utils.atomic import AtomicBoolean
 from kafka.utils.core_utils import scala_option
@@ -84,7 +101,7 @@ def _java_string_length(s: str) -> int:
     return len(s.encode("utf-16-le", "surrogatepass")) // 2
 
 
-class GroupMetadataManager(Logging):
+class GroupMetadataManager(Logging, KafkaMetricsGroup):
     """The cache of groups and offsets of the offsets partitions this broker leads; see the module docstring."""
 
     logger_name = "kafka.coordinator.group.GroupMetadataManager"
@@ -110,6 +127,7 @@ class GroupMetadataManager(Logging):
         zk_client: Any,
         time: Time,
         scheduler: Scheduler | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.broker_id = broker_id
         self.inter_broker_protocol_version = inter_broker_protocol_version
@@ -137,7 +155,82 @@ class GroupMetadataManager(Logging):
         self.epoch_for_partition_id: dict[int, int] = {}
         self._epoch_lock = threading.Lock()
 
+        self.metrics: Metrics = metrics if metrics is not None else Metrics(time=time)
+        self._partition_load_sensor = self.metrics.sensor(GroupMetadataManager.LOAD_TIME_SENSOR)
+        self._partition_load_sensor.add(
+            self.metrics.metric_name(
+                "partition-load-time-max",
+                GroupMetadataManager.METRICS_GROUP,
+                "The max time it took to load the partitions in the last 30sec",
+            ),
+            Max(),
+        )
+        self._partition_load_sensor.add(
+            self.metrics.metric_name(
+                "partition-load-time-avg",
+                GroupMetadataManager.METRICS_GROUP,
+                "The avg time it took to load the partitions in the last 30sec",
+            ),
+            Avg(),
+        )
+        self.offset_commits_sensor = self.metrics.sensor("OffsetCommits")
+        self.offset_commits_sensor.add(
+            MeterStat(
+                self.metrics.metric_name(
+                    "offset-commit-rate", GroupMetadataManager.METRICS_GROUP, "The rate of committed offsets"
+                ),
+                self.metrics.metric_name(
+                    "offset-commit-count", GroupMetadataManager.METRICS_GROUP, "The total number of committed offsets"
+                ),
+            )
+        )
+        self.offset_expired_sensor = self.metrics.sensor("OffsetExpired")
+        self.offset_expired_sensor.add(
+            MeterStat(
+                self.metrics.metric_name(
+                    "offset-expiration-rate", GroupMetadataManager.METRICS_GROUP, "The rate of expired offsets"
+                ),
+                self.metrics.metric_name(
+                    "offset-expiration-count", GroupMetadataManager.METRICS_GROUP, "The total number of expired offsets"
+                ),
+            )
+        )
+
         self.log_ident = f"[GroupMetadataManager brokerId={broker_id}] "
+
+        # Re-created (not reused) so that they read this manager's cache, as Kafka's recreateGauge.
+        self._recreate_gauge("NumOffsets", self._num_offsets)
+        self._recreate_gauge("NumGroups", lambda: self._group_metadata_cache.size)
+        for name, state in (
+            ("NumGroupsPreparingRebalance", PreparingRebalance()),
+            ("NumGroupsCompletingRebalance", CompletingRebalance()),
+            ("NumGroupsStable", Stable()),
+            ("NumGroupsDead", Dead()),
+            ("NumGroupsEmpty", Empty()),
+        ):
+            self._recreate_gauge(name, self._num_groups_in(state))
+
+    def _recreate_gauge(self, name: str, fn: Callable[[], int]) -> None:
+        self.remove_metric(name)
+        self.new_gauge(name, fn)
+
+    def _num_offsets(self) -> int:
+        n = 0
+        for group in self._group_metadata_cache.values:
+            with group.lock:
+                n += group.num_offsets
+        return n
+
+    def _num_groups_in(self, state: GroupState) -> Callable[[], int]:
+        def count() -> int:
+            n = 0
+            for group in self._group_metadata_cache.values:
+                with group.lock:
+                    if group.is_(state):
+                        n += 1
+            return n
+
+        return count
 
     # ---- lifecycle ----------------------------------------------------------------------------------------
 
@@ -377,6 +470,8 @@ class GroupMetadataManager(Logging):
                 raise IllegalStateException(
                     f"Append status {response_status} should only have one partition {offset_topic_partition}"
                 )
+            # The number of offsets written to the log.
+            self.offset_commits_sensor.record(len(records))
             status = response_status[offset_topic_partition]
 
             with group.lock:
@@ -497,6 +592,7 @@ class GroupMetadataManager(Logging):
                 self._do_load_groups_and_offsets(topic_partition, on_group_loaded)
                 end_time_ms = self._time.milliseconds()
                 total_loading_time_ms = end_time_ms - start_time_ms
+                self._partition_load_sensor.record(float(total_loading_time_ms), end_time_ms, False)
                 self.info(
                     f"Finished loading offsets and group metadata from {topic_partition} in {total_loading_time_ms} "
                     f"milliseconds for epoch {coordinator_epoch}, of which {scheduler_time_ms} milliseconds was spent "
@@ -740,6 +836,7 @@ class GroupMetadataManager(Logging):
             self._group_metadata_cache.values,
             lambda group: group.remove_expired_offsets(current_timestamp, self.config.offsets_retention_ms),
         )
+        self.offset_expired_sensor.record(num_offsets_removed)
         if num_offsets_removed > 0:
             self.info(
                 f"Removed {num_offsets_removed} expired offsets in "

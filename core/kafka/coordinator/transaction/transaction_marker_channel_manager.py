@@ -17,8 +17,10 @@ sender thread's next round.
 Lock order: a transaction's metadata lock (`TransactionMetadata.lock`) is taken inside no lock of this module;
 `_pending_lock` is held only around the pending-transactions map and never while calling out.
 
-# PORT: Kafka's UnknownDestinationQueueSize and LogAppendRetryQueueSize gauges belong to the metrics work (issue 16)
-# and are not registered yet. The Selector takes no metrics. The channel is the inter-broker listener's
+Metrics (kafka.coordinator.transaction:type=TransactionMarkerChannelManager): the UnknownDestinationQueueSize and
+LogAppendRetryQueueSize gauges.
+
+# PORT: The Selector takes no metrics. The channel is the inter-broker listener's
 # (ChannelBuilders.inter_broker_client_channel_builder). Java's concurrent maps and blocking queues are
 # dicts and deques, whose single operations are atomic under the GIL.
 """
@@ -52,6 +54,7 @@ from kafka.coordinator.transaction.transaction_metadata import (
     TransactionMetadata,
     TxnTransitMetadata,
 )
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.server.inter_broker_send_thread import InterBrokerSendThread, RequestAndCompletionHandler
 from kafka.server.kafka_config import KAFKA_2_8_IV0
 from kafka.utils.core_utils import atomic_get_or_update, scala_set
@@ -139,7 +142,7 @@ class TxnMarkerQueue:
         return 0 if queue is None else len(queue)
 
 
-class TransactionMarkerChannelManager(InterBrokerSendThread):
+class TransactionMarkerChannelManager(InterBrokerSendThread, KafkaMetricsGroup):
     """The coordinator's marker sender: queues markers per leader broker and runs as `TxnMarkerSenderThread-{id}`."""
 
     logger_name = "kafka.coordinator.transaction.TransactionMarkerChannelManager"
@@ -205,6 +208,8 @@ class TransactionMarkerChannelManager(InterBrokerSendThread):
         self._pending_lock = threading.Lock()
         self._transactions_with_pending_markers: dict[str, PendingCompleteTxn] = {}
         self.write_txn_markers_request_version = 1 if config.inter_broker_protocol_version >= KAFKA_2_8_IV0 else 0
+        self.new_gauge("UnknownDestinationQueueSize", self._markers_queue_for_unknown_broker.total_num_markers)
+        self.new_gauge("LogAppendRetryQueueSize", lambda: len(self._txn_log_append_retry_queue))
 
     def shutdown(self) -> None:
         super().shutdown()

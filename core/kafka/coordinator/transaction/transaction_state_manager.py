@@ -20,8 +20,8 @@ its write lock; and the ReplicaManager is never called with a TransactionMetadat
 Also holds 3.7's `list_transaction_states`, used by ListTransactions.
 """
 
-# PORT: Kafka's partition-load-time sensor (partition-load-time-max/avg in transaction-coordinator-metrics) is
-# issue 16's: `metrics` is taken and kept, and no sensor is registered yet.
+# Metrics: the partition-load-time-max/avg sensor in transaction-coordinator-metrics of the broker's `Metrics`.
+# PORT: without a `metrics` (unit tests) the manager keeps a private Metrics.
 # PORT: Kafka's two removeTransactionsForTxnTopicPartition overloads (local deletion without an epoch,
 # become-follower with one) are one method whose coordinator epoch is None for the former.
 
@@ -34,6 +34,9 @@ from typing import Any, Final
 from kafka.common.errors import KafkaException
 from kafka.common.internals.topic import Topic
 from kafka.common.message import ListTransactionsResponseData
+from kafka.common.metrics.metrics import Metrics
+from kafka.common.metrics.stats.avg import Avg
+from kafka.common.metrics.stats.max import Max
 from kafka.common.protocol.errors import Errors
 from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.memory_records_builder import MemoryRecordsBuilder
@@ -197,14 +200,31 @@ class TransactionStateManager(Logging):
         replica_manager: Any,
         config: TransactionConfig,
         time: Time,
-        metrics: Any,
+        metrics: Metrics | None,
     ) -> None:
         self.broker_id = broker_id
         self.scheduler = scheduler
         self.replica_manager = replica_manager
         self.config = config
         self._time = time
-        self.metrics = metrics
+        self.metrics: Metrics = metrics if metrics is not None else Metrics(time=time)
+        self._partition_load_sensor = self.metrics.sensor(TransactionStateManager.LOAD_TIME_SENSOR)
+        self._partition_load_sensor.add(
+            self.metrics.metric_name(
+                "partition-load-time-max",
+                TransactionStateManager.METRICS_GROUP,
+                "The max time it took to load the partitions in the last 30sec",
+            ),
+            Max(),
+        )
+        self._partition_load_sensor.add(
+            self.metrics.metric_name(
+                "partition-load-time-avg",
+                TransactionStateManager.METRICS_GROUP,
+                "The avg time it took to load the partitions in the last 30sec",
+            ),
+            Avg(),
+        )
         self.log_ident = f"[Transaction State Manager {broker_id}]: "
 
         self._shutting_down = AtomicBoolean(False)
@@ -576,6 +596,7 @@ class TransactionStateManager(Logging):
             loaded_transactions = self._load_transaction_metadata(topic_partition, coordinator_epoch)
             end_time_ms = self._time.milliseconds()
             total_loading_time_ms = end_time_ms - start_time_ms
+            self._partition_load_sensor.record(float(total_loading_time_ms), end_time_ms, False)
             self.info(
                 f"Finished loading {loaded_transactions.size} transaction metadata from {topic_partition} in "
                 f"{total_loading_time_ms} milliseconds, of which {scheduler_time_ms} milliseconds was spent in the "
