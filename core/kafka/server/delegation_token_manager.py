@@ -165,8 +165,8 @@ class DelegationTokenManager(Logging):
         self.time = time
         self.zk_client = zk_client
         self.log_ident = f"[Token Manager on Broker {config.broker_id}]: "
-        secret = config.delegation_token_secret_key.value if config.token_auth_enabled else None
-        key = secret.encode("utf-8") if secret else b""
+        secret = config.delegation_token_secret_key
+        key = secret.value.encode("utf-8") if config.token_auth_enabled and secret is not None else b""
         self.secret_key: bytes | None = key or None
         self.token_max_lifetime: int = config.delegation_token_max_life_ms
         self.default_token_renew_time: int = config.delegation_token_expiry_time_ms

@@ -5,7 +5,7 @@ directories, partition reassignments, client quotas, transactions and producers.
 a result object of futures; KafkaAdminClient runs the calls on its own thread. `Admin.create(props)` makes one.
 
 # PORT: Java's overloads without options become an optional `options` argument. The calls this port does not
-implement yet (ACLs, delegation tokens, SCRAM, features, quorum, client metrics and telemetry, member removal,
+implement yet (features, quorum, client metrics and telemetry, member removal,
 replica log dir moves, fenceProducers, metrics) raise UnsupportedOperationException rather than pretend.
 """
 
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from kafka.clients.admin.config import Config
     from kafka.clients.admin.create_acls_options import CreateAclsOptions
     from kafka.clients.admin.create_acls_result import CreateAclsResult
+    from kafka.clients.admin.create_delegation_token_options import CreateDelegationTokenOptions
+    from kafka.clients.admin.create_delegation_token_result import CreateDelegationTokenResult
     from kafka.clients.admin.create_partitions_options import CreatePartitionsOptions
     from kafka.clients.admin.create_partitions_result import CreatePartitionsResult
     from kafka.clients.admin.create_topics_options import CreateTopicsOptions
@@ -59,6 +61,8 @@ if TYPE_CHECKING:
     from kafka.clients.admin.describe_configs_result import DescribeConfigsResult
     from kafka.clients.admin.describe_consumer_groups_options import DescribeConsumerGroupsOptions
     from kafka.clients.admin.describe_consumer_groups_result import DescribeConsumerGroupsResult
+    from kafka.clients.admin.describe_delegation_token_options import DescribeDelegationTokenOptions
+    from kafka.clients.admin.describe_delegation_token_result import DescribeDelegationTokenResult
     from kafka.clients.admin.describe_log_dirs_options import DescribeLogDirsOptions
     from kafka.clients.admin.describe_log_dirs_result import DescribeLogDirsResult
     from kafka.clients.admin.describe_producers_options import DescribeProducersOptions
@@ -73,6 +77,8 @@ if TYPE_CHECKING:
     from kafka.clients.admin.describe_user_scram_credentials_result import DescribeUserScramCredentialsResult
     from kafka.clients.admin.elect_leaders_options import ElectLeadersOptions
     from kafka.clients.admin.elect_leaders_result import ElectLeadersResult
+    from kafka.clients.admin.expire_delegation_token_options import ExpireDelegationTokenOptions
+    from kafka.clients.admin.expire_delegation_token_result import ExpireDelegationTokenResult
     from kafka.clients.admin.list_consumer_group_offsets_options import ListConsumerGroupOffsetsOptions
     from kafka.clients.admin.list_consumer_group_offsets_result import ListConsumerGroupOffsetsResult
     from kafka.clients.admin.list_consumer_group_offsets_spec import ListConsumerGroupOffsetsSpec
@@ -91,6 +97,8 @@ if TYPE_CHECKING:
     from kafka.clients.admin.new_topic import NewTopic
     from kafka.clients.admin.offset_spec import OffsetSpec
     from kafka.clients.admin.records_to_delete import RecordsToDelete
+    from kafka.clients.admin.renew_delegation_token_options import RenewDelegationTokenOptions
+    from kafka.clients.admin.renew_delegation_token_result import RenewDelegationTokenResult
     from kafka.clients.admin.user_scram_credential_alteration import UserScramCredentialAlteration
     from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
     from kafka.common.acl.acl_binding import AclBinding
@@ -297,19 +305,31 @@ class Admin(abc.ABC):
         self, filters: Collection[AclBindingFilter], options: DeleteAclsOptions | None = None
     ) -> DeleteAclsResult: ...
 
+    @abc.abstractmethod
+    def create_delegation_token(
+        self, options: CreateDelegationTokenOptions | None = None
+    ) -> CreateDelegationTokenResult:
+        """A new delegation token for the caller (or the options' owner); its HMAC is the token's password."""
+
+    @abc.abstractmethod
+    def renew_delegation_token(
+        self, hmac: bytes, options: RenewDelegationTokenOptions | None = None
+    ) -> RenewDelegationTokenResult:
+        """Moves the expiry of the token with this HMAC (owner or renewer only)."""
+
+    @abc.abstractmethod
+    def expire_delegation_token(
+        self, hmac: bytes, options: ExpireDelegationTokenOptions | None = None
+    ) -> ExpireDelegationTokenResult:
+        """Sets the expiry of the token with this HMAC (at once by default, which removes it)."""
+
+    @abc.abstractmethod
+    def describe_delegation_token(
+        self, options: DescribeDelegationTokenOptions | None = None
+    ) -> DescribeDelegationTokenResult:
+        """The tokens the caller may see, of the options' owners (all when None)."""
+
     # -- not implemented by this port yet -----------------------------------------------------------------------
-
-    def create_delegation_token(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("createDelegationToken")
-
-    def renew_delegation_token(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("renewDelegationToken")
-
-    def expire_delegation_token(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("expireDelegationToken")
-
-    def describe_delegation_token(self, *args: Any, **kwargs: Any) -> NoReturn:
-        _unsupported("describeDelegationToken")
 
     def remove_members_from_consumer_group(self, *args: Any, **kwargs: Any) -> NoReturn:
         _unsupported("removeMembersFromConsumerGroup")

@@ -28,6 +28,7 @@ from kafka.clients import common_client_configs as ccc
 from kafka.clients.admin.abort_transaction_options import AbortTransactionOptions
 from kafka.clients.admin.abort_transaction_result import AbortTransactionResult
 from kafka.clients.admin.abort_transaction_spec import AbortTransactionSpec
+from kafka.clients.admin.abstract_options import AbstractOptions
 from kafka.clients.admin.admin_client import AdminClient
 from kafka.clients.admin.admin_client_config import AdminClientConfig
 from kafka.clients.admin.alter_client_quotas_options import AlterClientQuotasOptions
@@ -48,6 +49,8 @@ from kafka.clients.admin.config_entry import ConfigEntry, ConfigSource, ConfigSy
 from kafka.clients.admin.consumer_group_listing import ConsumerGroupListing
 from kafka.clients.admin.create_acls_options import CreateAclsOptions
 from kafka.clients.admin.create_acls_result import CreateAclsResult
+from kafka.clients.admin.create_delegation_token_options import CreateDelegationTokenOptions
+from kafka.clients.admin.create_delegation_token_result import CreateDelegationTokenResult
 from kafka.clients.admin.create_partitions_options import CreatePartitionsOptions
 from kafka.clients.admin.create_partitions_result import CreatePartitionsResult
 from kafka.clients.admin.create_topics_options import CreateTopicsOptions
@@ -72,6 +75,8 @@ from kafka.clients.admin.describe_configs_options import DescribeConfigsOptions
 from kafka.clients.admin.describe_configs_result import DescribeConfigsResult
 from kafka.clients.admin.describe_consumer_groups_options import DescribeConsumerGroupsOptions
 from kafka.clients.admin.describe_consumer_groups_result import DescribeConsumerGroupsResult
+from kafka.clients.admin.describe_delegation_token_options import DescribeDelegationTokenOptions
+from kafka.clients.admin.describe_delegation_token_result import DescribeDelegationTokenResult
 from kafka.clients.admin.describe_log_dirs_options import DescribeLogDirsOptions
 from kafka.clients.admin.describe_log_dirs_result import DescribeLogDirsResult
 from kafka.clients.admin.describe_producers_options import DescribeProducersOptions
@@ -86,6 +91,8 @@ from kafka.clients.admin.describe_user_scram_credentials_options import Describe
 from kafka.clients.admin.describe_user_scram_credentials_result import DescribeUserScramCredentialsResult
 from kafka.clients.admin.elect_leaders_options import ElectLeadersOptions
 from kafka.clients.admin.elect_leaders_result import ElectLeadersResult
+from kafka.clients.admin.expire_delegation_token_options import ExpireDelegationTokenOptions
+from kafka.clients.admin.expire_delegation_token_result import ExpireDelegationTokenResult
 from kafka.clients.admin.internals.abort_transaction_handler import AbortTransactionHandler
 from kafka.clients.admin.internals.admin_api_driver import AdminApiDriver, RequestSpec
 from kafka.clients.admin.internals.admin_api_future import AdminApiFuture
@@ -134,6 +141,8 @@ from kafka.clients.admin.new_topic import NewTopic
 from kafka.clients.admin.offset_spec import EarliestSpec, MaxTimestampSpec, OffsetSpec, TimestampSpec
 from kafka.clients.admin.partition_reassignment import PartitionReassignment
 from kafka.clients.admin.records_to_delete import RecordsToDelete
+from kafka.clients.admin.renew_delegation_token_options import RenewDelegationTokenOptions
+from kafka.clients.admin.renew_delegation_token_result import RenewDelegationTokenResult
 from kafka.clients.admin.replica_info import ReplicaInfo
 from kafka.clients.admin.scram_mechanism import ScramMechanism
 from kafka.clients.admin.topic_description import TopicDescription
@@ -226,6 +235,8 @@ from kafka.common.requests.list_partition_reassignments_request import ListParti
 from kafka.common.requests.list_partition_reassignments_response import ListPartitionReassignmentsResponse
 from kafka.common.requests.metadata_request import MetadataRequest, MetadataRequestBuilder
 from kafka.common.requests.metadata_response import NO_CONTROLLER_ID, MetadataResponse
+from kafka.common.security.auth.kafka_principal import KafkaPrincipal
+from kafka.common.security.token.delegation import DelegationToken, TokenInformation
 from kafka.common.topic_collection import TopicCollection, TopicIdCollection, TopicNameCollection
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.topic_partition_info import TopicPartitionInfo
@@ -2048,6 +2059,183 @@ class KafkaAdminClient(AdminClient):
         return AlterClientQuotasResult(futures)
 
     # -- SCRAM credentials ----------------------------------------------------------------------------------------
+
+    def create_delegation_token(
+        self, options: CreateDelegationTokenOptions | None = None
+    ) -> CreateDelegationTokenResult:
+        from kafka.common.message import CreateDelegationTokenRequestData
+        from kafka.common.requests.create_delegation_token_request import CreateDelegationTokenRequest
+
+        opts = CreateDelegationTokenOptions() if options is None else options
+        future: KafkaFutureImpl[DelegationToken] = KafkaFutureImpl()
+        now = self._time.milliseconds()
+
+        class _CreateDelegationTokenCall(Call):
+            def create_request(self, timeout_ms: int) -> Builder[Any]:
+                data = CreateDelegationTokenRequestData(
+                    renewers=[
+                        CreateDelegationTokenRequestData.CreatableRenewers(
+                            principal_type=r.principal_type, principal_name=r.name
+                        )
+                        for r in opts.renewers()
+                    ],
+                    max_lifetime_ms=opts.max_life_time_ms(),
+                )
+                owner = opts.owner()
+                if owner is not None:
+                    data.owner_principal_type = owner.principal_type
+                    data.owner_principal_name = owner.name
+                return DataBuilder(CreateDelegationTokenRequest, data)
+
+            def handle_response(self, abstract_response: AbstractResponse) -> None:
+                data = abstract_response.data
+                error = Errors.for_code(data.error_code)
+                if error is not Errors.NONE:
+                    future.complete_exceptionally(error.exception() or UnknownServerException())
+                    return
+                owner = KafkaPrincipal(data.principal_type, data.principal_name)
+                requester = (
+                    KafkaPrincipal(data.token_requester_principal_type, data.token_requester_principal_name)
+                    if data.token_requester_principal_name
+                    else owner
+                )
+                token_info = TokenInformation(
+                    data.token_id,
+                    owner,
+                    opts.renewers(),
+                    data.issue_timestamp_ms,
+                    data.max_timestamp_ms,
+                    data.expiry_timestamp_ms,
+                    requester,
+                )
+                future.complete(DelegationToken(token_info, bytes(data.hmac)))
+
+            def handle_failure(self, throwable: BaseException) -> None:
+                future.complete_exceptionally(throwable)
+
+        self._runnable.call(
+            _CreateDelegationTokenCall(
+                self,
+                "createDelegationToken",
+                self._calc_deadline_ms(now, opts.timeout_ms()),
+                LeastLoadedNodeProvider(self),
+            ),
+            now,
+        )
+        return CreateDelegationTokenResult(future)
+
+    def renew_delegation_token(
+        self, hmac: bytes, options: RenewDelegationTokenOptions | None = None
+    ) -> RenewDelegationTokenResult:
+        from kafka.common.message import RenewDelegationTokenRequestData
+        from kafka.common.requests.renew_delegation_token_request import RenewDelegationTokenRequest
+
+        opts = RenewDelegationTokenOptions() if options is None else options
+        data = RenewDelegationTokenRequestData(hmac=bytes(hmac), renew_period_ms=opts.renew_time_period_ms())
+        future = self._expiry_call("renewDelegationToken", RenewDelegationTokenRequest, data, opts)
+        return RenewDelegationTokenResult(future)
+
+    def expire_delegation_token(
+        self, hmac: bytes, options: ExpireDelegationTokenOptions | None = None
+    ) -> ExpireDelegationTokenResult:
+        from kafka.common.message import ExpireDelegationTokenRequestData
+        from kafka.common.requests.expire_delegation_token_request import ExpireDelegationTokenRequest
+
+        opts = ExpireDelegationTokenOptions() if options is None else options
+        data = ExpireDelegationTokenRequestData(hmac=bytes(hmac), expiry_time_period_ms=opts.expiry_time_period_ms())
+        future = self._expiry_call("expireDelegationToken", ExpireDelegationTokenRequest, data, opts)
+        return ExpireDelegationTokenResult(future)
+
+    def _expiry_call(self, call_name: str, request_class: Any, data: Any, opts: AbstractOptions) -> KafkaFuture[int]:
+        """A renew or expire call to the least loaded broker; the future gets the token's new expiry timestamp."""
+        future: KafkaFutureImpl[int] = KafkaFutureImpl()
+        now = self._time.milliseconds()
+
+        class _ExpiryCall(Call):
+            def create_request(self, timeout_ms: int) -> Builder[Any]:
+                return DataBuilder(request_class, data)
+
+            def handle_response(self, abstract_response: AbstractResponse) -> None:
+                response_data = abstract_response.data
+                error = Errors.for_code(response_data.error_code)
+                if error is not Errors.NONE:
+                    future.complete_exceptionally(error.exception() or UnknownServerException())
+                else:
+                    future.complete(int(response_data.expiry_timestamp_ms))
+
+            def handle_failure(self, throwable: BaseException) -> None:
+                future.complete_exceptionally(throwable)
+
+        self._runnable.call(
+            _ExpiryCall(self, call_name, self._calc_deadline_ms(now, opts.timeout_ms()), LeastLoadedNodeProvider(self)),
+            now,
+        )
+        return future
+
+    def describe_delegation_token(
+        self, options: DescribeDelegationTokenOptions | None = None
+    ) -> DescribeDelegationTokenResult:
+        from kafka.common.message import DescribeDelegationTokenRequestData
+        from kafka.common.requests.describe_delegation_token_request import DescribeDelegationTokenRequest
+
+        opts = DescribeDelegationTokenOptions() if options is None else options
+        future: KafkaFutureImpl[list[DelegationToken]] = KafkaFutureImpl()
+        now = self._time.milliseconds()
+
+        class _DescribeDelegationTokenCall(Call):
+            def create_request(self, timeout_ms: int) -> Builder[Any]:
+                owners = opts.owners()
+                data = DescribeDelegationTokenRequestData(
+                    owners=None
+                    if owners is None
+                    else [
+                        DescribeDelegationTokenRequestData.DescribeDelegationTokenOwner(
+                            principal_type=o.principal_type, principal_name=o.name
+                        )
+                        for o in owners
+                    ]
+                )
+                return DataBuilder(DescribeDelegationTokenRequest, data)
+
+            def handle_response(self, abstract_response: AbstractResponse) -> None:
+                data = abstract_response.data
+                error = Errors.for_code(data.error_code)
+                if error is not Errors.NONE:
+                    future.complete_exceptionally(error.exception() or UnknownServerException())
+                    return
+                tokens = []
+                for t in data.tokens:
+                    owner = KafkaPrincipal(t.principal_type, t.principal_name)
+                    requester = (
+                        KafkaPrincipal(t.token_requester_principal_type, t.token_requester_principal_name)
+                        if t.token_requester_principal_name
+                        else owner
+                    )
+                    info = TokenInformation(
+                        t.token_id,
+                        owner,
+                        [KafkaPrincipal(r.principal_type, r.principal_name) for r in t.renewers],
+                        t.issue_timestamp,
+                        t.max_timestamp,
+                        t.expiry_timestamp,
+                        requester,
+                    )
+                    tokens.append(DelegationToken(info, bytes(t.hmac)))
+                future.complete(tokens)
+
+            def handle_failure(self, throwable: BaseException) -> None:
+                future.complete_exceptionally(throwable)
+
+        self._runnable.call(
+            _DescribeDelegationTokenCall(
+                self,
+                "describeDelegationToken",
+                self._calc_deadline_ms(now, opts.timeout_ms()),
+                LeastLoadedNodeProvider(self),
+            ),
+            now,
+        )
+        return DescribeDelegationTokenResult(future)
 
     def describe_user_scram_credentials(
         self, users: Sequence[str] | None = None, options: DescribeUserScramCredentialsOptions | None = None
