@@ -1078,7 +1078,11 @@ class Log(Logging, KafkaMetricsGroup):
         if not self._had_clean_shutdown:
             unflushed = self.log_segments(self.recovery_point, INT64_MAX)
             for index, segment in enumerate(unflushed):
-                self.info(f"Recovering unflushed segment {segment.base_offset}")
+                # Progress as Kafka 3.x's LogLoader shows it: how many of the unflushed segments are done.
+                self.info(
+                    f"Recovering unflushed segment {segment.base_offset}. {index}/{len(unflushed)} recovered for "
+                    f"{self.topic_partition}."
+                )
                 try:
                     truncated_bytes = self._recover_segment(segment, self.leader_epoch_cache)
                 except InvalidOffsetException:

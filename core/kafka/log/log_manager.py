@@ -398,6 +398,7 @@ class LogManager(Logging, KafkaMetricsGroup):
         offline_lock = threading.Lock()
         jobs: list[Future[None]] = []
         num_total_logs = 0
+        unclean_log_dirs: list[str] = []
         try:
             for dir in live_dirs:
                 log_dir_absolute_path = str(dir)
@@ -410,18 +411,9 @@ class LogManager(Logging, KafkaMetricsGroup):
                     thread_pools.append(pool)
                     clean_shutdown_file = dir / CLEAN_SHUTDOWN_FILE
                     if clean_shutdown_file.exists():
-                        self.info(
-                            f"Skipping recovery for all logs in {log_dir_absolute_path} since clean shutdown file was "
-                            "found"
-                        )
                         # Gone at once: a crash while loading must mean recovery at the next start (KAFKA-10471).
                         clean_shutdown_file.unlink()
                         had_clean_shutdown = True
-                    else:
-                        self.info(
-                            f"Attempting recovery for all logs in {log_dir_absolute_path} since no clean shutdown "
-                            "file was found"
-                        )
                     recovery_points: dict[TopicPartition, int] = {}
                     try:
                         recovery_points = self._recovery_point_checkpoints[dir].read()
@@ -446,6 +438,21 @@ class LogManager(Logging, KafkaMetricsGroup):
                         if d.is_dir() and Log.parse_topic_partition_name(d).topic != METADATA_TOPIC
                     ]
                     num_total_logs += len(logs_to_load)
+                    # PORT: the progress lines are Kafka 3.x's (LogManager.loadLogs), which say how many logs of
+                    # each directory are done and left; 2.8 only said whether recovery was attempted.
+                    if not logs_to_load:
+                        self.info(f"No logs found to be loaded in {log_dir_absolute_path}")
+                    elif had_clean_shutdown:
+                        self.info(
+                            f"Skipping recovery of {len(logs_to_load)} logs from {log_dir_absolute_path} since "
+                            "clean shutdown file was found"
+                        )
+                    else:
+                        self.info(
+                            f"Recovering {len(logs_to_load)} logs from {log_dir_absolute_path} since no "
+                            "clean shutdown file was found"
+                        )
+                        unclean_log_dirs.append(log_dir_absolute_path)
                     num_logs_loaded = [0]
                     count_lock = threading.Lock()
 
@@ -470,9 +477,10 @@ class LogManager(Logging, KafkaMetricsGroup):
                                 num_logs_loaded[0] += 1
                                 current_num_loaded = num_logs_loaded[0]
                             self.info(
-                                f"Completed load of {log} with {log.number_of_segments} segments in "
-                                f"{log_load_duration_ms}ms ({current_num_loaded}/{total} loaded in "
-                                f"{log_dir_absolute_path})"
+                                f"Completed load of {log} with {log.number_of_segments} segments, "
+                                f"local-log-start-offset {log.log_start_offset} and log-end-offset "
+                                f"{log.log_end_offset} in {log_load_duration_ms}ms ({current_num_loaded}/{total} "
+                                f"completed in {log_dir_absolute_path})"
                             )
                         except (OSError, KafkaStorageException) as e:
                             with offline_lock:
@@ -496,7 +504,12 @@ class LogManager(Logging, KafkaMetricsGroup):
         finally:
             for pool in thread_pools:
                 pool.shutdown(wait=True, cancel_futures=True)
-        self.info(f"Loaded {num_total_logs} logs in {self._time.hi_res_clock_ms() - start_ms}ms.")
+        elapsed_ms = self._time.hi_res_clock_ms() - start_ms
+        # Scala prints the ArrayBuffer of the dirs as it is.
+        printed_unclean = ""
+        if unclean_log_dirs:
+            printed_unclean = f" (unclean log dirs = ArrayBuffer({', '.join(unclean_log_dirs)}))"
+        self.info(f"Loaded {num_total_logs} logs in {elapsed_ms}ms{printed_unclean}")
 
     def startup(self, topic_names: Iterable[str]) -> None:
         """Load the logs and start the background tasks and the cleaner."""

@@ -392,3 +392,37 @@ def test_apply_from_kafka_config(env: Env, tmp_path: Path) -> None:
     assert manager.cleaner is not None and manager.cleaner.cleaner_count == 2
     log = manager.get_or_create_log(TP, is_new=True)
     assert log.config.segment_size == 2_000_000
+
+
+def test_recovery_progress_lines(env: Env, caplog: pytest.LogCaptureFixture) -> None:
+    """Loading logs says, per directory, how many logs there are and whether they are recovered, then each log's
+    place in that count (n/total completed) and, during recovery, each unflushed segment's (done/unflushed), as
+    Kafka 3.x does."""
+    data = env.tmp_path / "data"
+    manager = env.create()
+    for partition in (0, 1):
+        log = manager.get_or_create_log(TopicPartition("topic", partition), is_new=True)
+        log.append_as_leader(records(b"v"), 0)
+    env.shutdown(manager)
+    caplog.set_level(logging.INFO)
+    env.shutdown(env.create())  # clean: the marker is there
+    text = caplog.text
+    assert f"Skipping recovery of 2 logs from {data} since clean shutdown file was found" in text
+    assert f"(1/2 completed in {data})" in text and f"(2/2 completed in {data})" in text
+    assert "with 1 segments, local-log-start-offset 0 and log-end-offset 1 in " in text
+    assert "Loaded 2 logs in " in text and "unclean log dirs" not in text
+
+    caplog.clear()
+    (data / Log.CLEAN_SHUTDOWN_FILE).unlink()  # a crash, and nothing known to be flushed
+    (data / "recovery-point-offset-checkpoint").write_text("0\n0\n")
+    env.create()
+    text = caplog.text
+    assert f"Recovering 2 logs from {data} since no clean shutdown file was found" in text
+    assert "Recovering unflushed segment 0. 0/1 recovered for topic-0." in text
+    assert "Recovering unflushed segment 0. 0/1 recovered for topic-1." in text
+    assert f"(unclean log dirs = ArrayBuffer({data}))" in text
+
+    caplog.clear()
+    empty = env.tmp_path / "empty"
+    env.create(dirs=[empty])
+    assert f"No logs found to be loaded in {empty}" in caplog.text
