@@ -313,6 +313,54 @@ def test_new_keystore_through_kafka_configs_without_restart(broker: BrokerProces
     assert "rotated-secret" not in broker.console_since_start()
 
 
+def _alter_ssl_keystore_location(broker: BrokerProcess, location: Path) -> None:
+    run = tool(
+        "kafka-configs.sh",
+        "--bootstrap-server",
+        broker.bootstrap,
+        "--entity-type",
+        "brokers",
+        "--entity-name",
+        "0",
+        "--alter",
+        "--add-config",
+        f"listener.name.ssl.ssl.keystore.location={location},listener.name.ssl.ssl.keystore.password="
+        f"{ss.STORE_PASSWORD},listener.name.ssl.ssl.key.password={ss.STORE_PASSWORD}",
+    )
+    assert run.status == 0, run.err + run.out
+
+
+def _wait_for_broker_certificate_serial(port: int, certs: ss.TestCerts, expected: int) -> None:
+    deadline = time.monotonic() + 30
+    serial = _broker_certificate_serial(port, certs)
+    while time.monotonic() < deadline and serial != expected:
+        time.sleep(0.2)
+        serial = _broker_certificate_serial(port, certs)
+    assert serial == expected
+
+
+def test_keystore_replaced_in_place_is_reloaded_when_given_again(
+    broker: BrokerProcess, certs: ss.TestCerts, tmp_path: Path
+) -> None:
+    """The same keystore path given again after its file was replaced: the broker re-reads it (Kafka's
+    reloadUpdatedFilesWithoutConfigChange and the SslFactory's modified-store check)."""
+    port = ss.listener_ports(broker)["SSL"]
+    first = ss.reissue_certificate(certs, f"in-place-a-{uuid.uuid4().hex[:6]}")
+    second = ss.reissue_certificate(certs, f"in-place-b-{uuid.uuid4().hex[:6]}")
+    store = tmp_path / "broker-keystore.p12"
+    store.write_bytes(first.keystore_p12.read_bytes())
+    _alter_ssl_keystore_location(broker, store)
+    first_serial = x509.load_pem_x509_certificate(first.cert_pem.read_bytes()).serial_number
+    _wait_for_broker_certificate_serial(port, certs, first_serial)
+    store.write_bytes(second.keystore_p12.read_bytes())
+    _alter_ssl_keystore_location(broker, store)
+    second_serial = x509.load_pem_x509_certificate(second.cert_pem.read_bytes()).serial_number
+    _wait_for_broker_certificate_serial(port, certs, second_serial)
+    # Given again unchanged, the store is not rebuilt: new connections keep the certificate.
+    _alter_ssl_keystore_location(broker, store)
+    assert _broker_certificate_serial(port, certs) == second_serial
+
+
 def test_jks_keystore_is_refused_at_start_up(
     zookeeper: ZooKeeperServer, zk_chroot: str, tmp_path: Path, certs: ss.TestCerts
 ) -> None:

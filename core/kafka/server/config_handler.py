@@ -636,6 +636,9 @@ class DynamicBrokerConfig(Logging):
         }
     )
     LISTENER_CONFIG_REGEX: ClassVar[re.Pattern[str]] = re.compile(r"listener\.name\.[^.]*\.(.*)")
+    RELOADABLE_FILE_CONFIGS: ClassVar[frozenset[str]] = frozenset(
+        {KafkaConfig.SSL_KEYSTORE_LOCATION_PROP, KafkaConfig.SSL_TRUSTSTORE_LOCATION_PROP}
+    )
     DYNAMIC_PASSWORD_CONFIGS: ClassVar[frozenset[str]] = frozenset(
         name
         for name, key in KafkaConfig.config_def.config_keys.items()
@@ -802,6 +805,25 @@ class DynamicBrokerConfig(Logging):
             except Exception as e:
                 self.error(f"Cluster default configs could not be applied: {sorted(persistent_props)}", e)
 
+    def reload_updated_files_without_config_change(self, new_props: Mapping[str, str]) -> None:
+        """Kafka's reloadUpdatedFilesWithoutConfigChange: an alter of this broker's configs (`new_props`, the
+        request's) makes every listener re-read its keystore and truststore files, which a listener's SslFactory
+        rebuilds its engines from when a file changed in place under the same name. Changed values are applied
+        later, when ZooKeeper's change notification comes back; this handles the unchanged names alone."""
+        with self._lock.write_lock:
+            for reconfigurable in list(self._reconfigurables):
+                if not DynamicBrokerConfig.RELOADABLE_FILE_CONFIGS & frozenset(reconfigurable.reconfigurable_configs()):
+                    continue
+                listener_name = getattr(reconfigurable, "listener_name", None)
+                if listener_name is not None and listener_name() is not None:
+                    kafka_props = self._validated_kafka_props(new_props, per_broker_config=True)
+                    new_config = KafkaConfig(kafka_props, False)
+                    self._process_listener_reconfigurable(
+                        reconfigurable, listener_name(), new_config, validate_only=False, reload_only=True
+                    )
+                else:
+                    self.trace(f"Files will not be reloaded without config change for {reconfigurable}")
+
     def _password_encoder(self) -> PasswordEncoder:
         """The encoder of dynamic password configs, keyed by `password.encoder.secret`."""
         config = self._kafka_config
@@ -964,10 +986,16 @@ class DynamicBrokerConfig(Logging):
             raise ConfigException("Invalid dynamic configuration") from e
 
     def _process_listener_reconfigurable(
-        self, reconfigurable: Any, listener_name: Any, new_config: KafkaConfig, validate_only: bool
+        self,
+        reconfigurable: Any,
+        listener_name: Any,
+        new_config: KafkaConfig,
+        validate_only: bool,
+        reload_only: bool = False,
     ) -> None:
         """A listener's channel builder sees its listener's values; it is reconfigured when one of its keys
-        changed there (a new `listener.name.<l>.ssl.keystore.location`, say)."""
+        changed there (a new `listener.name.<l>.ssl.keystore.location`, say), or with `reload_only` even when none
+        did (its SslFactory then rebuilds only for store files modified in place)."""
         prefix = listener_name.config_prefix()
         old_values = self._current_config.values_with_prefix_override(prefix)
         new_values = new_config.values_with_prefix_override(prefix)
@@ -975,6 +1003,8 @@ class DynamicBrokerConfig(Logging):
         updated_keys = set(change_map) | deleted_keys
         if self._needs_reconfiguration(frozenset(reconfigurable.reconfigurable_configs()), updated_keys, deleted_keys):
             self._process_reconfigurable(reconfigurable, updated_keys, new_values, validate_only)
+        elif reload_only and not validate_only:
+            reconfigurable.reconfigure(new_values)
 
     def _process_reconfigurable(
         self,

@@ -32,8 +32,7 @@ ConfigException as INVALID_CONFIG (CreateTopics) or INVALID_REQUEST with "Invali
 # PORT: not ported yet: the create-topic and alter-config policies (create.topic.policy.class.name,
 # alter.config.policy.class.name; a configured policy is reported and not applied), SCRAM credentials
 # (describe/alterUserScramCredentials), which need the SCRAM layer; the enforcement of client quotas (they are
-# stored, described and announced, but no ClientQuotaManager throttles clients on them yet); and Kafka's
-# reloadUpdatedFilesWithoutConfigChange (SSL keystores), which needs listener reconfiguration.
+# stored, described and announced, but no ClientQuotaManager throttles clients on them yet).
 # ControllerMutationQuota (ControllerMutationQuotaManager.scala) is a Protocol here; None means unlimited.
 # IncrementalAlterConfigs takes the request's AlterableConfig entries (name, config_operation, value) where Kafka
 # first turns them into the admin client's AlterConfigOp; `OpType` carries AlterConfigOp.OpType's ids.
@@ -492,6 +491,8 @@ class ZkAdminManager(Logging):
         dynamic_config = dynamic_config_of(self.config)
         dynamic_config.validate(config_props, per_broker_config)
         if not validate_only:
+            if per_broker_config:
+                dynamic_config.reload_updated_files_without_config_change(config_props)
             loggable = self._to_loggable_props(resource, config_props)
             if per_broker_config:
                 self.info(f"Updating broker {broker_id} with new configuration : {loggable}")
