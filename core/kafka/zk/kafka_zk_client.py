@@ -9,8 +9,10 @@ Requests that fail with CONNECTIONLOSS are sent again once the session is connec
 fenced: with `expected_controller_epoch_zk_version` >= 0, each write becomes a multi that first checks the
 version of /controller_epoch, and a failed check raises ControllerMovedException.
 
-# PORT: not ported yet: the Kafka ACL methods (need the authorizer's resource and ACL classes) and the
-# ZooKeeperRequestLatencyMs histogram. Scala overloads get one
+Metrics: the ZooKeeperRequestLatencyMs histogram (kafka.server:type=ZooKeeperClientMetrics), updated with the
+response time of every request, removed at close.
+
+# PORT: not ported yet: the Kafka ACL methods (need the authorizer's resource and ACL classes). Scala overloads get one
 # method with an optional argument (delete_isr_change_notifications, delete_log_dir_event_notifications).
 # `create_chroot_path` is the chroot step of Kafka's KafkaServer.initZkClient, kept with the client here.
 """
@@ -32,6 +34,7 @@ from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
 from kafka.controller.leader_isr_and_controller_epoch import LeaderIsrAndControllerEpoch
 from kafka.log.log_config import LogConfig
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.security.authorizer.acl_entry import AclEntry
 from kafka.utils.logging import Logging
 from kafka.zk.zk_data import (
@@ -137,10 +140,12 @@ class UpdateLeaderAndIsrResult:
     partitions_to_retry: Sequence[TopicPartition]
 
 
-class KafkaZkClient(Logging):
+class KafkaZkClient(Logging, KafkaMetricsGroup):
     """Kafka's ZooKeeper operations over a ZooKeeperClient; see the module docstring."""
 
     logger_name = "kafka.zk.KafkaZkClient"
+    metrics_group = "kafka.server"
+    metrics_type_name = "ZooKeeperClientMetrics"
 
     def __init__(self, zoo_keeper_client: ZooKeeperClient, is_secure: bool, time: Time) -> None:
         self._zoo_keeper_client = zoo_keeper_client
@@ -149,6 +154,7 @@ class KafkaZkClient(Logging):
         # The session in which the broker registered (updated on re-registration), to recognise our own
         # ephemeral znode after a session expiry (KAFKA-7165).
         self._current_zoo_keeper_session_id = -1
+        self._latency_metric = self.new_histogram("ZooKeeperRequestLatencyMs")
 
     @classmethod
     def apply(
@@ -1095,6 +1101,7 @@ class KafkaZkClient(Logging):
         self._zoo_keeper_client.unregister_state_change_handler(name)
 
     def close(self) -> None:
+        self.remove_metric("ZooKeeperRequestLatencyMs")
         self._zoo_keeper_client.close()
 
     # -- ACLs (the AclAuthorizer's storage) ---------------------------------------------------------------
@@ -1400,6 +1407,8 @@ class KafkaZkClient(Logging):
         responses: list[R] = []
         while remaining_requests:
             batch_responses = self._zoo_keeper_client.handle_requests(remaining_requests)
+            for response in batch_responses:
+                self._latency_metric.update(response.metadata.response_time_ms)
             # Only the requests that met a connection loss are sent again, once connected.
             if any(r.result_code == Code.CONNECTIONLOSS for r in batch_responses):
                 pairs = list(zip(remaining_requests, batch_responses))

@@ -29,8 +29,11 @@ the Scala file.
 #   the callers, which all re-read their paths anyway).
 # - Responses of a batch come back in request order (Kafka collects them in completion order, which for one
 #   ZooKeeper session is request order too).
-# - Kafka's metrics (ZooKeeper{Disconnects,SyncConnects,Expires,...}PerSec, SessionState) and the TLS/SASL
-#   client config (ZKClientConfig) are not ported yet.
+# - The TLS/SASL client config (ZKClientConfig) is not ported yet.
+#
+# Metrics (under `metric_group`/`metric_type`, kafka.server:type=SessionExpireListener for the broker's client):
+# the ZooKeeper{Disconnects,SyncConnects,AuthFailures,ReadOnlyConnects,SaslAuthentications,Expires}PerSec meters,
+# marked on each session state event, and the SessionState gauge; removed at close.
 #
 # Threads: watch and state events run on the kazoo client's callback thread, responses on its completion thread
 # (Java: the EventThread for both); the reinit scheduler thread runs session re-creation.
@@ -57,10 +60,13 @@ from kazoo.protocol.states import KeeperState as KazooKeeperState
 from kazoo.retry import KazooRetry
 
 from kafka.common.utils.time import Time
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
+from kafka.metrics.yammer import Meter
 from kafka.utils.count_down_latch import CountDownLatch
 from kafka.utils.kafka_scheduler import KafkaScheduler
 from kafka.utils.logging import Logging
 from kafka.utils.read_write_lock import ReentrantReadWriteLock
+from kafka.utils.time_unit import TimeUnit
 from kafka.zookeeper.zookeeper_types import (
     ACL,
     CheckResult,
@@ -392,7 +398,7 @@ class ZooKeeperClientTimeoutException(ZooKeeperClientException):
 # ---------------------------------------------------------------------------------------------------------
 
 
-class ZooKeeperClient(Logging):
+class ZooKeeperClient(Logging, KafkaMetricsGroup):
     """A pipelining ZooKeeper client with watch handlers per path and session re-creation after expiry.
 
     Connects in the constructor and raises ZooKeeperClientTimeoutException if that takes longer than
@@ -433,9 +439,29 @@ class ZooKeeperClient(Logging):
         self._is_first_connection_established = False
         self._closing = False
 
+        # Kafka's explicit group and type for this client's metrics (the KafkaMetricsGroup attributes).
+        self.metrics_group = metric_group
+        self.metrics_type_name = metric_type
+        self._metric_names: list[str] = []
+        # Made before the session: its first state event marks one of these meters.
+        self._state_to_meter_map: dict[KeeperState, Meter] = {}
+        for state, event_type in (
+            (KeeperState.DISCONNECTED, "Disconnects"),
+            (KeeperState.SYNC_CONNECTED, "SyncConnects"),
+            (KeeperState.AUTH_FAILED, "AuthFailures"),
+            (KeeperState.CONNECTED_READ_ONLY, "ReadOnlyConnects"),
+            (KeeperState.SASL_AUTHENTICATED, "SaslAuthentications"),
+            (KeeperState.EXPIRED, "Expires"),
+        ):
+            meter_name = f"ZooKeeper{event_type}PerSec"
+            self._metric_names.append(meter_name)
+            self._state_to_meter_map[state] = self.new_meter(meter_name, event_type.lower(), TimeUnit.SECONDS)
+
         self.info(f"Initializing a new session to {connect_string}.")
         # Fail fast if the handle cannot be built (a malformed connect string), so not through reinitialize.
         self._zoo_keeper = _ZooKeeper(self, connect_string, session_timeout_ms)
+        self.new_gauge("SessionState", lambda: str(self.connection_state))
+        self._metric_names.append("SessionState")
         self.reinitialize_scheduler.startup()
         try:
             self._wait_until_connected(connection_timeout_ms)
@@ -660,6 +686,8 @@ class ZooKeeperClient(Logging):
             self._state_change_handlers.clear()
             zoo_keeper = self._zoo_keeper
             zoo_keeper.mark_closed()
+            for metric_name in self._metric_names:
+                self.remove_metric(metric_name)
         # PORT: the kazoo client is stopped outside the lock: stopping it joins its callback thread, which may be
         # waiting for the lock in a handler.
         zoo_keeper.close()
@@ -751,6 +779,9 @@ class ZooKeeperClient(Logging):
     def _process_state_event(self, state: KeeperState) -> None:
         """A change of the session's state (an event without path); runs on the kazoo callback thread."""
         self.debug(f"Received event: WatchedEvent state:{state} type:None path:null")
+        meter = self._state_to_meter_map.get(state)
+        if meter is not None:
+            meter.mark()
         self._signal_connected_or_expired()
         if state == KeeperState.AUTH_FAILED:
             self.error("Auth failed.")
