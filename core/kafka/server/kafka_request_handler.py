@@ -5,8 +5,7 @@ RequestChannel's queue and passes them to the api layer (KafkaApis), until it ta
 KafkaRequestHandlerPool starts, resizes and stops them.
 
 # PORT: Kafka 2.8 names the threads `data-plane-kafka-request-handler-N`; this port keeps the names without
-# the listener-plane prefix (see socket_server.py). BrokerTopicStats/BrokerTopicMetrics, also in this Scala
-# file, are left to the metrics work; the pool's idle meter is a plain running total of idle nanoseconds.
+# the listener-plane prefix (see socket_server.py).
 # PORT: ClientRequestGate is not in Kafka 2.8: the handlers of a starting broker hold client requests aside until
 # its metadata cache has heard from the controller (see the class).
 """
@@ -17,18 +16,30 @@ import logging
 import threading
 from collections import deque
 from collections.abc import Callable
-from typing import Protocol
+from typing import Final, Protocol
 
 from kafka.common.errors import InvalidRequestException
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.utils.kafka_thread import KafkaThread
 from kafka.common.utils.time import Time
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
+from kafka.metrics.yammer.meter import Meter
 from kafka.network.request_channel import Request, RequestChannel, ShutdownRequest
-from kafka.utils.atomic import AtomicInteger, AtomicLong
+from kafka.utils.atomic import AtomicInteger
 from kafka.utils.count_down_latch import CountDownLatch
 from kafka.utils.logging import TRACE, Logging
+from kafka.utils.pool import Pool
+from kafka.utils.time_unit import TimeUnit
 
-__all__ = ["UNGATED_APIS", "ApiRequestHandler", "ClientRequestGate", "KafkaRequestHandler", "KafkaRequestHandlerPool"]
+__all__ = [
+    "UNGATED_APIS",
+    "ApiRequestHandler",
+    "BrokerTopicMetrics",
+    "BrokerTopicStats",
+    "ClientRequestGate",
+    "KafkaRequestHandler",
+    "KafkaRequestHandlerPool",
+]
 
 _handler_logger = logging.getLogger("kafka.server.KafkaRequestHandler")
 
@@ -170,7 +181,7 @@ class KafkaRequestHandler(Logging):
         self,
         id: int,
         broker_id: int,
-        aggregate_idle_meter: AtomicLong,
+        aggregate_idle_meter: Meter,
         total_handler_threads: AtomicInteger,
         request_channel: RequestChannel,
         apis: ApiRequestHandler,
@@ -196,9 +207,7 @@ class KafkaRequestHandler(Logging):
             start_select_time = self._time.nanoseconds()
             req = self.request_channel.receive_request(300)
             end_time = self._time.nanoseconds()
-            self.aggregate_idle_meter.add_and_get(
-                (end_time - start_select_time) // max(self.total_handler_threads.get(), 1)
-            )
+            self.aggregate_idle_meter.mark((end_time - start_select_time) // max(self.total_handler_threads.get(), 1))
 
             match req:
                 case ShutdownRequest():
@@ -262,7 +271,7 @@ class KafkaRequestHandler(Logging):
             pass
 
 
-class KafkaRequestHandlerPool(Logging):
+class KafkaRequestHandlerPool(KafkaMetricsGroup, Logging):
     """`num_threads` request handlers on daemon threads named `kafka-request-handler-{id}`."""
 
     logger_name = "kafka.server.KafkaRequestHandlerPool"
@@ -284,8 +293,11 @@ class KafkaRequestHandlerPool(Logging):
         self._time = time
         self._thread_pool_size = AtomicInteger(num_threads)
         self.request_handler_avg_idle_metric_name = request_handler_avg_idle_metric_name
-        # Idle nanoseconds of the pool, each handler's divided by the pool size (Kafka's aggregate idle meter).
-        self.aggregate_idle_meter = AtomicLong(0)
+        # Idle nanoseconds of the pool, each handler's divided by the pool size: its mean rate per nanosecond is
+        # the pool's idle fraction.
+        self.aggregate_idle_meter = self.new_meter(
+            request_handler_avg_idle_metric_name, "percent", TimeUnit.NANOSECONDS
+        )
         self.log_ident = f"[{log_and_thread_name_prefix} Kafka Request Handler on Broker {broker_id}], "
         # PORT: see ClientRequestGate; None serves every request at once, as Kafka does.
         self.client_request_gate = client_request_gate
@@ -332,3 +344,184 @@ class KafkaRequestHandlerPool(Logging):
             if self.client_request_gate is not None:
                 self.client_request_gate.close()
             self.info("shut down completely")
+
+
+class BrokerTopicMetrics(KafkaMetricsGroup):
+    """The `kafka.server:type=BrokerTopicMetrics` meters of one topic (`name`), or of all topics (None): the all-
+    topics ones exist from the start, a topic's only once marked."""
+
+    MESSAGES_IN_PER_SEC: Final = "MessagesInPerSec"
+    BYTES_IN_PER_SEC: Final = "BytesInPerSec"
+    BYTES_OUT_PER_SEC: Final = "BytesOutPerSec"
+    BYTES_REJECTED_PER_SEC: Final = "BytesRejectedPerSec"
+    REPLICATION_BYTES_IN_PER_SEC: Final = "ReplicationBytesInPerSec"
+    REPLICATION_BYTES_OUT_PER_SEC: Final = "ReplicationBytesOutPerSec"
+    FAILED_PRODUCE_REQUESTS_PER_SEC: Final = "FailedProduceRequestsPerSec"
+    FAILED_FETCH_REQUESTS_PER_SEC: Final = "FailedFetchRequestsPerSec"
+    TOTAL_PRODUCE_REQUESTS_PER_SEC: Final = "TotalProduceRequestsPerSec"
+    TOTAL_FETCH_REQUESTS_PER_SEC: Final = "TotalFetchRequestsPerSec"
+    FETCH_MESSAGE_CONVERSIONS_PER_SEC: Final = "FetchMessageConversionsPerSec"
+    PRODUCE_MESSAGE_CONVERSIONS_PER_SEC: Final = "ProduceMessageConversionsPerSec"
+    REASSIGNMENT_BYTES_IN_PER_SEC: Final = "ReassignmentBytesInPerSec"
+    REASSIGNMENT_BYTES_OUT_PER_SEC: Final = "ReassignmentBytesOutPerSec"
+    NO_KEY_COMPACTED_TOPIC_RECORDS_PER_SEC: Final = "NoKeyCompactedTopicRecordsPerSec"
+    INVALID_MAGIC_NUMBER_RECORDS_PER_SEC: Final = "InvalidMagicNumberRecordsPerSec"
+    INVALID_MESSAGE_CRC_RECORDS_PER_SEC: Final = "InvalidMessageCrcRecordsPerSec"
+    INVALID_OFFSET_OR_SEQUENCE_RECORDS_PER_SEC: Final = "InvalidOffsetOrSequenceRecordsPerSec"
+
+    _EVENT_TYPES: Final = {
+        MESSAGES_IN_PER_SEC: "messages",
+        BYTES_IN_PER_SEC: "bytes",
+        BYTES_OUT_PER_SEC: "bytes",
+        BYTES_REJECTED_PER_SEC: "bytes",
+        FAILED_PRODUCE_REQUESTS_PER_SEC: "requests",
+        FAILED_FETCH_REQUESTS_PER_SEC: "requests",
+        TOTAL_PRODUCE_REQUESTS_PER_SEC: "requests",
+        TOTAL_FETCH_REQUESTS_PER_SEC: "requests",
+        FETCH_MESSAGE_CONVERSIONS_PER_SEC: "requests",
+        PRODUCE_MESSAGE_CONVERSIONS_PER_SEC: "requests",
+        NO_KEY_COMPACTED_TOPIC_RECORDS_PER_SEC: "requests",
+        INVALID_MAGIC_NUMBER_RECORDS_PER_SEC: "requests",
+        INVALID_MESSAGE_CRC_RECORDS_PER_SEC: "requests",
+        INVALID_OFFSET_OR_SEQUENCE_RECORDS_PER_SEC: "requests",
+    }
+    _ALL_TOPICS_ONLY: Final = {
+        REPLICATION_BYTES_IN_PER_SEC: "bytes",
+        REPLICATION_BYTES_OUT_PER_SEC: "bytes",
+        REASSIGNMENT_BYTES_IN_PER_SEC: "bytes",
+        REASSIGNMENT_BYTES_OUT_PER_SEC: "bytes",
+    }
+
+    def __init__(self, name: str | None) -> None:
+        self.name = name
+        self.tags: dict[str, str] = {} if name is None else {"topic": name}
+        self._event_types = dict(self._EVENT_TYPES)
+        if name is None:
+            self._event_types.update(self._ALL_TOPICS_ONLY)
+        self._lock = threading.Lock()
+        self._meters: dict[str, Meter] = {}
+        if name is None:
+            for metric_type in self._event_types:
+                self.meter(metric_type)
+
+    def meter(self, metric_type: str) -> Meter:
+        """The meter of `metric_type`, created (registered) on first use."""
+        meter = self._meters.get(metric_type)
+        if meter is None:
+            with self._lock:
+                meter = self._meters.get(metric_type)
+                if meter is None:
+                    meter = self.new_meter(metric_type, self._event_types[metric_type], TimeUnit.SECONDS, self.tags)
+                    self._meters[metric_type] = meter
+        return meter
+
+    def has_meter(self, metric_type: str) -> bool:
+        return metric_type in self._event_types
+
+    @property
+    def messages_in_rate(self) -> Meter:
+        return self.meter(self.MESSAGES_IN_PER_SEC)
+
+    @property
+    def bytes_in_rate(self) -> Meter:
+        return self.meter(self.BYTES_IN_PER_SEC)
+
+    @property
+    def bytes_out_rate(self) -> Meter:
+        return self.meter(self.BYTES_OUT_PER_SEC)
+
+    @property
+    def bytes_rejected_rate(self) -> Meter:
+        return self.meter(self.BYTES_REJECTED_PER_SEC)
+
+    @property
+    def failed_produce_request_rate(self) -> Meter:
+        return self.meter(self.FAILED_PRODUCE_REQUESTS_PER_SEC)
+
+    @property
+    def failed_fetch_request_rate(self) -> Meter:
+        return self.meter(self.FAILED_FETCH_REQUESTS_PER_SEC)
+
+    @property
+    def total_produce_request_rate(self) -> Meter:
+        return self.meter(self.TOTAL_PRODUCE_REQUESTS_PER_SEC)
+
+    @property
+    def total_fetch_request_rate(self) -> Meter:
+        return self.meter(self.TOTAL_FETCH_REQUESTS_PER_SEC)
+
+    @property
+    def fetch_message_conversions_rate(self) -> Meter:
+        return self.meter(self.FETCH_MESSAGE_CONVERSIONS_PER_SEC)
+
+    @property
+    def produce_message_conversions_rate(self) -> Meter:
+        return self.meter(self.PRODUCE_MESSAGE_CONVERSIONS_PER_SEC)
+
+    def close_metric(self, metric_type: str) -> None:
+        with self._lock:
+            if self._meters.pop(metric_type, None) is not None:
+                self.remove_metric(metric_type, self.tags)
+
+    def close(self) -> None:
+        for metric_type in list(self._meters):
+            self.close_metric(metric_type)
+
+
+class BrokerTopicStats(Logging):
+    """The per-topic and all-topics BrokerTopicMetrics of a broker."""
+
+    logger_name = "kafka.server.BrokerTopicStats"
+
+    def __init__(self) -> None:
+        self._stats: Pool[str, BrokerTopicMetrics] = Pool(BrokerTopicMetrics)
+        self.all_topics_stats = BrokerTopicMetrics(None)
+
+    def topic_stats(self, topic: str) -> BrokerTopicMetrics:
+        return self._stats.get_and_maybe_put(topic)
+
+    def update_replication_bytes_in(self, value: int) -> None:
+        self.all_topics_stats.meter(BrokerTopicMetrics.REPLICATION_BYTES_IN_PER_SEC).mark(value)
+
+    def _update_replication_bytes_out(self, value: int) -> None:
+        self.all_topics_stats.meter(BrokerTopicMetrics.REPLICATION_BYTES_OUT_PER_SEC).mark(value)
+
+    def update_reassignment_bytes_in(self, value: int) -> None:
+        self.all_topics_stats.meter(BrokerTopicMetrics.REASSIGNMENT_BYTES_IN_PER_SEC).mark(value)
+
+    def update_reassignment_bytes_out(self, value: int) -> None:
+        self.all_topics_stats.meter(BrokerTopicMetrics.REASSIGNMENT_BYTES_OUT_PER_SEC).mark(value)
+
+    def remove_old_leader_metrics(self, topic: str) -> None:
+        """Drops the topic's meters only a leader marks."""
+        topic_metrics = self._stats.get(topic)
+        if topic_metrics is not None:
+            for metric_type in (
+                BrokerTopicMetrics.MESSAGES_IN_PER_SEC,
+                BrokerTopicMetrics.BYTES_IN_PER_SEC,
+                BrokerTopicMetrics.BYTES_REJECTED_PER_SEC,
+                BrokerTopicMetrics.FAILED_PRODUCE_REQUESTS_PER_SEC,
+                BrokerTopicMetrics.TOTAL_PRODUCE_REQUESTS_PER_SEC,
+                BrokerTopicMetrics.PRODUCE_MESSAGE_CONVERSIONS_PER_SEC,
+            ):
+                topic_metrics.close_metric(metric_type)
+
+    def remove_metrics(self, topic: str) -> None:
+        metrics = self._stats.remove(topic)
+        if metrics is not None:
+            metrics.close()
+
+    def update_bytes_out(self, topic: str, is_follower: bool, is_reassignment: bool, value: int) -> None:
+        if is_follower:
+            if is_reassignment:
+                self.update_reassignment_bytes_out(value)
+            self._update_replication_bytes_out(value)
+        else:
+            self.topic_stats(topic).bytes_out_rate.mark(value)
+            self.all_topics_stats.bytes_out_rate.mark(value)
+
+    def close(self) -> None:
+        self.all_topics_stats.close()
+        for metrics in self._stats.values:
+            metrics.close()
+        self.info("Broker and topic stats closed")

@@ -14,6 +14,7 @@ from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.requests.metadata_response import MetadataResponse
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.utils.time import MockTime, Time
+from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
 from kafka.network.request_channel import Request, RequestChannel
 from kafka.server.kafka_request_handler import ClientRequestGate, KafkaRequestHandlerPool
 from tests.unit.kafka.network.socket_server_support import Client, RecordingApis, running_server
@@ -119,11 +120,16 @@ def test_shutdown_waits_for_the_request_being_handled(caplog: pytest.LogCaptureF
 
 
 def test_idle_time_is_accounted() -> None:
-    """Time handlers spend waiting for requests is added up in the pool's idle meter."""
+    """Time handlers spend waiting for requests is added up in the pool's idle meter
+    (kafka.server:type=KafkaRequestHandlerPool,name=RequestHandlerAvgIdlePercent)."""
     channel = RequestChannel(10)
     pool = KafkaRequestHandlerPool(0, channel, RecordingApis(channel), Time.SYSTEM, 2)
     try:
-        wait_until_true(lambda: pool.aggregate_idle_meter.get() > 0, "idle time to be recorded", timeout=30)
+        wait_until_true(lambda: pool.aggregate_idle_meter.count > 0, "idle time to be recorded", timeout=30)
+        name = pool.metric_name("RequestHandlerAvgIdlePercent")
+        assert name.mbean_name == "kafka.server:type=KafkaRequestHandlerPool,name=RequestHandlerAvgIdlePercent"
+        assert KafkaYammerMetrics.default_registry().all_metrics()[name] is pool.aggregate_idle_meter
+        assert pool.aggregate_idle_meter.mean_rate > 0
     finally:
         pool.shutdown()
 
