@@ -33,10 +33,13 @@ if TYPE_CHECKING:
     from kafka.clients.metadata import Metadata
     from kafka.clients.metadata_updater import MetadataUpdater
     from kafka.clients.network_client import NetworkClient
+    from kafka.common.metrics.metrics import Metrics
+    from kafka.common.metrics.sensor import Sensor
 
 __all__ = [
     "configure_cluster_resource_listeners",
     "create_channel_builder",
+    "create_metrics",
     "create_network_client",
     "filter_preferred_addresses",
     "get_host",
@@ -180,6 +183,9 @@ def create_network_client(
     request_timeout_ms: int | None = None,
     metadata_updater: MetadataUpdater | None = None,
     host_resolver: HostResolver | None = None,
+    metrics: Metrics | None = None,
+    metrics_grp_prefix: str = "",
+    throttle_time_sensor: Sensor | None = None,
 ) -> NetworkClient:
     """A NetworkClient configured from the common client settings of `config`, with either `metadata` (the
     default metadata updater) or a `metadata_updater` (the admin client's)."""
@@ -199,6 +205,8 @@ def create_network_client(
             time,
             log_context,
             channel_builder=channel_builder,
+            metrics=metrics,
+            metric_grp_prefix=metrics_grp_prefix,
         )
         return NetworkClient(
             selector,
@@ -221,6 +229,7 @@ def create_network_client(
             api_versions,
             log_context,
             host_resolver=host_resolver if host_resolver is not None else DefaultHostResolver(),
+            throttle_time_sensor=throttle_time_sensor,
         )
     except ConfigException:
         # PORT: Java wraps this too; a bad security.protocol stays a plain ConfigException here so the user sees it.
@@ -243,3 +252,21 @@ def configure_cluster_resource_listeners(*candidate_lists: Iterable[object]) -> 
     for candidates in candidate_lists:
         listeners.maybe_add_all(candidates)
     return listeners
+
+
+def create_metrics(config: AbstractConfig, client_id: str, time: Time) -> Metrics:
+    """The Metrics registry of a client, as the Java clients build theirs: samples, sample window and recording
+    level from the metrics.* settings, every metric tagged with `client-id`.
+
+    # PORT: no reporters (metric.reporters is not read; there is no JMX) and the metrics context is not used."""
+    from kafka.common.metrics.metric_config import MetricConfig
+    from kafka.common.metrics.metrics import Metrics
+    from kafka.common.metrics.sensor import RecordingLevel
+
+    metric_config = MetricConfig(
+        samples=config.get_int(common_client_configs.METRICS_NUM_SAMPLES_CONFIG),
+        time_window_ms=config.get_long(common_client_configs.METRICS_SAMPLE_WINDOW_MS_CONFIG),
+        record_level=RecordingLevel.for_name(config.get_string(common_client_configs.METRICS_RECORDING_LEVEL_CONFIG)),
+        tags={"client-id": client_id},
+    )
+    return Metrics(metric_config, time=time)

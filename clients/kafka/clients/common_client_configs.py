@@ -85,13 +85,13 @@ ENABLE_METRICS_PUSH_CONFIG = "enable.metrics.push"
 ENABLE_METRICS_PUSH_DOC = "Whether client metrics are pushed to the cluster (KIP-714). Not used by this port."
 
 METRICS_SAMPLE_WINDOW_MS_CONFIG = "metrics.sample.window.ms"
-METRICS_SAMPLE_WINDOW_MS_DOC = "The window a metrics sample covers. Not used by this port."
+METRICS_SAMPLE_WINDOW_MS_DOC = "The window of time a metrics sample is computed over."
 
 METRICS_NUM_SAMPLES_CONFIG = "metrics.num.samples"
-METRICS_NUM_SAMPLES_DOC = "How many samples a metric keeps. Not used by this port."
+METRICS_NUM_SAMPLES_DOC = "The number of samples maintained to compute metrics."
 
 METRICS_RECORDING_LEVEL_CONFIG = "metrics.recording.level"
-METRICS_RECORDING_LEVEL_DOC = "The most detailed level of metrics recorded. Not used by this port."
+METRICS_RECORDING_LEVEL_DOC = "The highest recording level for metrics."
 
 METRIC_REPORTER_CLASSES_CONFIG = "metric.reporters"
 METRIC_REPORTER_CLASSES_DOC = "Metrics reporter classes. Not used by this port."

@@ -9,7 +9,7 @@ DefaultMetadataUpdater, which sends metadata requests when the Metadata says an 
 Responses are matched to requests by order per connection and checked by correlation id. A lost connection
 completes every request in flight on it with a disconnected ClientResponse.
 
-# PORT: no metrics (throttle-time sensor) and no client telemetry (KIP-714); SASL's reserved correlation ids are
+# PORT: no client telemetry (KIP-714); SASL's reserved correlation ids are
 # still skipped, as Java does.
 Like Java's, the client is not thread-safe: one thread polls; wakeup() and initiate_close() may be called from
 others.
@@ -22,7 +22,7 @@ import random
 import struct
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kafka.clients.api_versions import ApiVersions
 from kafka.clients.client_request import ClientRequest
@@ -63,6 +63,9 @@ from kafka.common.requests.request_header import RequestHeader
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
+
+if TYPE_CHECKING:
+    from kafka.common.metrics.sensor import Sensor
 
 __all__ = ["InFlightRequest", "NetworkClient"]
 
@@ -220,12 +223,13 @@ class NetworkClient(KafkaClient):
         api_versions: ApiVersions,
         log_context: LogContext,
         host_resolver: HostResolver | None = None,
+        throttle_time_sensor: Sensor | None = None,
     ) -> None:
         """The client over `selector`; the second argument is a Metadata (which gets a DefaultMetadataUpdater) or
-        a MetadataUpdater.
+        a MetadataUpdater. `throttle_time_sensor` records the throttle time of every response (the producer's and
+        the consumer's throttle-time metrics).
 
-        # PORT: Java's constructors take a Metadata or a MetadataUpdater in different positions. No throttle-time
-        # sensor or telemetry."""
+        # PORT: Java's constructors take a Metadata or a MetadataUpdater in different positions. No telemetry."""
         if metadata is None:
             raise ValueError("`metadata` must not be null")
         self._log = log_context.logger("org.apache.kafka.clients.NetworkClient")
@@ -253,6 +257,7 @@ class NetworkClient(KafkaClient):
         self._aborted_sends: list[ClientResponse] = []
         self._state = _State.ACTIVE
         self._state_lock = threading.Lock()
+        self._throttle_time_sensor = throttle_time_sensor
         if isinstance(metadata, MetadataUpdater):
             self._metadata_updater: MetadataUpdater = metadata
         else:
@@ -651,6 +656,8 @@ class NetworkClient(KafkaClient):
                     f"Received {req.header.api_key.name} response from node {req.destination} for request with "
                     f"header {req.header}: {response}"
                 )
+            if self._throttle_time_sensor is not None:
+                self._throttle_time_sensor.record(response.throttle_time_ms(), now)
             # A response carrying a throttle time throttles the connection.
             self._maybe_throttle(response, req.header.api_version, req.destination, now)
             if req.is_internal_request and isinstance(response, MetadataResponse):

@@ -12,7 +12,7 @@ instead. It gives up when no record arrives for `--timeout` ms, with Kafka's war
 formats are Kafka's, so scripts written for Kafka's tool read this one.
 
 # PORT: `--date-format` takes java.text.SimpleDateFormat patterns; the common letters (y M d H h k K m s S a E
-D z Z and quoted text) are translated. The clients have no metrics yet: `--print-metrics` says so on stderr.
+D z Z and quoted text) are translated.
 A failure that ends the tool prints the exception's lines (`Exception in thread "main" ...`) without a stack
 trace.
 """
@@ -527,7 +527,7 @@ def run(
         out.write(", ".join(fields) + "\n")
         out.flush()
     if metrics is not None:
-        print_metrics(metrics, out, err)
+        print_metrics(metrics, out)
 
 
 def run_command(

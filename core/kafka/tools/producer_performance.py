@@ -18,8 +18,8 @@ committed once D ms old, the last one after the loop, as Kafka 3.7's tool does.
 command line with argparse4j, a port of Python's argparse: here it is kafka.utils.argparse4j's stand-in, with
 argparse4j's program name, help texts, defaults and messages. The random payload is regenerated for each record
 as in 3.7 (2.8 made one), from Python's random generator seeded with 0 (Java's SplittableRandom sequence is not
-reproduced): uppercase letters A-Z. The clients have no metrics yet: `--print-metrics` says so on stderr after
-the totals.
+reproduced): uppercase letters A-Z. `--print-metrics` prints the producer's metrics after the totals, as
+ToolsUtils.printMetrics does.
 """
 
 from __future__ import annotations
@@ -484,7 +484,7 @@ class ProducerPerformance:
                 # Everything is acknowledged before the totals and the metrics are printed.
                 producer.flush()
                 stats.print_total()
-                print_metrics(producer.metrics(), self.out, self.err)
+                print_metrics(producer.metrics(), self.out)
                 producer.close()
         except BaseException:
             producer.close(0)

@@ -68,23 +68,23 @@ def _java_split(text: str, separator: str) -> list[str]:
     return parts
 
 
-def print_metrics(metrics: Mapping[Any, Any], out: TextIO | None = None, err: TextIO | None = None) -> None:
-    """ToolsUtils.printMetrics: the metrics by name, aligned, floats with three decimals.
-
-    # PORT: the clients have no metrics subsystem yet, so their metrics are empty; the tool then says so on
-    stderr rather than printing an empty table.
-    """
+def print_metrics(metrics: Mapping[Any, Any], out: TextIO | None = None) -> None:
+    """ToolsUtils.printMetrics: each metric as `group:name:{tags}` (the tags as Java prints a map), sorted, with
+    its value; floats with three decimals. Prints nothing for no metrics, as Java's."""
     out = out or sys.stdout
-    err = err or sys.stderr
     if not metrics:
-        print("WARNING: --print-metrics is not supported: this client has no metrics yet.", file=err)
         return
-    rows = sorted((str(name), value) for name, value in metrics.items())
-    width = max(len(name) for name, _ in rows)
+    sorted_metrics: dict[str, Any] = {}
+    for metric in metrics.values():
+        name = metric.metric_name()
+        tags = ", ".join(f"{k}={v}" for k, v in name.tags.items())
+        sorted_metrics[f"{name.group}:{name.name}:{{{tags}}}"] = metric.metric_value()
+    width = max(len(merged_name) for merged_name in sorted_metrics)
     out.write("\n" + "Metric Name".ljust(width) + "   Value\n")
-    for name, value in rows:
-        shown = f"{value:.3f}" if isinstance(value, float) else str(value)
-        out.write(f"{name.ljust(width)} : {shown}\n")
+    for merged_name in sorted(sorted_metrics):
+        value = sorted_metrics[merged_name]
+        shown = format_java_double(value, 3) if isinstance(value, float) else str(value)
+        out.write(f"{merged_name.ljust(width)} : {shown}\n")
     out.flush()
 
 

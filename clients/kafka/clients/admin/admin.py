@@ -6,7 +6,7 @@ a result object of futures; KafkaAdminClient runs the calls on its own thread. `
 
 # PORT: Java's overloads without options become an optional `options` argument. The calls this port does not
 implement yet (features, quorum, client metrics and telemetry, member removal,
-replica log dir moves, fenceProducers, metrics) raise UnsupportedOperationException rather than pretend.
+replica log dir moves, fenceProducers) raise UnsupportedOperationException rather than pretend.
 """
 
 from __future__ import annotations
@@ -105,6 +105,8 @@ if TYPE_CHECKING:
     from kafka.common.acl.acl_binding_filter import AclBindingFilter
     from kafka.common.config.config_resource import ConfigResource
     from kafka.common.election_type import ElectionType
+    from kafka.common.metric import Metric
+    from kafka.common.metric_name import MetricName
     from kafka.common.quota.client_quota_alteration import ClientQuotaAlteration
     from kafka.common.quota.client_quota_filter import ClientQuotaFilter
     from kafka.common.topic_collection import TopicCollection
@@ -408,6 +410,6 @@ class Admin(abc.ABC):
     def client_instance_id(self, *args: Any, **kwargs: Any) -> NoReturn:
         _unsupported("clientInstanceId")
 
-    def metrics(self) -> NoReturn:
-        """# PORT: there is no metrics subsystem yet."""
-        _unsupported("metrics")
+    @abc.abstractmethod
+    def metrics(self) -> Mapping[MetricName, Metric]:
+        """The client's metrics by name."""

@@ -10,8 +10,11 @@ metadata (nodes and controller) comes from its own Metadata requests, kept by th
 
 Calls complete KafkaFutures, so any thread may wait on the results; callbacks run on the network thread.
 
-# PORT: no metrics, no AppInfo registration and no client telemetry (KIP-714): `metrics()` and
-`client_instance_id()` raise UnsupportedOperationException. Java's anonymous Call subclasses are local classes
+`metrics()` returns the client's metrics as Java's does (admin-client-metrics, admin-client-node-metrics,
+app-info).
+
+# PORT: no client telemetry (KIP-714): `client_instance_id()` raises UnsupportedOperationException; no metric
+reporters. Java's anonymous Call subclasses are local classes
 of the methods that make them. Java's overloaded createInternal is one method with keyword arguments.
 """
 
@@ -197,6 +200,9 @@ from kafka.common.message import (
     ListPartitionReassignmentsRequestData,
     MetadataRequestData,
 )
+from kafka.common.metric import Metric
+from kafka.common.metric_name import MetricName
+from kafka.common.metrics.metrics import Metrics
 from kafka.common.node import Node
 from kafka.common.partition_info import PartitionInfo
 from kafka.common.protocol.errors import Errors
@@ -241,6 +247,7 @@ from kafka.common.topic_collection import TopicCollection, TopicIdCollection, To
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.topic_partition_info import TopicPartitionInfo
 from kafka.common.topic_partition_replica import TopicPartitionReplica
+from kafka.common.utils.app_info_parser import register_app_info, unregister_app_info
 from kafka.common.utils.exponential_backoff import ExponentialBackoff
 from kafka.common.utils.kafka_thread import KafkaThread
 from kafka.common.utils.log_context import KafkaLogger, LogContext
@@ -940,6 +947,11 @@ class AdminClientRunnable:
                 admin._client.close()
             except Exception as e:
                 log.error("Failed to close KafkaClient with type NetworkClient", e)
+            try:
+                admin._metrics.close()
+            except Exception as e:
+                log.error("Failed to close Metrics with type Metrics", e)
+            unregister_app_info(admin.JMX_PREFIX, admin._client_id, admin._metrics)
             log.debug("Exiting AdminClientRunnable thread.")
 
     def _process_requests(self) -> None:
@@ -1119,6 +1131,7 @@ class KafkaAdminClient(AdminClient):
     """The admin client. Thread-safe: any thread may start calls and wait on their futures."""
 
     NETWORK_THREAD_PREFIX = NETWORK_THREAD_PREFIX
+    JMX_PREFIX = "kafka.admin.client"
     DEFAULT_LEAVE_GROUP_REASON = DEFAULT_LEAVE_GROUP_REASON
 
     @staticmethod
@@ -1135,17 +1148,25 @@ class KafkaAdminClient(AdminClient):
         tests do), one over that client."""
         client_id = generate_client_id(config)
         log_context = create_log_context(client_id)
+        system_time = Time.SYSTEM if time is None else time
+        metrics = client_utils.create_metrics(config, client_id, system_time)
         if client is not None:
             if metadata_manager is None or time is None:
                 raise ValueError("A client needs a metadata_manager and a time")
             try:
                 return KafkaAdminClient(
-                    config, client_id, time, metadata_manager, client, timeout_processor_factory, log_context
+                    config,
+                    client_id,
+                    time,
+                    metadata_manager,
+                    client,
+                    timeout_processor_factory,
+                    log_context,
+                    metrics=metrics,
                 )
             except Exception as exc:
                 raise KafkaException("Failed to create new KafkaAdminClient") from exc
         network_client = None
-        system_time = Time.SYSTEM if time is None else time
         api_versions = ApiVersions()
         try:
             admin_addresses = AdminBootstrapAddresses.from_config(config)
@@ -1156,7 +1177,6 @@ class KafkaAdminClient(AdminClient):
                 admin_addresses.using_bootstrap_controllers,
             )
             manager.update(Cluster.bootstrap(admin_addresses.addresses), system_time.milliseconds())
-            # PORT: no metrics ("admin-client" sensors) are registered.
             network_client = client_utils.create_network_client(
                 config,
                 log_context,
@@ -1167,9 +1187,18 @@ class KafkaAdminClient(AdminClient):
                 request_timeout_ms=3600 * 1000,
                 metadata_updater=manager.updater(),
                 host_resolver=DefaultHostResolver() if host_resolver is None else host_resolver,
+                metrics=metrics,
+                metrics_grp_prefix="admin-client",
             )
             return KafkaAdminClient(
-                config, client_id, system_time, manager, network_client, timeout_processor_factory, log_context
+                config,
+                client_id,
+                system_time,
+                manager,
+                network_client,
+                timeout_processor_factory,
+                log_context,
+                metrics=metrics,
             )
         except ConfigException:
             # PORT: a configuration mistake stays a ConfigException, so that the user sees what is wrong.
@@ -1190,9 +1219,12 @@ class KafkaAdminClient(AdminClient):
         client: KafkaClient,
         timeout_processor_factory: TimeoutProcessorFactory | None,
         log_context: LogContext,
+        *,
+        metrics: Metrics | None = None,
     ) -> None:
         """Use Admin.create (or create_internal): this starts the network thread."""
         self._client_id = client_id
+        self._metrics = metrics if metrics is not None else client_utils.create_metrics(config, client_id, time)
         self._log: KafkaLogger = log_context.logger("org.apache.kafka.clients.admin.KafkaAdminClient")
         self._log_context = log_context
         self._request_timeout_ms = config.get_int(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG)
@@ -1215,6 +1247,7 @@ class KafkaAdminClient(AdminClient):
             self._retry_backoff_ms, ccc.RETRY_BACKOFF_EXP_BASE, self._retry_backoff_max_ms, ccc.RETRY_BACKOFF_JITTER
         )
         config.log_unused()
+        register_app_info(self.JMX_PREFIX, client_id, self._metrics, time.milliseconds())
         self._log.debug("Kafka admin client initialized")
         self._thread.start()
 
@@ -1239,6 +1272,10 @@ class KafkaAdminClient(AdminClient):
     @property
     def client_id(self) -> str:
         return self._client_id
+
+    def metrics(self) -> Mapping[MetricName, Metric]:
+        """The client's metrics by name (a snapshot of the map; each Metric's metric_value() is read live)."""
+        return self._metrics.metrics()
 
     def num_pending_calls(self) -> int:
         """For tests: the calls waiting for a node."""

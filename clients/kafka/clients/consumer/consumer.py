@@ -8,7 +8,7 @@ from __future__ import annotations
 import abc
 import re
 from collections.abc import Collection, Iterable, Mapping
-from typing import Any, Generic, TypeVar, overload
+from typing import Generic, TypeVar, overload
 
 from kafka.clients.consumer.consumer_group_metadata import ConsumerGroupMetadata
 from kafka.clients.consumer.consumer_rebalance_listener import ConsumerRebalanceListener
@@ -16,6 +16,8 @@ from kafka.clients.consumer.consumer_records import ConsumerRecords
 from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
 from kafka.clients.consumer.offset_and_timestamp import OffsetAndTimestamp
 from kafka.clients.consumer.offset_commit_callback import OffsetCommitCallbackLike
+from kafka.common.metric import Metric
+from kafka.common.metric_name import MetricName
 from kafka.common.partition_info import PartitionInfo
 from kafka.common.topic_partition import TopicPartition
 
@@ -86,7 +88,7 @@ class Consumer(abc.ABC, Generic[K, V]):
     ) -> dict[TopicPartition, OffsetAndMetadata | None] | OffsetAndMetadata | None: ...
 
     @abc.abstractmethod
-    def metrics(self) -> dict[Any, Any]: ...
+    def metrics(self) -> Mapping[MetricName, Metric]: ...
 
     @abc.abstractmethod
     def partitions_for(self, topic: str, timeout_ms: int | None = None) -> list[PartitionInfo]: ...

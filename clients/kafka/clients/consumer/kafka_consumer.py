@@ -15,7 +15,7 @@ for record in consumer.poll(1000):
 consumer.close()
 ```
 
-# PORT: group.protocol=consumer (KIP-848) is refused with a ConfigException; no metrics; timeouts are
+# PORT: group.protocol=consumer (KIP-848) is refused with a ConfigException; timeouts are
 milliseconds (Java's Durations), None meaning default.api.timeout.ms.
 """
 
@@ -40,6 +40,8 @@ from kafka.clients.consumer.offset_and_timestamp import OffsetAndTimestamp
 from kafka.clients.consumer.offset_commit_callback import OffsetCommitCallbackLike
 from kafka.clients.kafka_client import KafkaClient
 from kafka.common.config.config_exception import ConfigException
+from kafka.common.metric import Metric
+from kafka.common.metric_name import MetricName
 from kafka.common.partition_info import PartitionInfo
 from kafka.common.serialization.deserializer import Deserializer
 from kafka.common.topic_partition import TopicPartition
@@ -154,7 +156,7 @@ class KafkaConsumer(Consumer[K, V]):
     ) -> dict[TopicPartition, OffsetAndMetadata | None] | OffsetAndMetadata | None:
         return self._delegate.committed(partitions, timeout_ms)
 
-    def metrics(self) -> dict[Any, Any]:
+    def metrics(self) -> Mapping[MetricName, Metric]:
         return self._delegate.metrics()
 
     def partitions_for(self, topic: str, timeout_ms: int | None = None) -> list[PartitionInfo]:

@@ -9,8 +9,10 @@ With a transactional.id the producer is transactional: `init_transactions`, then
 sends, `send_offsets_to_transaction` and `commit_transaction` or `abort_transaction`, each waiting at most
 max.block.ms for the TransactionManager's requests.
 
-# PORT: no metrics subsystem yet, so `metrics()` is empty and the producer records none; no
-telemetry (KIP-714) and no JMX app-info registration.
+`metrics()` returns the producer's metrics as Java's do (producer-metrics, producer-topic-metrics,
+producer-node-metrics, app-info), recorded by the Sender, the accumulator, the buffer pool and the selector.
+
+# PORT: no telemetry (KIP-714); no KafkaProducerMetrics (the flush and transaction call timings); no reporters.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from kafka.clients.producer.internals.future_record_metadata import FutureFailur
 from kafka.clients.producer.internals.producer_interceptors import ProducerInterceptors
 from kafka.clients.producer.internals.producer_metadata import ProducerMetadata
 from kafka.clients.producer.internals.record_accumulator import AppendCallbacks, PartitionerConfig, RecordAccumulator
-from kafka.clients.producer.internals.sender import Sender
+from kafka.clients.producer.internals.sender import Sender, throttle_time_sensor
+from kafka.clients.producer.internals.sender_metrics_registry import SenderMetricsRegistry
 from kafka.clients.producer.internals.transaction_manager import TransactionManager
 from kafka.clients.producer.partitioner import Partitioner
 from kafka.clients.producer.producer_config import ProducerConfig
@@ -51,6 +54,9 @@ from kafka.common.errors import (
     SerializationException,
     TimeoutException,
 )
+from kafka.common.metric import Metric
+from kafka.common.metric_name import MetricName
+from kafka.common.metrics.metrics import Metrics
 from kafka.common.partition_info import PartitionInfo
 from kafka.common.record.abstract_records import AbstractRecords
 from kafka.common.record.compression_type import CompressionType
@@ -58,6 +64,7 @@ from kafka.common.record.record_batch import NO_TIMESTAMP
 from kafka.common.requests.join_group_request import UNKNOWN_MEMBER_ID
 from kafka.common.serialization.serializer import Serializer
 from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.app_info_parser import register_app_info, unregister_app_info
 from kafka.common.utils.kafka_thread import KafkaThread
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
@@ -116,6 +123,8 @@ class KafkaProducer(Generic[K, V]):
         self._value_serializer: Serializer[V] | None = None
         self._partitioner: Partitioner | None = None
         self._metadata: ProducerMetadata | None = None
+        self._metrics: Metrics | None = None
+        self._client_id = "unknown"
         self._log = LogContext("[Producer clientId=unknown] ").logger("org.apache.kafka.clients.producer.KafkaProducer")
         # As in Java, an invalid configuration fails here, before anything is built.
         if isinstance(configs, ProducerConfig):
@@ -151,6 +160,7 @@ class KafkaProducer(Generic[K, V]):
             log_context = LogContext(f"[Producer clientId={self._client_id}, transactionalId={transactional_id}] ")
         self._log = log_context.logger("org.apache.kafka.clients.producer.KafkaProducer")
         self._log.trace("Starting the Kafka producer")
+        self._metrics = client_utils.create_metrics(config, self._client_id, time)
         client_id_override = {ProducerConfig.CLIENT_ID_CONFIG: self._client_id}
         self._partitioner = AbstractConfig.configured_instance(
             config.get_class(ProducerConfig.PARTITIONER_CLASS_CONFIG), Partitioner, config.originals(client_id_override)
@@ -225,7 +235,11 @@ class KafkaProducer(Generic[K, V]):
             time,
             self._api_versions,
             self._transaction_manager,
-            BufferPool(self._total_memory_size, batch_size, time, self.PRODUCER_METRIC_GROUP_NAME),
+            BufferPool(
+                self._total_memory_size, batch_size, time, self.PRODUCER_METRIC_GROUP_NAME, metrics=self._metrics
+            ),
+            metrics=self._metrics,
+            metric_grp_name=self.PRODUCER_METRIC_GROUP_NAME,
         )
         addresses = client_utils.parse_and_validate_addresses(config)
         if metadata is not None:
@@ -241,11 +255,13 @@ class KafkaProducer(Generic[K, V]):
                 Time.SYSTEM,
             )
             self._metadata.bootstrap(addresses)
+        self._errors = self._metrics.sensor("errors")
         self._sender = self._new_sender(log_context, kafka_client, self._metadata)
         io_thread_name = f"{self.NETWORK_THREAD_PREFIX} | {self._client_id}"
         self._io_thread = KafkaThread(io_thread_name, self._sender.run, True)
         self._io_thread.start()
         config.log_unused()
+        register_app_info(self.JMX_PREFIX, self._client_id, self._metrics, time.milliseconds())
         self._log.debug("Kafka producer started")
 
     def _warn_if_partitioner_deprecated(self) -> None:
@@ -268,11 +284,21 @@ class KafkaProducer(Generic[K, V]):
         config = self._producer_config
         max_inflight_requests = config.get_int(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION)
         request_timeout_ms = config.get_int(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG)
+        assert self._metrics is not None
+        metrics_registry = SenderMetricsRegistry(self._metrics)
         client: KafkaClient = (
             kafka_client
             if kafka_client is not None
             else client_utils.create_network_client(
-                config, log_context, self._api_versions, self._time, max_inflight_requests, metadata
+                config,
+                log_context,
+                self._api_versions,
+                self._time,
+                max_inflight_requests,
+                metadata,
+                metrics=self._metrics,
+                metrics_grp_prefix="producer",
+                throttle_time_sensor=throttle_time_sensor(metrics_registry),
             )
         )
         acks = int(config.get_string(ProducerConfig.ACKS_CONFIG))
@@ -290,6 +316,7 @@ class KafkaProducer(Generic[K, V]):
             config.get_long(ProducerConfig.RETRY_BACKOFF_MS_CONFIG),
             self._transaction_manager,
             self._api_versions,
+            metrics_registry,
         )
 
     def _configure_delivery_timeout(self, config: ProducerConfig) -> int:
@@ -542,12 +569,15 @@ class KafkaProducer(Generic[K, V]):
                 tp = append_callbacks.topic_partition()
                 null_metadata = RecordMetadata(tp, -1, -1, NO_TIMESTAMP, -1, -1) if tp is not None else None
                 callback.on_completion(null_metadata, e)
+            self._errors.record()
             interceptors.on_send_error(record, append_callbacks.topic_partition(), e)
             if self._transaction_manager is not None:
                 self._transaction_manager.maybe_transition_to_error_state(e)
             return FutureFailure(e)
         except BaseException as e:
             # Everything else is raised, after the interceptors hear of it.
+            if isinstance(e, KafkaException | InterruptedError):
+                self._errors.record()
             interceptors.on_send_error(record, append_callbacks.topic_partition(), e)
             raise
 
@@ -628,9 +658,9 @@ class KafkaProducer(Generic[K, V]):
         cluster, _ = self._wait_on_metadata(topic, None, self._time.milliseconds(), self._max_block_time_ms)
         return cluster.partitions_for_topic(topic)
 
-    def metrics(self) -> Mapping[Any, Any]:
-        """# PORT: no metrics subsystem yet; always empty."""
-        return {}
+    def metrics(self) -> Mapping[MetricName, Metric]:
+        """The producer's metrics by name (a snapshot of the map; each Metric's metric_value() is read live)."""
+        return self._metrics.metrics() if self._metrics is not None else {}
 
     def client_instance_id(self, timeout_ms: int) -> Any:
         raise RuntimeError(
@@ -700,6 +730,14 @@ class KafkaProducer(Generic[K, V]):
                 self._log.warn(f"Failed to close {name}", e)
                 if first_exception is None:
                     first_exception = e
+        if self._metrics is not None:
+            try:
+                self._metrics.close()
+            except BaseException as e:
+                self._log.warn("Failed to close producer metrics", e)
+                if first_exception is None:
+                    first_exception = e
+        unregister_app_info(self.JMX_PREFIX, self._client_id, self._metrics)
         if first_exception is not None and not swallow_exception:
             raise KafkaException("Failed to close kafka producer") from first_exception
         self._log.debug("Kafka producer has been closed")

@@ -8,8 +8,9 @@ poll() leaves behind what happened during it: the sends completed, the receives 
 connection per poll), the connections made and those lost with the state they were in.
 
 # PORT: built on Python's `selectors` (epoll on Linux) with SelectionKey standing in for java.nio's. A socketpair
-# wakes a blocked select, as java.nio's Selector.wakeup does. Not ported: metrics (SelectorMetrics; no metrics
-# subsystem yet) and delayed close after failed authentication (PLAINTEXT only).
+# wakes a blocked select, as java.nio's Selector.wakeup does. Not ported: delayed close after failed authentication
+# (PLAINTEXT only). The sensors (SelectorMetrics) are kept only when a Metrics registry is given (our clients give
+# one; without it the poll loop records nothing).
 # PORT: three changes to how Java does the same thing, each saving system calls per request at Python's cost per
 # call (measured with tests/bench/test_socket_server_bench.py):
 # - muting only marks the channel; its read interest is dropped when it turns out to be readable while muted
@@ -31,9 +32,17 @@ import selectors
 import socket
 from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from kafka.common.errors import AuthenticationException
 from kafka.common.memory.memory_pool import MemoryPool
+from kafka.common.metrics.internals.metric_functions import MeasurableFn
+from kafka.common.metrics.internals.metrics_utils import TimeUnit
+from kafka.common.metrics.stats.avg import Avg
+from kafka.common.metrics.stats.cumulative_sum import CumulativeSum
+from kafka.common.metrics.stats.max import Max
+from kafka.common.metrics.stats.meter import Meter
+from kafka.common.metrics.stats.windowed_count import WindowedCount
 from kafka.common.network.channel_builder import ChannelBuilder
 from kafka.common.network.channel_state import ChannelState
 from kafka.common.network.inet_address import InetSocketAddress
@@ -47,7 +56,13 @@ from kafka.common.network.socket_channel import SocketChannel
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
 
-__all__ = ["Selector"]
+if TYPE_CHECKING:
+    from kafka.common.metric_name import MetricName
+    from kafka.common.metrics.metrics import Metrics
+    from kafka.common.metrics.sensor import Sensor
+    from kafka.common.metrics.stats.sampled_stat import SampledStat
+
+__all__ = ["Selector", "SelectorMetrics"]
 
 # The longest single wait in select(); longer polls simply wait again (keeps the float timeout sane).
 _MAX_SELECT_MS = 2**31 - 1
@@ -109,11 +124,16 @@ class Selector(Selectable):
         record_time_per_connection: bool = False,
         memory_pool: MemoryPool = MemoryPool.NONE,
         write_on_send: bool = False,
+        metrics: Metrics | None = None,
+        metric_grp_prefix: str = "",
+        metric_tags: Mapping[str, str] | None = None,
+        metrics_per_connection: bool = True,
     ) -> None:
         """`connection_max_idle_ms` < 0 disables idle expiry. `record_time_per_connection`: add the time spent on
-        each channel to its network thread time. `write_on_send`: see the module's notes.
+        each channel to its network thread time. `write_on_send`: see the module's notes. With `metrics`, the
+        selector's sensors are registered there under `{metric_grp_prefix}-metrics` with `metric_tags`.
 
-        # PORT: Java's metrics, metric group and tags and failed-authentication delay arguments are not taken."""
+        # PORT: Java's failed-authentication delay argument is not taken; `metrics` is optional (see the module)."""
         self._nio_selector = selectors.DefaultSelector()
         self._max_receive_size = max_receive_size
         self._time = time
@@ -146,6 +166,11 @@ class Selector(Selectable):
         self._nio_selector.register(self._wakeup_r, selectors.EVENT_READ, None)
         # Set by a wakeup() that wrote its byte, cleared once select() has reported it (see the module's notes).
         self._wakeup_pending = False
+        self._sensors: SelectorMetrics | None = (
+            None
+            if metrics is None
+            else SelectorMetrics(metrics, metric_grp_prefix, metric_tags or {}, metrics_per_connection, self._channels)
+        )
 
     # -- connecting -----------------------------------------------------------------------------------------
 
@@ -198,6 +223,10 @@ class Selector(Selectable):
         key = self._register_channel(id, socket_channel.sock, SelectionKey.OP_READ)
         channel: KafkaChannel = key.attachment()
         channel.set_socket_address(socket_channel.remote_host, socket_channel.remote_port)
+        sensors = self._sensors
+        if sensors is not None:
+            sensors.connection_created.record()
+            sensors.maybe_register_connection_metrics(id)
 
     def _ensure_not_registered(self, id: str) -> None:
         if id in self._channels:
@@ -272,6 +301,8 @@ class Selector(Selectable):
             self._wakeup_r.close()
             self._wakeup_w.close()
             self._channel_builder.close()
+            if self._sensors is not None:
+                self._sensors.close()
         if first is not None:
             raise first
 
@@ -316,6 +347,13 @@ class Selector(Selectable):
             completed = channel.set_send_and_write(send)
             if completed is not None:
                 self._completed_sends.append(completed)
+                sensors = self._sensors
+                if sensors is not None:
+                    # PORT: a send written at once is counted whole when it completes (its partial writes are not
+                    # seen here).
+                    now_ms = self._time.milliseconds()
+                    sensors.record_bytes_sent(channel._id, completed.size(), now_ms)
+                    sensors.record_completed_send(channel._id, completed.size(), now_ms)
         except Exception as e:
             self._log_channel_error(channel, e)
             self._close(channel, _CloseMode.NOTIFY_ONLY)
@@ -347,6 +385,8 @@ class Selector(Selectable):
         # Select (inline, as this runs in every poll): the ready keys with their ready ops set. The wakeup
         # socketpair's key carries no SelectionKey.
         wait = 0.0 if timeout == 0 else min(timeout, _MAX_SELECT_MS) / 1000
+        sensors = self._sensors
+        start_select = self._time.nanoseconds() if sensors is not None else 0
         try:
             events = self._nio_selector.select(wait)
         except InterruptedError:
@@ -368,6 +408,8 @@ class Selector(Selectable):
             key.ready_ops = ready_ops
             ready_keys.append(key)
         end_select = self._time.nanoseconds()
+        if sensors is not None:
+            sensors.select_time.record(end_select - start_select, self._time.milliseconds(), False)
 
         if ready_keys or self._immediately_connected_keys or data_in_buffers:
             if data_in_buffers:
@@ -385,6 +427,8 @@ class Selector(Selectable):
                 self._poll_selection_keys(immediately_connected, True, end_select)
         else:
             self._made_read_progress_last_poll = True  # nothing to do counts as progress
+        if sensors is not None:
+            sensors.io_time.record(self._time.nanoseconds() - end_select, self._time.milliseconds(), False)
 
         # Nothing can have expired before the next check time (read here to spare a call in every poll).
         idle_expiry_manager = self._idle_expiry_manager
@@ -419,6 +463,12 @@ class Selector(Selectable):
                 if is_immediately_connected or key.ready_ops & SelectionKey.OP_CONNECT:
                     if channel.finish_connect():
                         self._connected.append(node_id)
+                        sensors = self._sensors
+                        if sensors is not None:
+                            # PORT: Java checks for the per-connection sensors for every ready key of every poll;
+                            # they are registered here, once a connection is made.
+                            sensors.connection_created.record()
+                            sensors.maybe_register_connection_metrics(node_id)
                         if self._log.is_debug_enabled():
                             sock = key.sock
                             self._log.debug(
@@ -435,6 +485,8 @@ class Selector(Selectable):
                 if not ready and channel.is_connected():
                     channel.prepare()
                     ready = channel.ready()
+                    if ready and self._sensors is not None:
+                        self._sensors.successful_authentication.record()
                 if ready and channel._state is ChannelState.NOT_CONNECTED:
                     channel._state = ChannelState.READY
                 if ready and channel._authenticator_creator is not None and node_id not in completed_receives:
@@ -492,26 +544,43 @@ class Selector(Selectable):
             self._log.debug(f"Connection with {desc} disconnected", e)
         elif isinstance(e, AuthenticationException):
             again = "re-" if channel.successful_authentications() > 0 else ""
+            if self._sensors is not None:
+                if again:
+                    self._sensors.failed_reauthentication.record()
+                else:
+                    self._sensors.failed_authentication.record()
             self._log.info(f"Failed {again}authentication with {desc} ({e})")
         else:
             self._log.warn(f"Unexpected error from {desc}; closing connection", e)
 
     def write(self, channel: KafkaChannel) -> None:
-        channel.write()
+        bytes_sent = channel.write()
         send = channel.maybe_complete_send()
         if send is not None:
             self._completed_sends.append(send)
+        sensors = self._sensors
+        if sensors is not None and (bytes_sent > 0 or send is not None):
+            current_time_ms = self._time.milliseconds()
+            if bytes_sent > 0:
+                sensors.record_bytes_sent(channel._id, bytes_sent, current_time_ms)
+            if send is not None:
+                sensors.record_completed_send(channel._id, send.size(), current_time_ms)
 
     def _attempt_read(self, channel: KafkaChannel) -> None:
         bytes_received = channel.read()
         if bytes_received != 0:
             self._made_read_progress_last_poll = True
+            sensors = self._sensors
+            if sensors is not None:
+                sensors.record_bytes_received(channel._id, bytes_received, self._time.milliseconds())
             receive = channel.maybe_complete_receive()
             if receive is not None:
                 node_id = channel._id
                 if node_id in self._completed_receives:
                     raise RuntimeError(f"Attempting to add second completed receive to channel {node_id}")
                 self._completed_receives[node_id] = receive
+                if sensors is not None:
+                    sensors.record_completed_receive(node_id, receive.size(), self._time.milliseconds())
         if channel._mute_state is not _NOT_MUTED:
             self._out_of_memory = True  # the channel muted itself: the memory pool has nothing for its frame
         else:
@@ -651,6 +720,8 @@ class Selector(Selectable):
         finally:
             key.cancel()
             key.attach(None)
+        if self._sensors is not None:
+            self._sensors.connection_closed.record()
         self._explicitly_muted_channels.discard(channel.id())
         if notify_disconnect:
             self._disconnected[channel.id()] = channel.state()
@@ -705,3 +776,283 @@ class Selector(Selectable):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class SelectorMetrics:
+    """Java's Selector.SelectorMetrics: the sensors of one Selector, in group `{prefix}-metrics` and, per
+    connection when asked, `{prefix}-node-metrics` (tag `node-id` = `node-{id}`).
+
+    # PORT: the per-cipher and per-client-software connection gauges (IntGaugeSuite) are not registered."""
+
+    def __init__(
+        self,
+        metrics: Metrics,
+        metric_grp_prefix: str,
+        metric_tags: Mapping[str, str],
+        metrics_per_connection: bool,
+        channels: Mapping[str, KafkaChannel],
+    ) -> None:
+        self._metrics = metrics
+        self._metric_tags = dict(metric_tags)
+        self._metrics_per_connection = metrics_per_connection
+        self._metric_grp_name = metric_grp_prefix + "-metrics"
+        self._per_connection_metric_grp_name = metric_grp_prefix + "-node-metrics"
+        self._top_level_metric_names: list[MetricName] = []
+        self._sensors: list[Sensor] = []
+        group = self._metric_grp_name
+        tags_suffix = "".join(f"{k}-{v}" for k, v in self._metric_tags.items())
+
+        self.connection_closed = self._sensor("connections-closed:" + tags_suffix)
+        self.connection_closed.add(
+            self._create_meter(group, self._metric_tags, None, "connection-close", "connections closed")
+        )
+        self.connection_created = self._sensor("connections-created:" + tags_suffix)
+        self.connection_created.add(
+            self._create_meter(group, self._metric_tags, None, "connection-creation", "new connections established")
+        )
+        self.successful_authentication = self._sensor("successful-authentication:" + tags_suffix)
+        self.successful_authentication.add(
+            self._create_meter(
+                group,
+                self._metric_tags,
+                None,
+                "successful-authentication",
+                "connections with successful authentication",
+            )
+        )
+        self.successful_reauthentication = self._sensor("successful-reauthentication:" + tags_suffix)
+        self.successful_reauthentication.add(
+            self._create_meter(
+                group,
+                self._metric_tags,
+                None,
+                "successful-reauthentication",
+                "successful re-authentication of connections",
+            )
+        )
+        self.successful_authentication_no_reauth = self._sensor("successful-authentication-no-reauth:" + tags_suffix)
+        self.successful_authentication_no_reauth.add(
+            metrics.metric_name(
+                "successful-authentication-no-reauth-total",
+                group,
+                "The total number of connections with successful authentication where the client does not support "
+                "re-authentication",
+                self._metric_tags,
+            ),
+            CumulativeSum(),
+        )
+        self.failed_authentication = self._sensor("failed-authentication:" + tags_suffix)
+        self.failed_authentication.add(
+            self._create_meter(
+                group, self._metric_tags, None, "failed-authentication", "connections with failed authentication"
+            )
+        )
+        self.failed_reauthentication = self._sensor("failed-reauthentication:" + tags_suffix)
+        self.failed_reauthentication.add(
+            self._create_meter(
+                group, self._metric_tags, None, "failed-reauthentication", "failed re-authentication of connections"
+            )
+        )
+        self.reauthentication_latency = self._sensor("reauthentication-latency:" + tags_suffix)
+        self.reauthentication_latency.add(
+            metrics.metric_name(
+                "reauthentication-latency-max",
+                group,
+                "The max latency observed due to re-authentication",
+                self._metric_tags,
+            ),
+            Max(),
+        )
+        self.reauthentication_latency.add(
+            metrics.metric_name(
+                "reauthentication-latency-avg",
+                group,
+                "The average latency observed due to re-authentication",
+                self._metric_tags,
+            ),
+            Avg(),
+        )
+        self.bytes_transferred = self._sensor("bytes-sent-received:" + tags_suffix)
+        self.bytes_transferred.add(
+            self._create_meter(
+                group,
+                self._metric_tags,
+                WindowedCount(),
+                "network-io",
+                "network operations (reads or writes) on all connections",
+            )
+        )
+        self.bytes_sent = self._sensor("bytes-sent:" + tags_suffix, self.bytes_transferred)
+        self.bytes_sent.add(
+            self._create_meter(group, self._metric_tags, None, "outgoing-byte", "outgoing bytes sent to all servers")
+        )
+        self.requests_sent = self._sensor("requests-sent:" + tags_suffix)
+        self.requests_sent.add(
+            self._create_meter(group, self._metric_tags, WindowedCount(), "request", "requests sent")
+        )
+        self.requests_sent.add(
+            metrics.metric_name("request-size-avg", group, "The average size of requests sent.", self._metric_tags),
+            Avg(),
+        )
+        self.requests_sent.add(
+            metrics.metric_name("request-size-max", group, "The maximum size of any request sent.", self._metric_tags),
+            Max(),
+        )
+        self.bytes_received = self._sensor("bytes-received:" + tags_suffix, self.bytes_transferred)
+        self.bytes_received.add(
+            self._create_meter(group, self._metric_tags, None, "incoming-byte", "bytes read off all sockets")
+        )
+        self.responses_received = self._sensor("responses-received:" + tags_suffix)
+        self.responses_received.add(
+            self._create_meter(group, self._metric_tags, WindowedCount(), "response", "responses received")
+        )
+        self.select_time = self._sensor("select-time:" + tags_suffix)
+        self.select_time.add(
+            self._create_meter(
+                group,
+                self._metric_tags,
+                WindowedCount(),
+                "select",
+                "times the I/O layer checked for new I/O to perform",
+            )
+        )
+        self.select_time.add(
+            metrics.metric_name(
+                "io-wait-time-ns-avg",
+                group,
+                "The average length of time the I/O thread spent waiting for a socket ready for reads or writes in "
+                "nanoseconds.",
+                self._metric_tags,
+            ),
+            Avg(),
+        )
+        self.select_time.add(self._create_io_thread_ratio_meter_legacy(group, "io-wait", "waiting"))
+        self.select_time.add(self._create_io_thread_ratio_meter(group, "io-wait", "waiting"))
+        self.io_time = self._sensor("io-time:" + tags_suffix)
+        self.io_time.add(
+            metrics.metric_name(
+                "io-time-ns-avg",
+                group,
+                "The average length of time for I/O per select call in nanoseconds.",
+                self._metric_tags,
+            ),
+            Avg(),
+        )
+        self.io_time.add(self._create_io_thread_ratio_meter_legacy(group, "io", "doing I/O"))
+        self.io_time.add(self._create_io_thread_ratio_meter(group, "io", "doing I/O"))
+        connection_count = metrics.metric_name(
+            "connection-count", group, "The current number of active connections.", self._metric_tags
+        )
+        self._top_level_metric_names.append(connection_count)
+        metrics.add_metric(connection_count, MeasurableFn(lambda config, now: len(channels)))
+
+    def _create_meter(
+        self, group: str, tags: Mapping[str, str], stat: SampledStat | None, base_name: str, descriptive_name: str
+    ) -> Meter:
+        rate_metric_name = self._metrics.metric_name(
+            base_name + "-rate", group, f"The number of {descriptive_name} per second", tags
+        )
+        total_metric_name = self._metrics.metric_name(
+            base_name + "-total", group, f"The total number of {descriptive_name}", tags
+        )
+        return Meter(rate_metric_name, total_metric_name, rate_stat=stat)
+
+    def _create_io_thread_ratio_meter_legacy(self, group: str, base_name: str, action: str) -> Meter:
+        # The old names: no `-ns` suffix and no dash before `time-total`, kept as Kafka keeps them.
+        return Meter(
+            self._metrics.metric_name(
+                base_name + "-ratio",
+                group,
+                f"*Deprecated* The fraction of time the I/O thread spent {action}",
+                self._metric_tags,
+            ),
+            self._metrics.metric_name(
+                base_name + "time-total",
+                group,
+                f"*Deprecated* The total time the I/O thread spent {action}",
+                self._metric_tags,
+            ),
+            TimeUnit.NANOSECONDS,
+        )
+
+    def _create_io_thread_ratio_meter(self, group: str, base_name: str, action: str) -> Meter:
+        return Meter(
+            self._metrics.metric_name(
+                base_name + "-ratio", group, f"The fraction of time the I/O thread spent {action}", self._metric_tags
+            ),
+            self._metrics.metric_name(
+                base_name + "-time-ns-total", group, f"The total time the I/O thread spent {action}", self._metric_tags
+            ),
+            TimeUnit.NANOSECONDS,
+        )
+
+    def _sensor(self, name: str, *parents: Sensor) -> Sensor:
+        sensor = self._metrics.sensor(name, *parents)
+        self._sensors.append(sensor)
+        return sensor
+
+    def maybe_register_connection_metrics(self, connection_id: str) -> None:
+        """Registers the per-connection sensors of `connection_id` (once; with per-connection metrics only)."""
+        if not connection_id or not self._metrics_per_connection:
+            return
+        node_request_name = f"node-{connection_id}.requests-sent"
+        if self._metrics.get_sensor(node_request_name) is not None:
+            return
+        tags = dict(self._metric_tags)
+        tags["node-id"] = f"node-{connection_id}"
+        group = self._per_connection_metric_grp_name
+        node_request = self._sensor(node_request_name)
+        node_request.add(self._create_meter(group, tags, WindowedCount(), "request", "requests sent"))
+        node_request.add(
+            self._metrics.metric_name("request-size-avg", group, "The average size of requests sent.", tags), Avg()
+        )
+        node_request.add(
+            self._metrics.metric_name("request-size-max", group, "The maximum size of any request sent.", tags), Max()
+        )
+        self._sensor(f"node-{connection_id}.bytes-sent").add(
+            self._create_meter(group, tags, None, "outgoing-byte", "outgoing bytes")
+        )
+        self._sensor(f"node-{connection_id}.responses-received").add(
+            self._create_meter(group, tags, WindowedCount(), "response", "responses received")
+        )
+        self._sensor(f"node-{connection_id}.bytes-received").add(
+            self._create_meter(group, tags, None, "incoming-byte", "incoming bytes")
+        )
+        node_request_time = self._sensor(f"node-{connection_id}.latency")
+        node_request_time.add(self._metrics.metric_name("request-latency-avg", group, "", tags), Avg())
+        node_request_time.add(self._metrics.metric_name("request-latency-max", group, "", tags), Max())
+
+    def _node_sensor(self, connection_id: str, suffix: str) -> Sensor | None:
+        if not connection_id or not self._metrics_per_connection:
+            return None
+        return self._metrics.get_sensor(f"node-{connection_id}.{suffix}")
+
+    def record_bytes_sent(self, connection_id: str, num_bytes: int, current_time_ms: int) -> None:
+        self.bytes_sent.record(num_bytes, current_time_ms, False)
+        sensor = self._node_sensor(connection_id, "bytes-sent")
+        if sensor is not None:
+            sensor.record(num_bytes, current_time_ms)
+
+    def record_completed_send(self, connection_id: str, total_bytes: int, current_time_ms: int) -> None:
+        self.requests_sent.record(total_bytes, current_time_ms, False)
+        sensor = self._node_sensor(connection_id, "requests-sent")
+        if sensor is not None:
+            sensor.record(total_bytes, current_time_ms)
+
+    def record_bytes_received(self, connection_id: str, num_bytes: int, current_time_ms: int) -> None:
+        self.bytes_received.record(num_bytes, current_time_ms, False)
+        sensor = self._node_sensor(connection_id, "bytes-received")
+        if sensor is not None:
+            sensor.record(num_bytes, current_time_ms)
+
+    def record_completed_receive(self, connection_id: str, total_bytes: int, current_time_ms: int) -> None:
+        self.responses_received.record(total_bytes, current_time_ms, False)
+        sensor = self._node_sensor(connection_id, "responses-received")
+        if sensor is not None:
+            sensor.record(total_bytes, current_time_ms)
+
+    def close(self) -> None:
+        for metric_name in self._top_level_metric_names:
+            self._metrics.remove_metric(metric_name)
+        for sensor in self._sensors:
+            self._metrics.remove_sensor(sensor.name())

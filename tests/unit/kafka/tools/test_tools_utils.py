@@ -106,12 +106,30 @@ def test_java_double_formatting() -> None:
 
 
 def test_print_metrics() -> None:
-    """Metrics print sorted and aligned with floats to three places; no metrics at all is said on stderr."""
-    out, err = io.StringIO(), io.StringIO()
-    tu.print_metrics({"b:rate:{}": 1.23456, "a:count:{}": 7}, out, err)
-    assert out.getvalue() == "\nMetric Name   Value\na:count:{} : 7\nb:rate:{}  : 1.235\n"
-    tu.print_metrics({}, out, err)
-    assert err.getvalue() == "WARNING: --print-metrics is not supported: this client has no metrics yet.\n"
+    """Metrics print as Java's ToolsUtils.printMetrics: `group:name:{tags}` sorted and aligned, doubles to three
+    places, other values as they are; no metrics print nothing."""
+    from kafka.common.metrics.internals.metric_functions import GaugeFn
+    from kafka.common.metrics.metric_config import MetricConfig
+    from kafka.common.metrics.metrics import Metrics
+    from kafka.common.metrics.stats.avg import Avg
+
+    with Metrics(MetricConfig(tags={"client-id": "c"})) as metrics:
+        metrics.sensor("s").add(metrics.metric_name("latency-avg", "g-metrics"), Avg())
+        metrics.get_sensor("s").record(1.23456)  # type: ignore[union-attr]
+        metrics.add_metric(metrics.metric_name("version", "app-info"), GaugeFn(lambda config, now: "1.0"))
+        out = io.StringIO()
+        tu.print_metrics(metrics.metrics(), out)
+    width = len("kafka-metrics-count:count:{client-id=c}")
+    assert out.getvalue().splitlines() == [
+        "",
+        "Metric Name".ljust(width) + "   Value",
+        "app-info:version:{client-id=c}".ljust(width) + " : 1.0",
+        "g-metrics:latency-avg:{client-id=c}".ljust(width) + " : 1.235",
+        "kafka-metrics-count:count:{client-id=c} : 3.000",
+    ]
+    empty = io.StringIO()
+    tu.print_metrics({}, empty)
+    assert empty.getvalue() == ""
 
 
 def test_parse_key_value_args() -> None:

@@ -6,8 +6,6 @@ session; at most one request per node in flight (and, unlike Java, none made onl
 while other partitions of the node still have buffered records: see prepare_fetch_requests). Responses are
 checked against the session; each partition's data becomes a CompletedFetch in the FetchBuffer. Leader
 changes reported in the response (KIP-951) update the metadata and trigger position validation.
-
-# PORT: no fetch metrics.
 """
 
 from __future__ import annotations
@@ -20,11 +18,14 @@ from kafka.clients.consumer.internals.completed_fetch import CompletedFetch
 from kafka.clients.consumer.internals.consumer_metadata import ConsumerMetadata
 from kafka.clients.consumer.internals.fetch_buffer import FetchBuffer
 from kafka.clients.consumer.internals.fetch_config import FetchConfig
+from kafka.clients.consumer.internals.fetch_metrics_aggregator import FetchMetricsAggregator
+from kafka.clients.consumer.internals.fetch_metrics_manager import FetchMetricsManager
 from kafka.clients.consumer.internals.fetch_utils import request_metadata_update
 from kafka.clients.consumer.internals.request_builders import FetchRequestBuilder
 from kafka.clients.consumer.internals.subscription_state import SubscriptionState
 from kafka.clients.fetch_session_handler import FetchRequestData, FetchSessionHandler
 from kafka.clients.metadata import LeaderIdAndEpoch
+from kafka.common.metrics.metrics import Metrics
 from kafka.common.node import Node
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
@@ -48,8 +49,14 @@ class AbstractFetch(abc.ABC):
         fetch_buffer: FetchBuffer,
         time: Time,
         api_versions: ApiVersions,
+        metrics_manager: FetchMetricsManager | None = None,
     ) -> None:
+        """# PORT: Java takes the FetchMetricsManager before the Time; here it is trailing (without one, the sensors
+        go to a registry of their own)."""
         self._log = log_context.logger("org.apache.kafka.clients.consumer.internals.AbstractFetch")
+        self.metrics_manager = (
+            metrics_manager if metrics_manager is not None else FetchMetricsManager(Metrics(time=time))
+        )
         self.log_context = log_context
         self.metadata = metadata
         self.subscriptions = subscriptions
@@ -89,6 +96,9 @@ class AbstractFetch(abc.ABC):
                     self.metadata.request_update(False)
                 return
             response_data = response.response_data(handler.session_topic_names(), request_version)
+            metric_aggregator = FetchMetricsAggregator(
+                self.metrics_manager, (TopicPartition(topic, index) for topic, index in response_data)
+            )
             partitions_with_updated_leader_info: dict[TopicPartition, LeaderIdAndEpoch] = {}
             for (topic, partition_index), partition_data in response_data.items():
                 partition = TopicPartition(topic, partition_index)
@@ -131,6 +141,7 @@ class AbstractFetch(abc.ABC):
                         partition_data,
                         fetch_offset,
                         request_version,
+                        metric_aggregator,
                     )
                 )
             if partitions_with_updated_leader_info:
@@ -147,6 +158,7 @@ class AbstractFetch(abc.ABC):
                     self.subscriptions.maybe_validate_position_for_current_leader(
                         self._api_versions, tp, self.metadata.current_leader(tp)
                     )
+            self.metrics_manager.record_latency(resp.request_latency_ms)
         finally:
             self._remove_pending_fetch_request(fetch_target, data.metadata().session_id)
 
@@ -255,6 +267,7 @@ class AbstractFetch(abc.ABC):
         # Nodes where every partition to fetch is known to be at its end offset.
         caught_up: dict[Node, bool] = {}
         current_time_ms = self.time.milliseconds()
+        self.metrics_manager.maybe_update_assignment(self.subscriptions)
         topic_ids = self.metadata.topic_ids()
         buffered = self.fetch_buffer.buffered_partitions()
         for partition in self._fetchable_partitions(buffered):

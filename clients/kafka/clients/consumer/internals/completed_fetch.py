@@ -6,7 +6,7 @@ earlier), control records never returned; with read_committed, batches of aborte
 the response's aborted-transaction list and the ABORT markers) are skipped. A record that fails to
 deserialize is kept, so the same error comes again until the application seeks past it.
 
-# PORT: no fetch metrics are recorded; records are decompressed without Java's reusable buffers. A batch's
+# PORT: records are decompressed without Java's reusable buffers. A batch's
 records are decoded together when the first of them is needed (fetched_batch_decoder) rather than one at a
 time; they are still deserialized one at a time, as they are returned, and none at all with
 ByteArrayDeserializer for key and value (which would return the decoded bytes as they are).
@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from kafka.clients.consumer.consumer_record import ConsumerRecord
 from kafka.clients.consumer.internals.deserializers import Deserializers
 from kafka.clients.consumer.internals.fetch_config import FetchConfig
+from kafka.clients.consumer.internals.fetch_metrics_aggregator import FetchMetricsAggregator
 from kafka.clients.consumer.internals.fetched_batch_decoder import decode_default_batch, decode_generic_batch
 from kafka.clients.consumer.internals.subscription_state import SubscriptionState
 from kafka.common.errors import (
@@ -58,13 +59,17 @@ class CompletedFetch:
         partition_data: Any,
         fetch_offset: int,
         request_version: int,
+        metric_aggregator: FetchMetricsAggregator | None = None,
     ) -> None:
-        """# PORT: Java also takes a decompression BufferSupplier and a metrics aggregator."""
+        """`metric_aggregator` gets the bytes and records read once the fetch is drained.
+
+        # PORT: Java also takes a decompression BufferSupplier; the aggregator comes last and may be left out."""
         self._log = log_context.logger("org.apache.kafka.clients.consumer.internals.CompletedFetch")
         self._subscriptions = subscriptions
         self.partition = partition
         self.partition_data = partition_data
         self.request_version = request_version
+        self._metric_aggregator = metric_aggregator
         self._batches: Iterator[RecordBatch] = iter(FetchResponse.records_or_fail(partition_data).batches())
         self._next_fetch_offset = fetch_offset
         self._last_epoch: int | None = None
@@ -107,6 +112,8 @@ class CompletedFetch:
             self._pending_error = None
             self._cached_record_exception = None
             self._is_consumed = True
+            if self._metric_aggregator is not None:
+                self._metric_aggregator.record(self.partition, self._bytes_read, self._records_read)
             # A partition that returned data goes to the end of the fetch order, keeping partitions of a topic
             # together.
             if self._bytes_read > 0:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kafka.clients import client_utils
 from kafka.clients.api_versions import ApiVersions
@@ -28,6 +28,10 @@ from kafka.common.isolation_level import IsolationLevel
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
+
+if TYPE_CHECKING:
+    from kafka.common.metrics.metrics import Metrics
+    from kafka.common.metrics.sensor import Sensor
 
 __all__ = [
     "CONSUMER_MAX_INFLIGHT_REQUESTS_PER_CONNECTION",
@@ -56,9 +60,21 @@ def create_consumer_network_client(
     time: Time,
     metadata: Metadata,
     retry_backoff_ms: int,
+    metrics: Metrics | None = None,
+    throttle_time_sensor: Sensor | None = None,
 ) -> ConsumerNetworkClient:
+    """With `metrics`, the selector's sensors are registered there (group prefix `consumer`) and every response's
+    throttle time is recorded in `throttle_time_sensor`."""
     net_client = client_utils.create_network_client(
-        config, log_context, api_versions, time, CONSUMER_MAX_INFLIGHT_REQUESTS_PER_CONNECTION, metadata
+        config,
+        log_context,
+        api_versions,
+        time,
+        CONSUMER_MAX_INFLIGHT_REQUESTS_PER_CONNECTION,
+        metadata,
+        metrics=metrics,
+        metrics_grp_prefix=CONSUMER_METRIC_GROUP_PREFIX,
+        throttle_time_sensor=throttle_time_sensor,
     )
     # Polls block at most a heartbeat interval, so the heartbeat thread is not kept from the client for long.
     heartbeat_interval_ms = config.get_int(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG)

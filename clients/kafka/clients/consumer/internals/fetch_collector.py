@@ -4,8 +4,7 @@ Turns buffered fetches into the records of one poll (at most max.poll.records), 
 fetch is first checked against the partition's state: stale data (the position moved, the partition was
 unassigned) is dropped; errors update metadata, reset or raise (out of range without a reset policy,
 authorization). Paused partitions' data waits in the buffer.
-
-# PORT: no fetch metrics (lag/lead) are recorded.
+Each time records are returned, the partition's lag and lead are recorded (FetchMetricsManager).
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from kafka.clients.consumer.internals.deserializers import Deserializers
 from kafka.clients.consumer.internals.fetch import Fetch
 from kafka.clients.consumer.internals.fetch_buffer import FetchBuffer
 from kafka.clients.consumer.internals.fetch_config import FetchConfig
+from kafka.clients.consumer.internals.fetch_metrics_manager import FetchMetricsManager
 from kafka.clients.consumer.internals.fetch_utils import request_metadata_update
 from kafka.clients.consumer.internals.subscription_state import FetchPosition, SubscriptionState
 from kafka.clients.consumer.offset_out_of_range_exception import OffsetOutOfRangeException
@@ -42,13 +42,16 @@ class FetchCollector(Generic[K, V]):
         fetch_config: FetchConfig,
         deserializers: Deserializers[K, V],
         time: Time,
+        metrics_manager: FetchMetricsManager | None = None,
     ) -> None:
+        """# PORT: Java takes the FetchMetricsManager before the Time; here it is trailing and optional."""
         self._log = log_context.logger("org.apache.kafka.clients.consumer.internals.FetchCollector")
         self._metadata = metadata
         self._subscriptions = subscriptions
         self._fetch_config = fetch_config
         self._deserializers = deserializers
         self._time = time
+        self._metrics_manager = metrics_manager
 
     def collect_fetch(self, fetch_buffer: FetchBuffer) -> Fetch[K, V]:
         """The records available for the application, at most max.poll.records."""
@@ -124,6 +127,14 @@ class FetchCollector(Generic[K, V]):
                     )
                     self._subscriptions.set_position(tp, next_position)
                     position_advanced = True
+                metrics_manager = self._metrics_manager
+                if metrics_manager is not None:
+                    partition_lag = self._subscriptions.partition_lag(tp, self._fetch_config.isolation_level)
+                    if partition_lag is not None:
+                        metrics_manager.record_partition_lag(tp, partition_lag)
+                    lead = self._subscriptions.partition_lead(tp)
+                    if lead is not None:
+                        metrics_manager.record_partition_lead(tp, lead)
                 return Fetch.for_partition(tp, part_records, position_advanced)
             # Not next in line for the position: left over from an obsolete request.
             self._log.debug(

@@ -21,6 +21,7 @@ from kafka.clients.consumer.internals.fetch import Fetch
 from kafka.clients.consumer.internals.fetch_buffer import FetchBuffer
 from kafka.clients.consumer.internals.fetch_collector import FetchCollector
 from kafka.clients.consumer.internals.fetch_config import FetchConfig
+from kafka.clients.consumer.internals.fetch_metrics_manager import FetchMetricsManager
 from kafka.clients.consumer.internals.request_future import RequestFuture
 from kafka.clients.consumer.internals.subscription_state import SubscriptionState
 from kafka.clients.fetch_session_handler import FetchRequestData
@@ -49,15 +50,24 @@ class Fetcher(AbstractFetch, Generic[K, V]):
         deserializers: Deserializers[K, V],
         time: Time,
         api_versions: ApiVersions,
+        metrics_manager: FetchMetricsManager | None = None,
     ) -> None:
+        """# PORT: Java takes the FetchMetricsManager before the Time; here it is trailing and optional."""
         super().__init__(
-            log_context, metadata, subscriptions, fetch_config, FetchBuffer(log_context), time, api_versions
+            log_context,
+            metadata,
+            subscriptions,
+            fetch_config,
+            FetchBuffer(log_context),
+            time,
+            api_versions,
+            metrics_manager,
         )
         self._fetcher_log = log_context.logger("org.apache.kafka.clients.consumer.internals.Fetcher")
         self._client = client
         self._lock = threading.RLock()
         self._fetch_collector: FetchCollector[K, V] = FetchCollector(
-            log_context, metadata, subscriptions, fetch_config, deserializers, time
+            log_context, metadata, subscriptions, fetch_config, deserializers, time, self.metrics_manager
         )
 
     def is_unavailable(self, node: Node) -> bool:

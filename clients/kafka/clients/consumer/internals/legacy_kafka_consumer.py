@@ -9,7 +9,10 @@ overlaps with processing.
 Not safe for use by several threads at once: a second thread gets ConcurrentModificationException, except
 for `wakeup`, which any thread may call.
 
-# PORT: no metrics, no telemetry, no JMX app-info.
+`metrics()` returns the consumer's metrics as Java's do (consumer-fetch-manager-metrics, consumer-metrics,
+consumer-node-metrics, app-info).
+
+# PORT: no telemetry; no KafkaConsumerMetrics (poll and commit timings); no reporters.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from kafka.clients import client_utils
 from kafka.clients.api_versions import ApiVersions
@@ -31,6 +34,8 @@ from kafka.clients.consumer.internals.consumer_interceptors import ConsumerInter
 from kafka.clients.consumer.internals.consumer_metadata import ConsumerMetadata
 from kafka.clients.consumer.internals.consumer_network_client import ConsumerNetworkClient
 from kafka.clients.consumer.internals.consumer_utils import (
+    CONSUMER_JMX_PREFIX,
+    CONSUMER_METRIC_GROUP_PREFIX,
     DEFAULT_CLOSE_TIMEOUT_MS,
     THROW_ON_FETCH_STABLE_OFFSET_UNSUPPORTED,
     configured_consumer_interceptors,
@@ -41,6 +46,8 @@ from kafka.clients.consumer.internals.consumer_utils import (
 from kafka.clients.consumer.internals.deserializers import Deserializers
 from kafka.clients.consumer.internals.fetch import Fetch
 from kafka.clients.consumer.internals.fetch_config import FetchConfig
+from kafka.clients.consumer.internals.fetch_metrics_manager import FetchMetricsManager
+from kafka.clients.consumer.internals.fetch_metrics_registry import FetchMetricsRegistry
 from kafka.clients.consumer.internals.fetcher import Fetcher
 from kafka.clients.consumer.internals.offset_fetcher import OffsetFetcher
 from kafka.clients.consumer.internals.subscription_state import FetchPosition, SubscriptionState
@@ -52,9 +59,13 @@ from kafka.clients.consumer.offset_reset_strategy import OffsetResetStrategy
 from kafka.clients.group_rebalance_config import GroupRebalanceConfig, ProtocolType
 from kafka.clients.kafka_client import KafkaClient
 from kafka.common.errors import InterruptException, InvalidGroupIdException, KafkaException, TimeoutException
+from kafka.common.metric import Metric
+from kafka.common.metric_name import MetricName
+from kafka.common.metrics.metrics import Metrics
 from kafka.common.partition_info import PartitionInfo
 from kafka.common.serialization.deserializer import Deserializer
 from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.app_info_parser import register_app_info, unregister_app_info
 from kafka.common.utils.log_context import KafkaLogger
 from kafka.common.utils.time import Time, Timer
 
@@ -96,6 +107,8 @@ class LegacyKafkaConsumer(Generic[K, V]):
         self._deserializers: Deserializers[K, V] | None = None
         self._closed = False
         self._time = time
+        self._metrics: Metrics | None = None
+        self._client_id = "unknown"
         self._current_thread = _NO_CURRENT_THREAD
         self._refcount = 0
         self._thread_lock = threading.Lock()
@@ -133,6 +146,8 @@ class LegacyKafkaConsumer(Generic[K, V]):
                 "major release."
             )
         self._log.debug("Initializing the Kafka consumer")
+        self._metrics = client_utils.create_metrics(config, self._client_id, time)
+        fetch_metrics_manager = FetchMetricsManager(self._metrics, FetchMetricsRegistry(CONSUMER_METRIC_GROUP_PREFIX))
         self._request_timeout_ms = config.get_int(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG)
         self._default_api_timeout_ms = config.get_int(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG)
         self._retry_backoff_ms = config.get_long(ConsumerConfig.RETRY_BACKOFF_MS_CONFIG)
@@ -165,7 +180,14 @@ class LegacyKafkaConsumer(Generic[K, V]):
         api_versions = ApiVersions()
         if kafka_client is None:
             self._client = create_consumer_network_client(
-                config, log_context, api_versions, time, self._metadata, self._retry_backoff_ms
+                config,
+                log_context,
+                api_versions,
+                time,
+                self._metadata,
+                self._retry_backoff_ms,
+                self._metrics,
+                fetch_metrics_manager.throttle_time_sensor(),
             )
         else:
             self._client = ConsumerNetworkClient(
@@ -213,6 +235,7 @@ class LegacyKafkaConsumer(Generic[K, V]):
             self._deserializers,
             time,
             api_versions,
+            fetch_metrics_manager,
         )
         self._offset_fetcher = OffsetFetcher(
             log_context,
@@ -229,6 +252,7 @@ class LegacyKafkaConsumer(Generic[K, V]):
             log_context, self._client, self._retry_backoff_ms, self._retry_backoff_max_ms
         )
         config.log_unused()
+        register_app_info(CONSUMER_JMX_PREFIX, self._client_id, self._metrics, time.milliseconds())
         self._log.debug("Kafka consumer initialized")
 
     @property
@@ -569,9 +593,9 @@ class LegacyKafkaConsumer(Generic[K, V]):
         finally:
             self._release()
 
-    def metrics(self) -> dict[Any, Any]:
-        """# PORT: metrics are not ported; always empty."""
-        return {}
+    def metrics(self) -> Mapping[MetricName, Metric]:
+        """The consumer's metrics by name (a snapshot of the map; each Metric's metric_value() is read live)."""
+        return self._metrics.metrics() if self._metrics is not None else {}
 
     def partitions_for(self, topic: str, timeout_ms: int | None = None) -> list[PartitionInfo]:
         timeout = self._default_api_timeout_ms if timeout_ms is None else timeout_ms
@@ -756,6 +780,13 @@ class LegacyKafkaConsumer(Generic[K, V]):
             except BaseException as e:
                 log.error(f"Failed to close {name}", e)
                 first_exception = first_exception or e
+        if self._metrics is not None:
+            try:
+                self._metrics.close()
+            except BaseException as e:
+                log.error("Failed to close kafka consumer metrics", e)
+                first_exception = first_exception or e
+        unregister_app_info(CONSUMER_JMX_PREFIX, self._client_id, self._metrics)
         log.debug("Kafka consumer has been closed")
         if first_exception is not None and not swallow_exception:
             if isinstance(first_exception, InterruptException):

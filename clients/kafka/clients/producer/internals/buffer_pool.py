@@ -8,8 +8,8 @@ reuse; other sizes go back to the unallocated budget. Waiters are served first c
 # PORT: Java hands out real ByteBuffers that the batch's record builder writes into. Our
 MemoryRecordsBuilder grows its own bytearray, so the pool hands out ByteBuffer tokens that only carry
 a capacity: the accounting, the blocking and the free list behave as Java's, without holding the
-memory twice. Metrics (bufferpool-wait-time and friends) are left out until the client has a metrics
-subsystem.
+memory twice. Java's constructor takes the Metrics before the Time; here `metrics` is a trailing keyword (without
+one, the sensors go to a registry of their own).
 """
 
 from __future__ import annotations
@@ -19,6 +19,9 @@ from collections import deque
 
 from kafka.clients.producer.buffer_exhausted_exception import BufferExhaustedException
 from kafka.common.errors import KafkaException
+from kafka.common.metrics.internals.metrics_utils import TimeUnit
+from kafka.common.metrics.metrics import Metrics
+from kafka.common.metrics.stats.meter import Meter
 from kafka.common.utils.time import Time
 
 __all__ = ["BufferPool", "ByteBuffer"]
@@ -50,7 +53,49 @@ class BufferPool:
 
     WAIT_TIME_SENSOR_NAME = "bufferpool-wait-time"
 
-    def __init__(self, memory: int, poolable_size: int, time: Time, metric_grp_name: str = "producer-metrics") -> None:
+    def __init__(
+        self,
+        memory: int,
+        poolable_size: int,
+        time: Time,
+        metric_grp_name: str = "producer-metrics",
+        *,
+        metrics: Metrics | None = None,
+    ) -> None:
+        if metrics is None:
+            metrics = Metrics(time=time)
+        self._metrics = metrics
+        self._wait_time = metrics.sensor(self.WAIT_TIME_SENSOR_NAME)
+        rate_metric_name = metrics.metric_name(
+            "bufferpool-wait-ratio", metric_grp_name, "The fraction of time an appender waits for space allocation."
+        )
+        total_metric_name = metrics.metric_name(
+            "bufferpool-wait-time-total",
+            metric_grp_name,
+            "*Deprecated* The total time an appender waits for space allocation.",
+        )
+        total_ns_metric_name = metrics.metric_name(
+            "bufferpool-wait-time-ns-total",
+            metric_grp_name,
+            "The total time in nanoseconds an appender waits for space allocation.",
+        )
+        buffer_exhausted_record_sensor = metrics.sensor("buffer-exhausted-records")
+        buffer_exhausted_record_sensor.add(
+            Meter(
+                metrics.metric_name(
+                    "buffer-exhausted-rate",
+                    metric_grp_name,
+                    "The average per-second number of record sends that are dropped due to buffer exhaustion",
+                ),
+                metrics.metric_name(
+                    "buffer-exhausted-total",
+                    metric_grp_name,
+                    "The total number of record sends that are dropped due to buffer exhaustion",
+                ),
+            )
+        )
+        self._wait_time.add(Meter(rate_metric_name, total_metric_name, TimeUnit.NANOSECONDS))
+        self._wait_time.add(Meter(rate_metric_name, total_ns_metric_name, TimeUnit.NANOSECONDS))
         self._poolable_size = poolable_size
         self._lock = threading.Lock()
         self._free: deque[ByteBuffer] = deque()
@@ -104,6 +149,7 @@ class BufferPool:
                     waiting_time_elapsed = not more_memory.wait(max(0, remaining_time_to_block_ns) / 1e9)
                 finally:
                     time_ns = max(0, self._time.nanoseconds() - start_wait_ns)
+                    self.record_wait_time(time_ns)
                 if self._closed:
                     raise KafkaException("Producer closed while allocating memory")
                 if waiting_time_elapsed:
@@ -129,6 +175,9 @@ class BufferPool:
             # On failure, return what was collected so that it is not lost.
             self._non_pooled_available_memory += accumulated
             self._waiters.remove(more_memory)
+
+    def record_wait_time(self, time_ns: int) -> None:
+        self._wait_time.record(time_ns, self._time.milliseconds())
 
     def _safe_allocate_byte_buffer(self, size: int) -> ByteBuffer:
         error = True

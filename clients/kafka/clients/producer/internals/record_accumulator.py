@@ -12,8 +12,8 @@ read before taking it and re-checked under it. `muted`, the drain indexes and th
 touched only by the Sender thread. Lock order: deque lock, then TransactionManager lock; the
 BufferPool's lock is never taken while a deque lock is held.
 
-# PORT: the accumulator's metrics (waiting-threads, buffer-total-bytes, buffer-available-bytes) are
-left out until the client has a metrics subsystem.
+Its gauges (waiting-threads, buffer-total-bytes, buffer-available-bytes) are registered when a Metrics is given
+(# PORT: Java takes the Metrics and metric group after the partitioner config; here they are trailing keywords).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from kafka.clients.producer.internals.incomplete_batches import IncompleteBatche
 from kafka.clients.producer.internals.producer_batch import ProducerBatch
 from kafka.clients.producer.record_metadata import RecordMetadata
 from kafka.common.errors import KafkaException, UnsupportedVersionException
+from kafka.common.metrics.internals.metric_functions import MeasurableFn
 from kafka.common.record.abstract_records import AbstractRecords
 from kafka.common.record.compression_ratio_estimator import CompressionRatioEstimator
 from kafka.common.record.compression_type import CompressionType
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from kafka.clients.producer.internals.produce_request_result import ProduceRequestResult
     from kafka.clients.producer.internals.transaction_manager import TransactionManager
     from kafka.common.cluster import Cluster
+    from kafka.common.metrics.metrics import Metrics
     from kafka.common.node import Node
     from kafka.common.record.record_header import Header
 
@@ -162,6 +164,9 @@ class RecordAccumulator:
         api_versions: ApiVersions,
         transaction_manager: TransactionManager | None,
         buffer_pool: BufferPool,
+        *,
+        metrics: Metrics | None = None,
+        metric_grp_name: str = "producer-metrics",
     ) -> None:
         self._log_context = log_context
         self._log = log_context.logger("org.apache.kafka.clients.producer.internals.RecordAccumulator")
@@ -197,6 +202,35 @@ class RecordAccumulator:
         self._nodes_drain_index: dict[str, int] = {}
         self._transaction_manager = transaction_manager
         self._next_batch_expiry_time_ms = _LONG_MAX
+        if metrics is not None:
+            self._register_metrics(metrics, metric_grp_name)
+
+    def _register_metrics(self, metrics: Metrics, metric_grp_name: str) -> None:
+        free = self._free
+        metrics.add_metric(
+            metrics.metric_name(
+                "waiting-threads",
+                metric_grp_name,
+                "The number of user threads blocked waiting for buffer memory to enqueue their records",
+            ),
+            MeasurableFn(lambda config, now: free.queued()),
+        )
+        metrics.add_metric(
+            metrics.metric_name(
+                "buffer-total-bytes",
+                metric_grp_name,
+                "The maximum amount of buffer memory the client can use (whether or not it is currently used).",
+            ),
+            MeasurableFn(lambda config, now: free.total_memory()),
+        )
+        metrics.add_metric(
+            metrics.metric_name(
+                "buffer-available-bytes",
+                metric_grp_name,
+                "The total amount of buffer memory that is not being used (either unallocated or in the free list).",
+            ),
+            MeasurableFn(lambda config, now: free.available_memory()),
+        )
 
     # ---- appending -------------------------------------------------------------------------------
 

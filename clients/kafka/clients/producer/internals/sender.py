@@ -9,8 +9,7 @@ time and each to its coordinator (FindCoordinator, InitProducerId, AddPartitions
 TxnOffsetCommit, EndTxn), and bumps the epoch when asked to. On close it keeps sending until the
 accumulator is empty and no request is in flight, then aborts a transaction left open, unless forced.
 
-# PORT: the sender metrics (SenderMetrics, throttle-time sensor) are left out until the client has a
-metrics subsystem.
+Its sensors (SenderMetrics, SenderMetricsRegistry's names) are recorded per drained batch and per request.
 """
 
 from __future__ import annotations
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from kafka.clients.metadata import LeaderIdAndEpoch
 from kafka.clients.producer.internals.producer_batch import ProducerBatch
+from kafka.clients.producer.internals.sender_metrics_registry import SenderMetricsRegistry
 from kafka.common.errors import (
     AuthenticationException,
     ClusterAuthorizationException,
@@ -35,6 +35,11 @@ from kafka.common.errors import (
     UnknownTopicOrPartitionException,
 )
 from kafka.common.message import ProduceRequestData
+from kafka.common.metrics.internals.metric_functions import MeasurableFn
+from kafka.common.metrics.metrics import Metrics
+from kafka.common.metrics.stats.avg import Avg
+from kafka.common.metrics.stats.max import Max
+from kafka.common.metrics.stats.meter import Meter as MeterStat
 from kafka.common.node import Node
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.find_coordinator_request import CoordinatorType
@@ -51,8 +56,9 @@ if TYPE_CHECKING:
     from kafka.clients.producer.internals.producer_metadata import ProducerMetadata
     from kafka.clients.producer.internals.record_accumulator import RecordAccumulator
     from kafka.clients.producer.internals.transaction_manager import TransactionManager, TxnRequestHandler
+    from kafka.common.metrics.sensor import Sensor
 
-__all__ = ["Sender"]
+__all__ = ["Sender", "SenderMetrics", "throttle_time_sensor"]
 
 _LONG_MAX = 2**63 - 1
 
@@ -75,7 +81,10 @@ class Sender:
         retry_backoff_ms: int,
         transaction_manager: TransactionManager | None,
         api_versions: ApiVersions,
+        metrics_registry: SenderMetricsRegistry | None = None,
     ) -> None:
+        """# PORT: Java takes the metrics registry after `retries`; here it is a trailing argument, and without one
+        the sensors go to a registry of their own."""
         self._log = log_context.logger("org.apache.kafka.clients.producer.internals.Sender")
         self._client = client
         self._accumulator = accumulator
@@ -87,6 +96,9 @@ class Sender:
         self._acks = acks
         self._retries = retries
         self._time = time
+        if metrics_registry is None:
+            metrics_registry = SenderMetricsRegistry(Metrics(time=time))
+        self._sensors = SenderMetrics(metrics_registry, metadata, client, time)
         self._request_timeout_ms = request_timeout_ms
         self._retry_backoff_ms = retry_backoff_ms
         self._api_versions = api_versions
@@ -291,6 +303,7 @@ class Sender:
             if self._log.is_trace_enabled():
                 self._log.trace(f"Nodes with data ready to send: {_java_set(str(n) for n in result.ready_nodes)}")
             poll_timeout = 0
+        self._sensors.update_produce_request_metrics(batches)
         self._send_produce_requests(batches, now)
         return poll_timeout
 
@@ -524,6 +537,7 @@ class Sender:
                     if self._log.is_trace_enabled():
                         for part in updated_partitions:
                             self._log.debug(f"For {part} leader was updated.")
+                self._sensors.record_latency(response.destination, response.request_latency_ms)
             else:
                 # acks=0: no response; every batch counts as done.
                 for batch in batches.values():
@@ -555,6 +569,7 @@ class Sender:
                 tm.remove_in_flight_batch(batch)
             self._accumulator.split_and_reenqueue(batch)
             self._maybe_remove_and_deallocate_batch(batch)
+            self._sensors.record_batch_split()
         elif error is not Errors.NONE:
             if self._can_retry(batch, response, now):
                 self._log.warn(
@@ -608,6 +623,7 @@ class Sender:
     def _reenqueue_batch(self, batch: ProducerBatch, current_time_ms: int) -> None:
         self._accumulator.reenqueue(batch, current_time_ms)
         self._maybe_remove_from_inflight_batches(batch)
+        self._sensors.record_retries(batch.topic_partition.topic, batch.record_count)
 
     def _complete_batch_success(self, batch: ProducerBatch, response: PartitionResponse) -> None:
         tm = self._transaction_manager
@@ -669,6 +685,7 @@ class Sender:
         record_exceptions: Callable[[int], BaseException],
         adjust_sequence_numbers: bool,
     ) -> None:
+        self._sensors.record_errors(batch.topic_partition.topic, batch.record_count)
         if batch.complete_exceptionally(top_level_exception, record_exceptions):
             tm = self._transaction_manager
             if tm is not None:
@@ -769,3 +786,123 @@ def _exc_str(e: BaseException | None) -> str:
 
 def _java_set(items: Any) -> str:
     return "[" + ", ".join(str(i) for i in items) + "]"
+
+
+def throttle_time_sensor(metrics: SenderMetricsRegistry) -> Sensor:
+    """Sender.throttleTimeSensor: the sensor the producer's NetworkClient records each response's throttle time in
+    (produce-throttle-time-avg/max)."""
+    sensor = metrics.sensor("produce-throttle-time")
+    sensor.add(metrics.produce_throttle_time_avg, Avg())
+    sensor.add(metrics.produce_throttle_time_max, Max())
+    return sensor
+
+
+class SenderMetrics:
+    """Java's Sender.SenderMetrics: the producer's sensors, recorded once per batch or per request (never per
+    record).
+
+    # PORT: record-size-avg/max are registered but not recorded: Java updates a batch's largest record size on every
+    # append, a per-record cost our producer's append path leaves out."""
+
+    def __init__(
+        self, metrics: SenderMetricsRegistry, metadata: ProducerMetadata, client: KafkaClient, time: Time
+    ) -> None:
+        self._metrics = metrics
+        self._time = time
+        self.batch_size_sensor = metrics.sensor("batch-size")
+        self.batch_size_sensor.add(metrics.batch_size_avg, Avg())
+        self.batch_size_sensor.add(metrics.batch_size_max, Max())
+        self.compression_rate_sensor = metrics.sensor("compression-rate")
+        self.compression_rate_sensor.add(metrics.compression_rate_avg, Avg())
+        self.queue_time_sensor = metrics.sensor("queue-time")
+        self.queue_time_sensor.add(metrics.record_queue_time_avg, Avg())
+        self.queue_time_sensor.add(metrics.record_queue_time_max, Max())
+        self.request_time_sensor = metrics.sensor("request-time")
+        self.request_time_sensor.add(metrics.request_latency_avg, Avg())
+        self.request_time_sensor.add(metrics.request_latency_max, Max())
+        self.records_per_request_sensor = metrics.sensor("records-per-request")
+        self.records_per_request_sensor.add(MeterStat(metrics.record_send_rate, metrics.record_send_total))
+        self.records_per_request_sensor.add(metrics.records_per_request_avg, Avg())
+        self.retry_sensor = metrics.sensor("record-retries")
+        self.retry_sensor.add(MeterStat(metrics.record_retry_rate, metrics.record_retry_total))
+        self.error_sensor = metrics.sensor("errors")
+        self.error_sensor.add(MeterStat(metrics.record_error_rate, metrics.record_error_total))
+        self.max_record_size_sensor = metrics.sensor("record-size")
+        self.max_record_size_sensor.add(metrics.record_size_max, Max())
+        self.max_record_size_sensor.add(metrics.record_size_avg, Avg())
+        metrics.add_metric(
+            metrics.requests_in_flight, MeasurableFn(lambda config, now: client.in_flight_request_count())
+        )
+        metrics.add_metric(
+            metrics.metadata_age, MeasurableFn(lambda config, now: (now - metadata.last_successful_update()) / 1000.0)
+        )
+        self.batch_split_sensor = metrics.sensor("batch-split-rate")
+        self.batch_split_sensor.add(MeterStat(metrics.batch_split_rate, metrics.batch_split_total))
+        # Per topic, the sensors of its batches (found by name in Java; kept here to spare the lookups).
+        self._topic_sensors: dict[str, tuple[Sensor, Sensor, Sensor]] = {}
+
+    def _maybe_register_topic_metrics(self, topic: str) -> tuple[Sensor, Sensor, Sensor]:
+        sensors = self._topic_sensors.get(topic)
+        if sensors is not None:
+            return sensors
+        m = self._metrics
+        tags = {"topic": topic}
+        record_count = m.sensor(f"topic.{topic}.records-per-batch")
+        record_count.add(MeterStat(m.topic_record_send_rate(tags), m.topic_record_send_total(tags)))
+        byte_rate = m.sensor(f"topic.{topic}.bytes")
+        byte_rate.add(MeterStat(m.topic_byte_rate(tags), m.topic_byte_total(tags)))
+        compression_rate = m.sensor(f"topic.{topic}.compression-rate")
+        compression_rate.add(m.topic_compression_rate(tags), Avg())
+        m.sensor(f"topic.{topic}.record-retries").add(
+            MeterStat(m.topic_record_retry_rate(tags), m.topic_record_retry_total(tags))
+        )
+        m.sensor(f"topic.{topic}.record-errors").add(
+            MeterStat(m.topic_record_error_rate(tags), m.topic_record_error_total(tags))
+        )
+        sensors = (record_count, byte_rate, compression_rate)
+        self._topic_sensors[topic] = sensors
+        return sensors
+
+    def update_produce_request_metrics(self, batches: Mapping[int, Sequence[ProducerBatch]]) -> None:
+        now = self._time.milliseconds()
+        for node_batch in batches.values():
+            records = 0
+            for batch in node_batch:
+                topic_record_count, topic_byte_rate, topic_compression_rate = self._maybe_register_topic_metrics(
+                    batch.topic_partition.topic
+                )
+                size = batch.estimated_size_in_bytes()
+                compression_ratio = batch.compression_ratio()
+                topic_record_count.record(batch.record_count, now)
+                topic_byte_rate.record(size, now)
+                topic_compression_rate.record(compression_ratio, now)
+                self.batch_size_sensor.record(size, now)
+                self.queue_time_sensor.record(batch.queue_time_ms(), now)
+                self.compression_rate_sensor.record(compression_ratio, now)
+                records += batch.record_count
+            self.records_per_request_sensor.record(records, now)
+
+    def record_retries(self, topic: str, count: int) -> None:
+        now = self._time.milliseconds()
+        self.retry_sensor.record(count, now)
+        sensor = self._metrics.get_sensor(f"topic.{topic}.record-retries")
+        if sensor is not None:
+            sensor.record(count, now)
+
+    def record_errors(self, topic: str, count: int) -> None:
+        now = self._time.milliseconds()
+        self.error_sensor.record(count, now)
+        sensor = self._metrics.get_sensor(f"topic.{topic}.record-errors")
+        if sensor is not None:
+            sensor.record(count, now)
+
+    def record_latency(self, node: str, latency: int) -> None:
+        now = self._time.milliseconds()
+        self.request_time_sensor.record(latency, now)
+        if node:
+            sensor = self._metrics.get_sensor(f"node-{node}.latency")
+            if sensor is not None:
+                sensor.record(latency, now)
+
+    def record_batch_split(self) -> None:
+        self.batch_split_sensor.record()

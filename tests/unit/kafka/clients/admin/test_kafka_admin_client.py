@@ -206,10 +206,19 @@ def test_close_times_out_pending_calls(env: AdminClientUnitTestEnv) -> None:
 def test_unsupported_calls_raise() -> None:
     """Admin calls this port does not implement raise UnsupportedOperationException, never pretend to work."""
     with AdminClientUnitTestEnv() as env:
-        with pytest.raises(UnsupportedOperationException, match="metrics"):
-            env.admin_client.metrics()
         with pytest.raises(UnsupportedOperationException):
             env.admin_client.fence_producers()
+
+
+def test_metrics_has_app_info() -> None:
+    """metrics() returns the client's metrics, with Java's app-info metrics tagged with the client id."""
+    with AdminClientUnitTestEnv() as env:
+        metrics = env.admin_client.metrics()
+        by_name = {(n.group, n.name): m for n, m in metrics.items()}
+        version = by_name[("app-info", "version")]
+        assert version.metric_name().tags == {"client-id": env.admin_client.client_id}
+        assert isinstance(version.metric_value(), str)
+        assert by_name[("app-info", "start-time-ms")].metric_value() > 0
 
 
 # -- topics -------------------------------------------------------------------------------------------------------
