@@ -392,6 +392,8 @@ class PrometheusReporter(Collector):
         self._collect_lock = threading.Lock()
         self._server: ThreadingWSGIServer | None = None
         self._thread: threading.Thread | None = None
+        # Collectors of metrics that are no MBean (the consumer-group lag), added to every scrape.
+        self.extra_collectors: list[Collector] = []
 
     # ---- collection
 
@@ -429,7 +431,8 @@ class PrometheusReporter(Collector):
             self._java.retain(java_keys)
             if len(self._bean_strings) > len(beans):
                 self._bean_strings = {k: v for k, v in self._bean_strings.items() if k in beans}
-        return families
+        extra = [family for collector in list(self.extra_collectors) for family in collector.collect()]
+        return [*families, *extra]
 
     @staticmethod
     def _java_mbean_name(group: str, tags: dict[str, str]) -> str:

@@ -300,6 +300,12 @@ class KafkaServer(Logging):
         self.group_coordinator = group_coordinator = GroupCoordinator.apply(
             config, zk_client, replica_manager, self.time, metrics=self.metrics
         )
+        if self.prometheus_reporter is not None:
+            from kafka.coordinator.group.consumer_group_lag_collector import ConsumerGroupLagCollector
+
+            self.prometheus_reporter.extra_collectors.append(
+                ConsumerGroupLagCollector(group_coordinator, replica_manager)
+            )
         group_coordinator.startup(
             lambda: (
                 zk_client.get_topic_partition_count(Topic.GROUP_METADATA_TOPIC_NAME) or config.offsets_topic_partitions
