@@ -199,6 +199,7 @@ if TYPE_CHECKING:
     from kafka.server.controller_mutation_quota_manager import ControllerMutationQuota
     from kafka.server.fetch_session import FetchManager
     from kafka.server.kafka_config import KafkaConfig
+    from kafka.server.kafka_request_handler import BrokerTopicStats
     from kafka.server.metadata_cache import MetadataCache
     from kafka.server.quota_factory import QuotaManagers
     from kafka.server.replica_manager import ReplicaManager
@@ -240,7 +241,7 @@ class KafkaApis(Logging):
         config: KafkaConfig,
         metadata_cache: MetadataCache,
         fetch_manager: FetchManager,
-        broker_topic_stats: None,
+        broker_topic_stats: BrokerTopicStats | None,
         cluster_id: str,
         time: Time,
         api_version_manager: ApiVersionManager,
@@ -827,6 +828,17 @@ class KafkaApis(Logging):
             partition_data.records = converted.records()
             return partition_data
 
+        def update_bytes_out(topic: str | None, partition: int, records: Any) -> None:
+            """Marks the bytes sent for a partition: a consumer's per topic, a follower's as replication."""
+            stats = self.broker_topic_stats
+            if stats is None or topic is None:
+                return
+            size = records.size_in_bytes() if records is not None else 0
+            reassigning = is_from_follower and self.replica_manager.is_adding_replica(
+                TopicPartition(topic, partition), fetch_request.replica_id()
+            )
+            stats.update_bytes_out(topic, is_from_follower, reassigning, size)
+
         def process_response_callback(response_partition_data: list[tuple[TopicIdPartition, Any]]) -> None:
             partitions: dict[TopicIdPartition, Any] = {}
             for tip, data in response_partition_data:
@@ -877,6 +889,11 @@ class KafkaApis(Logging):
                 # Nothing to convert: v10+ reads every record format and zstd. Send what the session built,
                 # rather than building the whole response a second time as Kafka does.
                 unconverted.maybe_set_throttle_time_ms(throttle_time_ms)
+                if self.broker_topic_stats is not None:
+                    for topic_response in unconverted.data.responses:
+                        name = topic_response.topic or topic_names.get(topic_response.topic_id)
+                        for p in topic_response.partitions:
+                            update_bytes_out(name, p.partition_index, p.records)
                 send(request, unconverted)
                 return
             converted: dict[TopicIdPartition, Any] = {}
@@ -893,6 +910,7 @@ class KafkaApis(Logging):
                         )
                     tip = TopicIdPartition.of(topic_id, p.partition_index, topic_name)
                     converted[tip] = maybe_convert(tip, p)
+                    update_bytes_out(topic_name, p.partition_index, converted[tip].records)
             response = FetchResponse.of(unconverted.error(), throttle_time_ms, unconverted.session_id(), converted)
             send(request, response)
 

@@ -136,6 +136,9 @@ class KafkaServer(Logging):
         self.metrics: Metrics | None = None
         # PORT: the /metrics endpoint (metrics.prometheus.port) in place of Kafka's JMX MBeans (issue 16).
         self.prometheus_reporter: PrometheusReporter | None = None
+        from kafka.server.kafka_request_handler import BrokerTopicStats
+
+        self.broker_topic_stats = BrokerTopicStats()
         self.quota_managers: QuotaManagers | None = None
         # The ReplicaManager's `isShuttingDown`.
         # PORT: Kafka hands ReplicaManager the server's own isShuttingDown flag, which is set as soon as shutdown
@@ -497,7 +500,7 @@ class KafkaServer(Logging):
             log_manager,
             self._replica_manager_shutting_down,
             self.quota_managers,
-            None,
+            self.broker_topic_stats,
             metadata_cache,
             log_dir_failure_channel,
             alter_isr_manager,
@@ -552,7 +555,7 @@ class KafkaServer(Logging):
             config,
             replica_manager.metadata_cache,
             self.fetch_manager,
-            None,
+            self.broker_topic_stats,
             self.cluster_id,
             self.time,
             api_version_manager,
@@ -762,6 +765,7 @@ class KafkaServer(Logging):
             swallow(self.quota_managers.shutdown, log)
         if self.socket_server is not None:
             swallow(self.socket_server.shutdown, log)
+        swallow(self.broker_topic_stats.close, log)
         if self.prometheus_reporter is not None:
             swallow(self.prometheus_reporter.shutdown, log)
         if self.metrics is not None:

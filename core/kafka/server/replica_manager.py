@@ -590,6 +590,7 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
             if should_delete:
                 hosted = self.get_partition(tp)
                 if isinstance(hosted, Online) and self.all_partitions.remove(tp, hosted):
+                    self._maybe_remove_topic_metrics(tp.topic)
                     # The logs are deleted together below, with a single checkpoint.
                     hosted.partition.delete()
                 partitions_to_delete.append(tp)
@@ -600,6 +601,13 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
         if partitions_to_delete:
             self.log_manager.async_delete_partitions(partitions_to_delete, lambda tp, e: error_map.__setitem__(tp, e))
         return error_map
+
+    def _maybe_remove_topic_metrics(self, topic: str) -> None:
+        """Drops the topic's BrokerTopicMetrics once this broker hosts no partition of it that is not offline."""
+        if self.broker_topic_stats is None:
+            return
+        if not any(isinstance(h, Online) and h.partition.topic == topic for h in self.all_partitions.values):
+            self.broker_topic_stats.remove_metrics(topic)
 
     # -- partitions ----------------------------------------------------------------------------------------------
 
@@ -1014,10 +1022,14 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
         required_acks: int,
     ) -> dict[TopicPartition, LogAppendResult]:
         trace_enabled = self.is_trace_enabled()
+        stats = self.broker_topic_stats
 
         def process_failed_record(tp: TopicPartition, t: BaseException) -> int:
             partition = self.online_partition(tp)
             log_start_offset = -1 if partition is None else partition.log_start_offset
+            if stats is not None:
+                stats.topic_stats(tp.topic).failed_produce_request_rate.mark()
+                stats.all_topics_stats.failed_produce_request_rate.mark()
             self.error(f"Error processing append operation on partition {tp}", t)
             return log_start_offset
 
@@ -1025,6 +1037,9 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
             self.trace(f"Append [{dict(entries_per_partition)}] to local log")
         results: dict[TopicPartition, LogAppendResult] = {}
         for tp, records in entries_per_partition.items():
+            if stats is not None:
+                stats.topic_stats(tp.topic).total_produce_request_rate.mark()
+                stats.all_topics_stats.total_produce_request_rate.mark()
             if Topic.is_internal(tp.topic) and not internal_topics_allowed:
                 results[tp] = LogAppendResult(
                     unknown_log_append_info(), InvalidTopicException(f"Cannot append to internal topic {tp.topic}")
@@ -1033,6 +1048,13 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
             try:
                 partition = self.get_partition_or_exception(tp)
                 info = partition.append_records_to_leader(records, origin, required_acks)
+                if stats is not None:
+                    topic_stats = stats.topic_stats(tp.topic)
+                    size_in_bytes = records.size_in_bytes()
+                    topic_stats.bytes_in_rate.mark(size_in_bytes)
+                    stats.all_topics_stats.bytes_in_rate.mark(size_in_bytes)
+                    topic_stats.messages_in_rate.mark(info.num_messages)
+                    stats.all_topics_stats.messages_in_rate.mark(info.num_messages)
                 if trace_enabled:
                     first = info.first_offset.message_offset if info.first_offset is not None else -1
                     self.trace(
@@ -1049,6 +1071,11 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
                 KafkaStorageException,
             ) as e:
                 # Expected failures: not counted as failed produce requests.
+                if stats is not None and isinstance(e, RecordTooLargeException):
+                    # PORT: Kafka's Log marks the rejected bytes where it refuses a record over max.message.bytes;
+                    # the Log here has no BrokerTopicStats, so they are marked where its refusal arrives.
+                    stats.topic_stats(tp.topic).bytes_rejected_rate.mark(records.size_in_bytes())
+                    stats.all_topics_stats.bytes_rejected_rate.mark(records.size_in_bytes())
                 results[tp] = LogAppendResult(unknown_log_append_info(), e)
             except RecordValidationException as rve:
                 log_start_offset = process_failed_record(tp, rve.invalid_exception)
@@ -1213,10 +1240,14 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
         """Reads each partition at its fetch offset, within its max bytes and what is left of `fetch_max_bytes`;
         until some partition returned data, the first batch is returned whole even past those limits."""
         trace_enabled = self.is_trace_enabled()
+        stats = self.broker_topic_stats
 
         def read(
             tp: TopicPartition, fetch_info: PartitionData, limit_bytes: int, min_one_message: bool
         ) -> LogReadResult:
+            if stats is not None:
+                stats.topic_stats(tp.topic).total_fetch_request_rate.mark()
+                stats.all_topics_stats.total_fetch_request_rate.mark()
             offset = fetch_info.fetch_offset
             partition_fetch_size = fetch_info.max_bytes
             follower_log_start_offset = fetch_info.log_start_offset
@@ -1302,6 +1333,9 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
                 # Expected failures: not counted as failed fetch requests.
                 return _failed_read(e)
             except Exception as e:
+                if stats is not None:
+                    stats.topic_stats(tp.topic).failed_fetch_request_rate.mark()
+                    stats.all_topics_stats.failed_fetch_request_rate.mark()
                 fetch_source = FetchRequest.describe_replica_id(replica_id)
                 self.error(
                     f"Error processing fetch with max size {adjusted_max_bytes} from {fetch_source} on partition "

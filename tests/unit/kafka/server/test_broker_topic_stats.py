@@ -1,0 +1,43 @@
+"""Tests of BrokerTopicStats/BrokerTopicMetrics (kafka/server/KafkaRequestHandler.scala)."""
+
+from __future__ import annotations
+
+from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
+from kafka.server.kafka_request_handler import BrokerTopicMetrics, BrokerTopicStats
+
+
+def _registered(mbean_name: str) -> bool:
+    return any(n.mbean_name == mbean_name for n in KafkaYammerMetrics.default_registry().all_metrics())
+
+
+def test_topic_meters_are_created_when_marked_and_removed_with_the_topic() -> None:
+    """A topic's meters appear under Kafka's MBean names once marked, and go when the topic's metrics are removed."""
+    stats = BrokerTopicStats()
+    name = "kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec,topic=bts-topic"
+    assert not _registered(name)
+    stats.topic_stats("bts-topic").messages_in_rate.mark(5)
+    assert _registered(name)
+    assert stats.topic_stats("bts-topic").messages_in_rate.count == 5
+    assert _registered("kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec")
+    assert _registered("kafka.server:type=BrokerTopicMetrics,name=ReplicationBytesInPerSec")
+    stats.remove_metrics("bts-topic")
+    assert not _registered(name)
+
+
+def test_bytes_out_of_consumers_and_followers() -> None:
+    """A consumer's bytes count for its topic and all topics; a follower's as replication (and reassignment)."""
+    stats = BrokerTopicStats()
+    all_topics = stats.all_topics_stats
+    out_before = all_topics.bytes_out_rate.count
+    repl_before = all_topics.meter(BrokerTopicMetrics.REPLICATION_BYTES_OUT_PER_SEC).count
+    reassign_before = all_topics.meter(BrokerTopicMetrics.REASSIGNMENT_BYTES_OUT_PER_SEC).count
+    stats.update_bytes_out("bts-out", is_follower=False, is_reassignment=False, value=100)
+    stats.update_bytes_out("bts-out", is_follower=True, is_reassignment=True, value=7)
+    assert stats.topic_stats("bts-out").bytes_out_rate.count == 100
+    assert all_topics.bytes_out_rate.count - out_before == 100
+    assert all_topics.meter(BrokerTopicMetrics.REPLICATION_BYTES_OUT_PER_SEC).count - repl_before == 7
+    assert all_topics.meter(BrokerTopicMetrics.REASSIGNMENT_BYTES_OUT_PER_SEC).count - reassign_before == 7
+    stats.remove_old_leader_metrics("bts-out")
+    assert _registered("kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec,topic=bts-out")
+    stats.close()
+    assert not _registered("kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec,topic=bts-out")
