@@ -517,6 +517,24 @@ def test_garbage_sasl_token_is_authentication_failed(sasl_bootstrap: str) -> Non
     _assert_broker_serves_others(sasl_bootstrap)
 
 
+def test_wrong_password_is_answered_then_the_connection_closed(broker: BrokerProcess, sasl_bootstrap: str) -> None:
+    """A wrong PLAIN password: the SaslAuthenticate response says SASL_AUTHENTICATION_FAILED, sent (with the close)
+    connection.failed.authentication.delay.ms after the failure (KIP-306, Kafka's default 100 ms here)."""
+    with _connect(sasl_bootstrap) as sock:
+        _send(sock, SaslHandshakeRequest(SaslHandshakeRequestData(mechanism="PLAIN"), 1), 1)
+        assert _read_frame(sock) is not None
+        token = b"\x00alice\x00not-alices-password"
+        header = _send(sock, SaslAuthenticateRequest(SaslAuthenticateRequestData(auth_bytes=token), 2), 2)
+        frame = _read_frame(sock)
+        assert frame is not None
+        response: Any = AbstractResponse.parse_response(frame, header)
+        assert response.data.error_code == 58  # SASL_AUTHENTICATION_FAILED
+        assert "Invalid username or password" in (response.data.error_message or "")
+        assert _closed(sock)
+    assert "not-alices-password" not in broker.console_since_start()
+    _assert_broker_serves_others(sasl_bootstrap)
+
+
 def test_scram_final_message_replayed_on_another_connection_is_refused(
     sasl_bootstrap: str, boot_user: tuple[str, str]
 ) -> None:

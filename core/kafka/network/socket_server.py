@@ -182,6 +182,8 @@ class SocketServerConfig(Protocol):
     @property
     def connections_max_idle_ms(self) -> int: ...
     @property
+    def failed_authentication_delay_ms(self) -> int: ...
+    @property
     def max_connections_per_ip(self) -> int: ...
     @property
     def max_connections_per_ip_overrides(self) -> Mapping[str, int]: ...
@@ -456,6 +458,7 @@ class SocketServer(Logging):
             is_privileged_listener,
             channel_builder=self._server_channel_builder(listener_name, security_protocol),
             reconfigurables=self._reconfigurables_registry(),
+            failed_authentication_delay_ms=self.config.failed_authentication_delay_ms,
         )
 
     def _server_channel_builder(
@@ -851,9 +854,11 @@ class Processor(AbstractServerThread):
         is_privileged_listener: bool = False,
         channel_builder: ChannelBuilder | None = None,
         reconfigurables: Any = None,
+        failed_authentication_delay_ms: int = KSelector.NO_FAILED_AUTHENTICATION_DELAY,
     ) -> None:
         """`channel_builder` is the listener's (PLAINTEXT when not given); a reconfigurable one (SSL keystores) is
-        registered with `reconfigurables` (the broker's DynamicBrokerConfig) for the processor's life."""
+        registered with `reconfigurables` (the broker's DynamicBrokerConfig) for the processor's life.
+        `failed_authentication_delay_ms`: connection.failed.authentication.delay.ms (KIP-306)."""
         super().__init__(connection_quotas)
         self.id = id
         self.log_ident = log_prefix
@@ -874,6 +879,7 @@ class Processor(AbstractServerThread):
         self.expired_connections_killed_count = 0
         self._max_request_size = max_request_size
         self._connections_max_idle_ms = connections_max_idle_ms
+        self._failed_authentication_delay_ms = failed_authentication_delay_ms
         builder = channel_builder if channel_builder is not None else PlaintextChannelBuilder()
         self._reconfigurables = reconfigurables
         self._channel_builder = builder
@@ -896,6 +902,7 @@ class Processor(AbstractServerThread):
             record_time_per_connection=True,
             memory_pool=self._memory_pool,
             write_on_send=True,
+            failed_authentication_delay_ms=self._failed_authentication_delay_ms,
         )
 
     def run(self) -> None:

@@ -33,6 +33,10 @@ class Authenticator(abc.ABC):
     def close(self) -> None:  # noqa: B027 - optional hook, as Java's Closeable default
         """Releases what the authenticator holds."""
 
+    def handle_authentication_failure(self) -> None:  # noqa: B027 - optional hook, as Java's default method
+        """Sends the failure response built when authentication failed, just before the channel closes (a server
+        authenticator's; the Selector calls it once connection.failed.authentication.delay.ms has passed)."""
+
     # Re-authentication (KIP-368): only SASL authenticators re-authenticate; these are the defaults of the others.
 
     def server_session_expiration_time_nanos(self) -> int | None:

@@ -26,6 +26,7 @@ from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.network.authenticator import Authenticator
 from kafka.common.network.channel_state import ChannelState
 from kafka.common.network.client_information import ClientInformation
+from kafka.common.network.delayed_response_authentication_exception import DelayedResponseAuthenticationException
 from kafka.common.network.network_receive import NetworkReceive
 from kafka.common.network.network_send import NetworkSend
 from kafka.common.network.selection_key import SelectionKey
@@ -124,18 +125,32 @@ class KafkaChannel:
     def prepare(self) -> None:
         """Takes the transport's handshake, then the authentication, as far as they go now; the channel is READY
         once both are complete."""
+        authenticating = False
         try:
             if not self._transport_layer.ready():
                 self._transport_layer.handshake()
             if self._transport_layer.ready() and not self._authenticator.complete():
+                authenticating = True
                 self._authenticator.authenticate()
         except AuthenticationException as e:
             # The client is told why (its operations then fail without retries); other errors are network errors.
             self._state = ChannelState(ChannelState.State.AUTHENTICATION_FAILED, e, self._remote_address)
+            if authenticating:
+                # The failure response and the close wait for the Selector (connection.failed.authentication.delay.ms).
+                self._delay_close_on_authentication_failure()
+                raise DelayedResponseAuthenticationException(e) from e
             raise
         if self.ready():
             self._successful_authentications += 1
             self._state = ChannelState.READY
+
+    def _delay_close_on_authentication_failure(self) -> None:
+        self._transport_layer.remove_interest_ops(SelectionKey.OP_WRITE)
+
+    def complete_close_on_authentication_failure(self) -> None:
+        """Writes the authenticator's failure response (if it has one) before the Selector closes the channel."""
+        self._transport_layer.add_interest_ops(SelectionKey.OP_WRITE)
+        self._authenticator.handle_authentication_failure()
 
     def disconnect(self) -> None:
         self._disconnected = True

@@ -5,12 +5,13 @@ registered here (a broker's Processor), size-prefixed sends and receives (frames
 fail the connection), receive buffers granted by a MemoryPool (channels waiting for memory stop reading until the
 pool has some again), mute/unmute, and closing connections idle for longer than connections.max.idle.ms. Each
 poll() leaves behind what happened during it: the sends completed, the receives completed (at most one per
-connection per poll), the connections made and those lost with the state they were in.
+connection per poll), the connections made and those lost with the state they were in. A connection that fails
+authentication gets its failure response and is closed `failed_authentication_delay_ms` later (a broker's
+`connection.failed.authentication.delay.ms`, KIP-306), in the first poll after that time.
 
 # PORT: built on Python's `selectors` (epoll on Linux) with SelectionKey standing in for java.nio's. A socketpair
-# wakes a blocked select, as java.nio's Selector.wakeup does. Not ported: delayed close after failed authentication
-# (PLAINTEXT only). The sensors (SelectorMetrics) are kept only when a Metrics registry is given (our clients give
-# one; without it the poll loop records nothing).
+# wakes a blocked select, as java.nio's Selector.wakeup does. The sensors (SelectorMetrics) are kept only when a
+# Metrics registry is given (our clients give one; without it the poll loop records nothing).
 # PORT: three changes to how Java does the same thing, each saving system calls per request at Python's cost per
 # call (measured with tests/bench/test_socket_server_bench.py):
 # - muting only marks the channel; its read interest is dropped when it turns out to be readable while muted
@@ -45,6 +46,7 @@ from kafka.common.metrics.stats.meter import Meter
 from kafka.common.metrics.stats.windowed_count import WindowedCount
 from kafka.common.network.channel_builder import ChannelBuilder
 from kafka.common.network.channel_state import ChannelState
+from kafka.common.network.delayed_response_authentication_exception import DelayedResponseAuthenticationException
 from kafka.common.network.inet_address import InetSocketAddress
 from kafka.common.network.kafka_channel import KafkaChannel
 from kafka.common.network.network_receive import NetworkReceive
@@ -125,6 +127,7 @@ class Selector(Selectable):
         memory_pool: MemoryPool = MemoryPool.NONE,
         write_on_send: bool = False,
         metrics: Metrics | None = None,
+        failed_authentication_delay_ms: int = NO_FAILED_AUTHENTICATION_DELAY,
         metric_grp_prefix: str = "",
         metric_tags: Mapping[str, str] | None = None,
         metrics_per_connection: bool = True,
@@ -133,7 +136,10 @@ class Selector(Selectable):
         each channel to its network thread time. `write_on_send`: see the module's notes. With `metrics`, the
         selector's sensors are registered there under `{metric_grp_prefix}-metrics` with `metric_tags`.
 
-        # PORT: Java's failed-authentication delay argument is not taken; `metrics` is optional (see the module)."""
+        `failed_authentication_delay_ms`: how long the failure response and the close of a connection that failed
+        authentication are held back.
+
+        # PORT: `metrics` is optional (see the module)."""
         self._nio_selector = selectors.DefaultSelector()
         self._max_receive_size = max_receive_size
         self._time = time
@@ -158,6 +164,11 @@ class Selector(Selectable):
             None if connection_max_idle_ms < 0 else Selector.IdleExpiryManager(time, connection_max_idle_ms)
         )
         self._made_read_progress_last_poll = True
+        self._failed_authentication_delay_ms = failed_authentication_delay_ms
+        # The channels whose close waits for the failed-authentication delay, oldest first (None without a delay).
+        self._delayed_closing_channels: OrderedDict[str, Selector._DelayedAuthenticationFailureClose] | None = (
+            OrderedDict() if failed_authentication_delay_ms > Selector.NO_FAILED_AUTHENTICATION_DELAY else None
+        )
         self._closed = False
         # The wakeup pipe: a byte written to one end makes select() return.
         self._wakeup_r, self._wakeup_w = socket.socketpair()
@@ -430,6 +441,10 @@ class Selector(Selectable):
         if sensors is not None:
             sensors.io_time.record(self._time.nanoseconds() - end_select, self._time.milliseconds(), False)
 
+        # Close the channels whose failed-authentication delay has passed.
+        if self._delayed_closing_channels:
+            self.complete_delayed_channel_close(self._time.nanoseconds())
+
         # Nothing can have expired before the next check time (read here to spare a call in every poll).
         idle_expiry_manager = self._idle_expiry_manager
         if idle_expiry_manager is not None and end_select > idle_expiry_manager.next_idle_close_check_time:
@@ -530,10 +545,13 @@ class Selector(Selectable):
                     self._close(channel, _CloseMode.GRACEFUL)
             except Exception as e:
                 self._log_channel_error(channel, e)
-                self._close(
-                    channel,
-                    _CloseMode.NOTIFY_ONLY if send_failed else _CloseMode.GRACEFUL,
-                )
+                if isinstance(e, DelayedResponseAuthenticationException):
+                    self._maybe_delay_close_on_authentication_failure(channel)
+                else:
+                    self._close(
+                        channel,
+                        _CloseMode.NOTIFY_ONLY if send_failed else _CloseMode.GRACEFUL,
+                    )
             finally:
                 if record_time:
                     channel._network_thread_time_nanos += time.nanoseconds() - channel_start_time_nanos
@@ -549,7 +567,8 @@ class Selector(Selectable):
                     self._sensors.failed_reauthentication.record()
                 else:
                     self._sensors.failed_authentication.record()
-            self._log.info(f"Failed {again}authentication with {desc} ({e})")
+            message = e.__cause__ if isinstance(e, DelayedResponseAuthenticationException) else e
+            self._log.info(f"Failed {again}authentication with {desc} ({message})")
         else:
             self._log.warn(f"Unexpected error from {desc}; closing connection", e)
 
@@ -693,6 +712,56 @@ class Selector(Selectable):
         self._failed_sends.clear()
         self._made_read_progress_last_poll = False
 
+    def complete_delayed_channel_close(self, current_time_nanos: int) -> None:
+        """Closes the channels whose failed-authentication delay ended by `current_time_nanos`."""
+        delayed = self._delayed_closing_channels
+        if delayed is None:
+            return
+        while delayed:
+            delayed_close = next(iter(delayed.values()))
+            if not delayed_close.try_close(current_time_nanos):
+                break
+
+    def _maybe_delay_close_on_authentication_failure(self, channel: KafkaChannel) -> None:
+        delayed_close = Selector._DelayedAuthenticationFailureClose(
+            self, channel, self._time.nanoseconds() + self._failed_authentication_delay_ms * 1_000_000
+        )
+        if self._delayed_closing_channels is not None:
+            self._delayed_closing_channels[channel.id()] = delayed_close
+        else:
+            delayed_close.close_now()
+
+    def _handle_close_on_authentication_failure(self, channel: KafkaChannel) -> None:
+        try:
+            channel.complete_close_on_authentication_failure()
+        except Exception as e:
+            self._log.error(f"Exception handling close on authentication failure node {channel.id()}", e)
+        finally:
+            self._close(channel, _CloseMode.GRACEFUL)
+
+    class _DelayedAuthenticationFailureClose:
+        """A channel that failed authentication, to be answered and closed once `end_time_nanos` has come."""
+
+        __slots__ = ("_selector", "_channel", "_end_time_nanos", "_closed")
+
+        def __init__(self, selector: Selector, channel: KafkaChannel, end_time_nanos: int) -> None:
+            self._selector = selector
+            self._channel = channel
+            self._end_time_nanos = end_time_nanos
+            self._closed = False
+
+        def try_close(self, current_time_nanos: int) -> bool:
+            """Closes the channel if its delay has ended; whether it is closed."""
+            if self._end_time_nanos <= current_time_nanos:
+                self.close_now()
+            return self._closed
+
+        def close_now(self) -> None:
+            if self._closed:
+                raise RuntimeError("Attempt to close a channel that has already been closed")
+            self._selector._handle_close_on_authentication_failure(self._channel)
+            self._closed = True
+
     def _close(self, channel: KafkaChannel, close_mode: _CloseMode) -> None:
         channel.disconnect()
         # A connection closed in the poll that made it is not reported as connected.
@@ -706,6 +775,8 @@ class Selector(Selectable):
         else:
             self._do_close(channel, close_mode.notify_disconnect)
         self._channels.pop(channel.id(), None)
+        if self._delayed_closing_channels is not None:
+            self._delayed_closing_channels.pop(channel.id(), None)
         if self._idle_expiry_manager is not None:
             self._idle_expiry_manager.remove(channel.id())
 
@@ -745,6 +816,10 @@ class Selector(Selectable):
 
     def channels(self) -> list[KafkaChannel]:
         return list(self._channels.values())
+
+    def delayed_closing_channels(self) -> list[str]:
+        """The ids of the channels waiting for the failed-authentication delay before their close."""
+        return list(self._delayed_closing_channels or ())
 
     def channel(self, id: str) -> KafkaChannel | None:
         return self._channels.get(id)

@@ -47,6 +47,7 @@ class NetworkConfig:
     socket_send_buffer_bytes: int = 100 * 1024
     socket_receive_buffer_bytes: int = 100 * 1024
     connections_max_idle_ms: int = 10 * 60 * 1000
+    failed_authentication_delay_ms: int = 100
     max_connections_per_ip: int = 2**31 - 1
     max_connections_per_ip_overrides: dict[str, int] = field(default_factory=dict)
     max_connections: int = 2**31 - 1

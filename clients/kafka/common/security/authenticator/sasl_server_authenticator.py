@@ -5,16 +5,15 @@ The broker's side of SASL on one connection, before any request reaches the requ
 ApiVersions first (answered here), then SaslHandshake naming a mechanism among `sasl.enabled.mechanisms`
 (UNSUPPORTED_SASL_MECHANISM otherwise), then the mechanism's tokens: inside SaslAuthenticate requests after a v1
 handshake, bare size-prefixed frames after a v0 one. Any other request is refused with ILLEGAL_SASL_STATE; a failed
-login is answered with SASL_AUTHENTICATION_FAILED; in every case the failure response is written and the
-connection closed (the AuthenticationException makes the Selector close it). With `connections.max.reauth.ms`
-(or a credential that expires) the SaslAuthenticate response carries the session lifetime, after which the client
-must re-authenticate on the same connection (KIP-368): a new SaslHandshake on an authenticated connection starts
-that, with the same mechanism and principal.
+login is answered with SASL_AUTHENTICATION_FAILED. In every case the AuthenticationException goes up to the
+Selector, which `connection.failed.authentication.delay.ms` later (KIP-306) has the failure response written
+(handle_authentication_failure) and closes the connection. With `connections.max.reauth.ms` (or a credential that
+expires) the SaslAuthenticate response carries the session lifetime, after which the client must re-authenticate
+on the same connection (KIP-368): a new SaslHandshake on an authenticated connection starts that, with the same
+mechanism and principal.
 
-# PORT: Java writes the failure response when the Selector closes the channel, `failed.authentication.delay.ms`
-# later; here it is written at once, before the exception, as Java does with a delay of 0. Kerberos (GSSAPI) is not
-# ported: it cannot be enabled (SaslChannelBuilder refuses it at start-up), and a first packet that is not a Kafka
-# request is refused as Java refuses it when GSSAPI is not enabled.
+# PORT: Kerberos (GSSAPI) is not ported: it cannot be enabled (SaslChannelBuilder refuses it at start-up), and a
+# first packet that is not a Kafka request is refused as Java refuses it when GSSAPI is not enabled.
 """
 
 from __future__ import annotations
@@ -140,8 +139,9 @@ class SaslServerAuthenticator(Authenticator):
     # -- Authenticator
 
     def authenticate(self) -> None:
-        """Moves the exchange on with what the connection has now. Raises AuthenticationException (after writing
-        the failure response) when the client is refused, OSError/EOFError when the connection is lost."""
+        """Moves the exchange on with what the connection has now. Raises AuthenticationException (the failure
+        response is written by handle_authentication_failure) when the client is refused, OSError/EOFError when
+        the connection is lost."""
         state_cls = SaslServerAuthenticator.SaslState
         if self._sasl_state is not state_cls.REAUTH_PROCESS_HANDSHAKE:
             if self._net_out_buffer is not None and not self._flush_net_out_buffer_and_update_interest_ops():
@@ -263,8 +263,6 @@ class SaslServerAuthenticator(Authenticator):
             self._pending_sasl_state = None
             self._pending_exception = None
             if exception is not None:
-                # PORT: the failure response goes out now (see the module docstring).
-                self._send_authentication_failure_response()
                 raise exception
 
     def _flush_net_out_buffer_and_update_interest_ops(self) -> bool:

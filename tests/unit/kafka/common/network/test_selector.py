@@ -15,18 +15,25 @@ from pathlib import Path
 
 import pytest
 
+from kafka.common.errors import SaslAuthenticationException
+from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.memory.simple_memory_pool import SimpleMemoryPool
+from kafka.common.network.authenticator import Authenticator
 from kafka.common.network.byte_buffer_send import ByteBufferSend
+from kafka.common.network.channel_builder import ChannelBuilder
 from kafka.common.network.channel_state import ChannelState
 from kafka.common.network.inet_address import InetAddress, InetSocketAddress
+from kafka.common.network.kafka_channel import KafkaChannel
 from kafka.common.network.multi_records_send import MultiRecordsSend
 from kafka.common.network.network_receive import NetworkReceive
 from kafka.common.network.network_send import NetworkSend
+from kafka.common.network.plaintext_transport_layer import PlaintextTransportLayer
 from kafka.common.network.selectable import Selectable
 from kafka.common.network.selection_key import SelectionKey
 from kafka.common.network.selector import Selector
 from kafka.common.network.socket_channel import SocketChannel
 from kafka.common.record.file_records import FileRecords
+from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import MockTime, Time
 from tests.unit.kafka.common.network.echo_server import EchoServer
@@ -594,3 +601,122 @@ def test_wakeup_after_a_wakeup_was_selected_wakes_again(selector: Selector) -> N
             selector._wakeup_w.send(b"\x00")  # free the poll the wakeups failed to end
         t.join(30)
     assert woken
+
+
+# ---- failed authentication, closed after connection.failed.authentication.delay.ms (KIP-306) -------------------
+
+
+class _RefusingAuthenticator(Authenticator):
+    """Refuses the peer as soon as it sends anything; its failure response is `b"refused"`."""
+
+    def __init__(self, transport_layer: PlaintextTransportLayer) -> None:
+        self._transport_layer = transport_layer
+        self.failure_responses_sent = 0
+
+    def authenticate(self) -> None:
+        buffer = bytearray(64)
+        n = self._transport_layer.read(memoryview(buffer))
+        if n < 0:
+            raise EOFError("peer closed")
+        if n > 0:
+            raise SaslAuthenticationException("Authentication failed: Invalid username or password")
+
+    def principal(self) -> KafkaPrincipal:
+        return KafkaPrincipal.ANONYMOUS
+
+    def complete(self) -> bool:
+        return False
+
+    def handle_authentication_failure(self) -> None:
+        self.failure_responses_sent += 1
+        self._transport_layer.write([b"refused"])
+
+
+class _RefusingChannelBuilder(ChannelBuilder):
+    def __init__(self) -> None:
+        self.authenticators: list[_RefusingAuthenticator] = []
+
+    def build_channel(
+        self, id: str, key: SelectionKey, max_receive_size: int, memory_pool: MemoryPool = MemoryPool.NONE
+    ) -> KafkaChannel:
+        transport_layer = PlaintextTransportLayer(key)
+        transport_layer.mark_connected()  # an accepted socket, as SaslChannelBuilder's server channels
+        authenticator = _RefusingAuthenticator(transport_layer)
+        self.authenticators.append(authenticator)
+        return KafkaChannel(id, transport_layer, authenticator, max_receive_size, memory_pool)
+
+
+def _refused_peer(delay_ms: int) -> tuple[Selector, MockTime, _RefusingChannelBuilder, socket.socket]:
+    time = MockTime()
+    builder = _RefusingChannelBuilder()
+    server_selector = Selector(
+        60_000, time, LogContext(), channel_builder=builder, failed_authentication_delay_ms=delay_ms
+    )
+    ours, peer = socket.socketpair()
+    server_selector.register("conn-1", SocketChannel(ours, "127.0.0.1", 1234))
+    peer.setblocking(False)
+    peer.sendall(b"a wrong password")
+    return server_selector, time, builder, peer
+
+
+def _recv_or_none(sock: socket.socket) -> bytes | None:
+    try:
+        return sock.recv(64)
+    except BlockingIOError:
+        return None
+
+
+def test_failed_authentication_is_answered_and_closed_after_the_delay() -> None:
+    server_selector, time, builder, peer = _refused_peer(delay_ms=100)
+    try:
+        _poll_until(server_selector, lambda: bool(server_selector.delayed_closing_channels()), "a failed login")
+        assert server_selector.delayed_closing_channels() == ["conn-1"]
+        # Before the delay has passed: no response, no close.
+        for _ in range(3):
+            server_selector.poll(10)
+        assert not server_selector.disconnected()
+        assert server_selector.channel("conn-1") is not None
+        assert builder.authenticators[0].failure_responses_sent == 0
+        assert _recv_or_none(peer) is None
+        time.sleep(100)
+        server_selector.poll(0)
+        # Then the failure response goes out, and the connection is closed and reported so.
+        assert builder.authenticators[0].failure_responses_sent == 1
+        assert server_selector.delayed_closing_channels() == []
+        assert server_selector.channel("conn-1") is None
+        state = server_selector.disconnected()["conn-1"]
+        assert state.state() is ChannelState.State.AUTHENTICATION_FAILED
+        assert isinstance(state.exception(), SaslAuthenticationException)
+        peer.setblocking(True)
+        peer.settimeout(10)
+        assert peer.recv(64) == b"refused"
+        assert peer.recv(64) == b""
+    finally:
+        peer.close()
+        server_selector.close()
+
+
+def test_failed_authentication_without_delay_is_answered_and_closed_at_once() -> None:
+    server_selector, _, builder, peer = _refused_peer(delay_ms=Selector.NO_FAILED_AUTHENTICATION_DELAY)
+    try:
+        _poll_until(server_selector, lambda: "conn-1" in server_selector.disconnected(), "the close")
+        assert builder.authenticators[0].failure_responses_sent == 1
+        assert server_selector.delayed_closing_channels() == []
+        peer.setblocking(True)
+        peer.settimeout(10)
+        assert peer.recv(64) == b"refused"
+    finally:
+        peer.close()
+        server_selector.close()
+
+
+def test_peer_closing_during_the_delay_is_closed_at_once() -> None:
+    server_selector, _, builder, peer = _refused_peer(delay_ms=60_000)
+    try:
+        _poll_until(server_selector, lambda: bool(server_selector.delayed_closing_channels()), "a failed login")
+        peer.close()
+        _poll_until(server_selector, lambda: "conn-1" in server_selector.disconnected(), "the close")
+        assert server_selector.delayed_closing_channels() == []
+        assert builder.authenticators[0].failure_responses_sent == 0
+    finally:
+        server_selector.close()

@@ -253,6 +253,7 @@ def test_authenticators_wrong_password_is_sasl_authentication_failed(mechanism: 
         with pytest.raises(AuthenticationException) as server_error:
             _run(server, client)
         assert isinstance(server_error.value, SaslAuthenticationException)
+        server.handle_authentication_failure()  # the Selector has the response written when the delay ends
         with pytest.raises(SaslAuthenticationException):
             for _ in range(10):
                 client.authenticate()
@@ -269,6 +270,7 @@ def test_unsupported_mechanism_is_refused() -> None:
     try:
         with pytest.raises(UnsupportedSaslMechanismException):
             _run(server, client)
+        server.handle_authentication_failure()
         with pytest.raises(UnsupportedSaslMechanismException, match="not enabled in the server"):
             for _ in range(10):
                 client.authenticate()
