@@ -468,7 +468,10 @@ class PrometheusReporter(Collector):
         """Serves GET /metrics on `host`:`port` (an empty host: every interface; port 0: any free port)."""
         registry = CollectorRegistry(auto_describe=False)
         registry.register(self)
-        app = make_wsgi_app(registry)
+        from kafka.metrics.jmx_json_view import jmx_json_app
+
+        # GET /jmx: the same metrics as MBeans in JSON, for JmxTool.
+        app = jmx_json_app(self, make_wsgi_app(registry))
         server = make_server(host, port, app, ThreadingWSGIServer, handler_class=_QuietHandler)
         thread = threading.Thread(target=server.serve_forever, name=self.THREAD_NAME, daemon=True)
         self._server, self._thread = server, thread
