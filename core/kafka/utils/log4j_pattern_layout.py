@@ -159,12 +159,18 @@ class JavaDateFormat:
                 parts.append(_text(c))
                 i += 1
         self._parts = parts
+        self._last: tuple[int, time.struct_time] = (-1, time.localtime(0))
 
     def format(self, seconds: float) -> str:
         """`seconds` since the epoch, in local time."""
         total_ms = round(seconds * 1000)  # Java's times are whole milliseconds
-        tm = time.localtime(total_ms // 1000)
-        ms = total_ms % 1000
+        second, ms = divmod(total_ms, 1000)
+        last = self._last  # lines come many to a second: localtime once per second
+        if last[0] == second:
+            tm = last[1]
+        else:
+            tm = time.localtime(second)
+            self._last = (second, tm)
         return "".join(part(tm, ms) for part in self._parts)
 
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from kafka.utils.log4j_pattern_layout import JavaDateFormat, PatternLayout
-from kafka.utils.logging import TRACE
+from kafka.utils.logging import TRACE, Logging
 
 
 def _record(name: str = "kafka.server.KafkaServer", level: int = logging.INFO, msg: str = "started", **extra: object):
@@ -65,3 +65,24 @@ def test_java_date_format() -> None:
     assert JavaDateFormat("'it''s' D").format(t) == "it's 332"
     with pytest.raises(ValueError):
         JavaDateFormat("yyyy-qq")
+
+
+def test_location_is_the_callers_through_the_logging_mixin() -> None:
+    """%M and %F name the code that called the Logging mixin's info(), not the mixin itself."""
+
+    class Thing(Logging):
+        logger_name = "test.log4j.Thing"
+
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler()
+    handler.emit = records.append  # type: ignore[method-assign]
+    logger = logging.getLogger("test.log4j.Thing")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        Thing().info("hello")
+    finally:
+        logger.removeHandler(handler)
+    assert PatternLayout("%F %M %m").format(records[0]) == (
+        "test_log4j_pattern_layout.py test_location_is_the_callers_through_the_logging_mixin hello"
+    )
