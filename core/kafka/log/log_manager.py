@@ -121,8 +121,11 @@ class FileLock:
         try:
             self.unlock()
         finally:
-            with contextlib.suppress(OSError):
-                os.close(self._fd)
+            # Once only: a second os.close could close whatever file has since been given the same number.
+            fd, self._fd = self._fd, -1
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
 
 
 class LogManager(Logging, KafkaMetricsGroup):

@@ -7,7 +7,9 @@ entering Python.
 
 # PORT: Java's FileChannel becomes a raw file descriptor used with positional I/O (os.pread,
 os.pwrite, os.sendfile), so that readers on other threads never share a file position. Slices
-share the descriptor of the FileRecords they came from; only the owner closes it.
+share the descriptor of the FileRecords they came from, through one `_FileChannel`; only the owner closes it,
+once: a closed channel's descriptor is -1, so a slice read after the close fails (EBADF) as Java's
+ClosedChannelException does, instead of reading whatever file the OS has since given the same number.
 """
 
 from __future__ import annotations
@@ -56,21 +58,36 @@ def _maybe_leader_epoch(leader_epoch: int) -> int | None:
     return None if leader_epoch == NO_PARTITION_LEADER_EPOCH else leader_epoch
 
 
+class _FileChannel:
+    """The descriptor of an open segment file, shared by a FileRecords and its slices (Java's FileChannel)."""
+
+    __slots__ = ("fd",)
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def close(self) -> None:
+        """Close the descriptor once; later calls do nothing (a second os.close could close a reused number)."""
+        fd, self.fd = self.fd, -1
+        if fd >= 0:
+            os.close(fd)
+
+
 class FileRecords(AbstractRecords):
     """Batches in a file between byte positions `start` and `end`."""
 
-    __slots__ = ("_end", "_fd", "_file", "_is_slice", "_size", "_start")
+    __slots__ = ("_channel", "_end", "_file", "_is_slice", "_size", "_start")
 
-    def __init__(self, file: Path, fd: int, start: int, end: int, is_slice: bool) -> None:
+    def __init__(self, file: Path, channel: _FileChannel, start: int, end: int, is_slice: bool) -> None:
         self._file = file
-        self._fd = fd
+        self._channel = channel
         self._start = start
         self._end = end
         self._is_slice = is_slice
         if is_slice:
             self._size = end - start
         else:
-            file_size = os.fstat(fd).st_size
+            file_size = os.fstat(channel.fd).st_size
             if file_size > INT32_MAX:
                 raise KafkaException(
                     f"The size of segment {file} ({file_size}) is larger than the maximum allowed segment size of "
@@ -103,7 +120,7 @@ class FileRecords(AbstractRecords):
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
         end = 0 if (not file_already_exists and preallocate) else INT32_MAX
         try:
-            return cls(path, fd, 0, end, False)
+            return cls(path, _FileChannel(fd), 0, end, False)
         except BaseException:
             os.close(fd)
             raise
@@ -134,19 +151,19 @@ class FileRecords(AbstractRecords):
 
     def file_descriptor(self) -> int:
         """The OS file descriptor (shared by slices), for os.sendfile."""
-        return self._fd
+        return self._channel.fd
 
     # ---- reading ---------------------------------------------------------------------------------
 
     def read_exactly(self, file_position: int, size: int, description: str = "data") -> bytes:
         """`size` bytes at absolute file position `file_position`; EOFError if the file is shorter."""
-        data = os.pread(self._fd, size, file_position)
+        data = os.pread(self._channel.fd, size, file_position)
         if len(data) == size:
             return data
         parts = [data]
         got = len(data)
         while got < size:
-            chunk = os.pread(self._fd, size - got, file_position + got)
+            chunk = os.pread(self._channel.fd, size - got, file_position + got)
             if not chunk:
                 raise EOFError(
                     f"Failed to read `{description}` from file channel `{self._file}`. Expected to read {size} bytes, "
@@ -163,7 +180,7 @@ class FileRecords(AbstractRecords):
             total = 0
             wanted = len(view)
             while total < wanted:
-                n = os.preadv(self._fd, [view[total:]], self._start + position + total)
+                n = os.preadv(self._channel.fd, [view[total:]], self._start + position + total)
                 if n == 0:
                     break
                 total += n
@@ -182,7 +199,7 @@ class FileRecords(AbstractRecords):
         """A view of `size` bytes from `position` (relative to this slice), clipped to the end."""
         available = self._available_bytes(position, size)
         start_position = self._start + position
-        return FileRecords(self._file, self._fd, start_position, start_position + available, True)
+        return FileRecords(self._file, self._channel, start_position, start_position + available, True)
 
     def _available_bytes(self, position: int, size: int) -> int:
         current_size = self.size_in_bytes()
@@ -211,28 +228,30 @@ class FileRecords(AbstractRecords):
         position = self._start + self._size
         written = 0
         while written < size:
-            written += os.pwrite(self._fd, view[written:], position + written)
+            written += os.pwrite(self._channel.fd, view[written:], position + written)
         self._size += written
         return written
 
     def flush(self) -> None:
         """Force written data to disk."""
-        os.fsync(self._fd)
+        os.fsync(self._channel.fd)
 
     def close(self) -> None:
-        """Flush, trim to the written size and close the file."""
+        """Flush, trim to the written size and close the file (once: a closed file is left alone)."""
+        if self._channel.fd < 0:
+            return
         self.flush()
         self.trim()
-        os.close(self._fd)
+        self._channel.close()
 
     def close_handlers(self) -> None:
         """Close the file without flushing."""
-        os.close(self._fd)
+        self._channel.close()
 
     def delete_if_exists(self) -> bool:
         """Close the file (quietly) and delete it; True if it existed."""
         try:
-            os.close(self._fd)
+            self._channel.close()
         except OSError:
             pass
         try:
@@ -265,8 +284,8 @@ class FileRecords(AbstractRecords):
                 f"Attempt to truncate log segment {self._file} to {target_size} bytes failed,  size of this log "
                 f"segment is {original_size} bytes."
             )
-        if target_size < os.fstat(self._fd).st_size:
-            os.ftruncate(self._fd, target_size)
+        if target_size < os.fstat(self._channel.fd).st_size:
+            os.ftruncate(self._channel.fd, target_size)
             self._size = target_size
         return original_size - target_size
 
@@ -274,7 +293,7 @@ class FileRecords(AbstractRecords):
         """Writes up to `length` bytes from `offset` (relative to this slice) to `destination` without copying them
         through Python: a TransferableChannel's transfer_from (a network Send), or sendfile to a file descriptor;
         returns the bytes written."""
-        new_size = min(os.fstat(self._fd).st_size, self._end) - self._start
+        new_size = min(os.fstat(self._channel.fd).st_size, self._end) - self._start
         old_size = self.size_in_bytes()
         if new_size < old_size:
             raise KafkaException(
@@ -283,8 +302,8 @@ class FileRecords(AbstractRecords):
             )
         count = min(length, old_size - offset)
         if isinstance(destination, int):
-            return os.sendfile(destination, self._fd, self._start + offset, count)
-        return destination.transfer_from(self._fd, self._start + offset, count)
+            return os.sendfile(destination, self._channel.fd, self._start + offset, count)
+        return destination.transfer_from(self._channel.fd, self._start + offset, count)
 
     def down_convert(self, to_magic: int, first_offset: int, time: Time | None = None) -> ConvertedRecords:
         """Convert to `to_magic`; returns this slice itself when nothing needed converting."""

@@ -177,6 +177,28 @@ def test_rename_and_delete(tmp_path: Path) -> None:
     assert records.file() == tmp_path / "other" / "a.log.deleted"
 
 
+def test_closing_twice_leaves_a_reused_descriptor_alone(tmp_path: Path) -> None:
+    """A segment closed and then deleted (a replaced log, a moved replica) closes its descriptor once: the number the
+    OS gives the next open file stays that file's, and a slice of the closed file fails instead of reading it."""
+    records = FileRecords.open(tmp_path / "a.log")
+    records.append(_batch(0, 1))
+    a_slice = records.slice(0, records.size_in_bytes())
+    old_fd = records.file_descriptor()
+    records.close()
+    other = os.open(tmp_path / "other", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        assert other == old_fd  # the lowest free number: the one just closed
+        records.close()
+        assert records.delete_if_exists() is True
+        records.close_handlers()
+        os.write(other, b"still open")
+        assert os.pread(other, 10, 0) == b"still open"
+        with pytest.raises(OSError):
+            a_slice.read_bytes()
+    finally:
+        os.close(other)
+
+
 def test_write_to_sends_the_slice_with_sendfile(log: FileRecords) -> None:
     """write_to hands (fd, start + offset, count) to os.sendfile and the peer receives the slice bytes."""
     first = next(iter(log.batches())).size_in_bytes()
