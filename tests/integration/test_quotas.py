@@ -15,14 +15,17 @@ import struct
 import subprocess
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
-from confluent_kafka import Consumer, Producer
+from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from kafka.clients.producer.kafka_producer import KafkaProducer
+from kafka.clients.producer.producer_record import ProducerRecord
+from kafka.common.serialization.byte_array_serializer import ByteArraySerializer
 from tests.integration.broker import BrokerProcess
 from tests.utils import wait_until_true
 
@@ -155,6 +158,70 @@ def test_producer_byte_rate_throttles_only_its_client_and_lifts(broker: BrokerPr
     )
     lifted_rate, _ = produce_rate(broker, topic, "slow-producer", seconds=4, warmup=1)
     assert lifted_rate > 3 * MB, f"without its quota the client produced only {lifted_rate / MB:.2f} MB/s"
+
+
+def _metric_value(metrics: Mapping[Any, Any], group: str, name: str) -> float:
+    values = [m.metric_value() for n, m in metrics.items() if n.group == group and n.name == name]
+    assert values, f"no {group}:{name} among the client's metrics"
+    return float(values[0])
+
+
+def test_our_producer_throttles_itself_under_producer_byte_rate(broker: BrokerProcess) -> None:
+    """Our KafkaProducer under producer_byte_rate=1048576 (KIP-219 on the client side, as Java's NetworkClient):
+    it waits out the throttle times the broker sends back before sending to it again, records them in
+    produce-throttle-time-avg/max, stays near the quota, and every record it acknowledged is in the log once."""
+    topic = create_topic(broker)
+    client_id = f"our-slow-producer-{uuid.uuid4().hex[:6]}"
+    set_client_quota(broker, client_id, f"producer_byte_rate={QUOTA}")
+    acked: list[float] = []
+    failed: list[BaseException] = []
+
+    def on_completion(metadata: Any, exception: BaseException | None) -> None:
+        if exception is None:
+            acked.append(time.monotonic())
+        else:
+            failed.append(exception)
+
+    producer = KafkaProducer(
+        {
+            "bootstrap.servers": broker.bootstrap,
+            "client.id": client_id,
+            "linger.ms": 5,
+            "acks": "1",
+            # A small buffer, so that send() waits on the throttled connection instead of queueing megabytes.
+            "buffer.memory": str(512 * 1024),
+            "batch.size": str(64 * 1024),
+        },
+        ByteArraySerializer(),
+        ByteArraySerializer(),
+    )
+    warmup, seconds = 3.0, 6.0
+    sent = 0
+    try:
+        start = time.monotonic()
+        deadline = start + warmup + seconds
+        while time.monotonic() < deadline:
+            producer.send(ProducerRecord(topic, VALUE), on_completion)
+            sent += 1
+        producer.flush()
+        metrics = producer.metrics()
+        throttle_max = _metric_value(metrics, "producer-metrics", "produce-throttle-time-max")
+        throttle_avg = _metric_value(metrics, "producer-metrics", "produce-throttle-time-avg")
+    finally:
+        producer.close()
+    rate = sum(1 for at in acked if start + warmup <= at <= deadline) * len(VALUE) / seconds
+    print(f"our producer: {rate / MB:.2f} MB/s, throttle time max {throttle_max} ms, avg {throttle_avg:.1f} ms")
+    assert not failed, failed[:3]
+    assert len(acked) == sent
+    assert 0 < rate < 3 * MB, f"the throttled producer got {rate / MB:.2f} MB/s through"
+    assert throttle_max > 0 and throttle_avg > 0
+    # Correct as well as slow: the log holds each acknowledged record once.
+    consumer = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": f"count-{uuid.uuid4().hex[:6]}"})
+    try:
+        low, high = consumer.get_watermark_offsets(TopicPartition(topic, 0), timeout=30)
+    finally:
+        consumer.close()
+    assert high - low == sent
 
 
 def consume_rate(broker: BrokerProcess, topic: str, client_id: str, seconds: float, warmup: float) -> tuple[float, int]:
