@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from pyspark.sql.datasource import WriterCommitMessage
 
 from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
+from kafka.clients.producer.callback import Callback
 from kafka.clients.producer.kafka_producer import KafkaProducer
 from kafka.clients.producer.producer_record import ProducerRecord
 from kafka.clients.producer.record_metadata import RecordMetadata
@@ -83,6 +84,19 @@ class WriteStats(WriterCommitMessage):
         self.skipped_replay = skipped_replay
 
 
+class _KeepFirstError(Callback):
+    """The send callback of a KafkaRowWriter: keeps the first failed send's error."""
+
+    __slots__ = ("_writer",)
+
+    def __init__(self, writer: KafkaRowWriter) -> None:
+        self._writer = writer
+
+    def on_completion(self, metadata: RecordMetadata | None, exception: BaseException | None) -> None:
+        if exception is not None and self._writer.failed_write is None:
+            self._writer.failed_write = exception
+
+
 class KafkaRowWriter:
     """Turns rows into records and sends them; the first failed send is raised by `check_for_errors`."""
 
@@ -91,10 +105,6 @@ class KafkaRowWriter:
         self.failed_write: BaseException | None = None
         self.records = 0
         self.topics: set[str] = set()
-
-    def _callback(self, metadata: RecordMetadata | None, exception: BaseException | None) -> None:
-        if exception is not None and self.failed_write is None:
-            self.failed_write = exception
 
     def records_of(self, batch: pa.RecordBatch) -> Iterator[ProducerRecord[bytes, bytes]]:
         n = batch.num_rows
@@ -131,7 +141,8 @@ class KafkaRowWriter:
             )
 
     def send_batches(self, batches: Iterable[pa.RecordBatch], producer: KafkaProducer[bytes, bytes]) -> None:
-        callback = self._callback
+        # One Callback for every record: a function would be wrapped in one per record by the producer.
+        callback = _KeepFirstError(self)
         for batch in batches:
             for record in self.records_of(batch):
                 if self.failed_write is not None:

@@ -56,7 +56,8 @@ def as_callback(callback: CallbackLike | None) -> Callback | None:
         is_callback = _CALLBACK_TYPES[kind] = isinstance(callback, Callback)
     if is_callback:
         return cast(Callback, callback)
-    return _FunctionCallback(cast(Callable[[RecordMetadata | None, BaseException | None], None], callback))
+    # The cast's type as a string: subscripting Callable at run time built a new alias for every record sent.
+    return _FunctionCallback(cast("Callable[[RecordMetadata | None, BaseException | None], None]", callback))
 
 
 _CALLBACK_TYPES: dict[type, bool] = {}
