@@ -5,9 +5,8 @@ received requests (filled by every Processor, drained by the KafkaRequestHandler
 a queue of responses, which the RequestChannel fills and whose Processor it wakes. Also the request
 and response types that travel through them, and the request log (`kafka.request.logger`, debug).
 
-# PORT: Kafka's per-API request metrics (Yammer histograms, RequestMetrics) are left out until this
-# port has a metrics package; the timestamps they are computed from are kept on each Request, the
-# "Completed request:" log line is written from them, and error counts are tallied per API.
+The per-API request metrics (`kafka.network:type=RequestMetrics`, one RequestMetrics per API name, plus
+FetchConsumer and FetchFollower) are kept here as in Kafka, with the RequestChannel's queue size gauges.
 """
 
 from __future__ import annotations
@@ -18,10 +17,9 @@ import logging
 import queue
 import threading
 import urllib.parse
-from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
 
 from kafka.common.errors import KafkaException
 from kafka.common.network.client_information import ClientInformation
@@ -36,7 +34,13 @@ from kafka.common.requests.request_context import RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 from kafka.common.utils.time import Time
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
+from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
+from kafka.metrics.yammer.gauge import Gauge
+from kafka.metrics.yammer.histogram import Histogram
+from kafka.metrics.yammer.meter import Meter
 from kafka.utils.logging import TRACE, Logging
+from kafka.utils.time_unit import TimeUnit
 
 if TYPE_CHECKING:
     from kafka.network.socket_server import Processor
@@ -48,6 +52,8 @@ __all__ = [
     "NoOpResponse",
     "Request",
     "RequestChannel",
+    "RequestChannelMetrics",
+    "RequestMetrics",
     "Response",
     "SendResponse",
     "Session",
@@ -144,6 +150,7 @@ class Request(BaseRequest):
         "temporary_memory_bytes",
         "record_network_thread_time_callback",
         "request_log",
+        "metrics",
         "_session",
         "_time",
         "_body_and_size",
@@ -159,8 +166,10 @@ class Request(BaseRequest):
         buffer: ByteBufferAccessor,
         envelope: Request | None = None,
         time: Time = Time.SYSTEM,
+        metrics: RequestChannelMetrics | None = None,
     ) -> None:
         self.processor = processor
+        self.metrics = metrics
         self.context = context
         self.start_time_nanos = start_time_nanos
         self.memory_pool = memory_pool
@@ -276,12 +285,15 @@ class Request(BaseRequest):
     def update_request_metrics(self, network_thread_time_nanos: int, response: Response) -> None:
         """Called by the network thread once the response is sent (or dropped): reports the network thread time
         and writes the request log line."""
+        end_time_nanos = self._time.nanoseconds()
+        metrics = self.metrics
+        if metrics is not None:
+            self._record_request_metrics(metrics, end_time_nanos)
         callback = self.record_network_thread_time_callback
         if callback is not None:
             callback(network_thread_time_nanos)
         if not is_request_logging_enabled():
             return
-        end_time_nanos = self._time.nanoseconds()
         request_queue_time_ms = _nanos_to_ms(self.request_dequeue_time_nanos - self.start_time_nanos)
         api_local_time_ms = _nanos_to_ms(self.api_local_complete_time_nanos - self.request_dequeue_time_nanos)
         api_remote_time_ms = _nanos_to_ms(self.response_complete_time_nanos - self.api_local_complete_time_nanos)
@@ -312,6 +324,46 @@ class Request(BaseRequest):
         if message_conversions_time_ms > 0:
             desc["messageConversionsTime"] = message_conversions_time_ms
         _request_logger.debug("Completed request:" + json.dumps(desc, separators=(",", ":"), default=str))
+
+    def _record_request_metrics(self, metrics: RequestChannelMetrics, end_time_nanos: int) -> None:
+        """Updates the RequestMetrics of the request's API (and, for a fetch, FetchConsumer or FetchFollower)."""
+        header = self.header
+        api_key = header.api_key
+        if self.api_local_complete_time_nanos == -1:
+            self.api_local_complete_time_nanos = self.response_complete_time_nanos
+        request_queue_time_ms = round(_nanos_to_ms(self.request_dequeue_time_nanos - self.start_time_nanos))
+        api_local_time_ms = round(_nanos_to_ms(self.api_local_complete_time_nanos - self.request_dequeue_time_nanos))
+        api_remote_time_ms = round(_nanos_to_ms(self.response_complete_time_nanos - self.api_local_complete_time_nanos))
+        response_queue_time_ms = round(
+            _nanos_to_ms(self.response_dequeue_time_nanos - self.response_complete_time_nanos)
+        )
+        response_send_time_ms = round(_nanos_to_ms(end_time_nanos - self.response_dequeue_time_nanos))
+        total_time_ms = round(_nanos_to_ms(end_time_nanos - self.start_time_nanos))
+        body = self._body_and_size
+        names = [api_key.api_name]
+        if api_key is ApiKeys.FETCH:
+            from_follower = body is not None and getattr(body.request, "is_from_follower", lambda: False)()
+            names.insert(
+                0,
+                RequestMetrics.FOLLOW_FETCH_METRIC_NAME if from_follower else RequestMetrics.CONSUMER_FETCH_METRIC_NAME,
+            )
+        for name in names:
+            m = metrics.get(name)
+            if m is None:
+                continue
+            m.request_rate(header.api_version).mark()
+            m.request_queue_time_hist.update(request_queue_time_ms)
+            m.local_time_hist.update(api_local_time_ms)
+            m.remote_time_hist.update(api_remote_time_ms)
+            m.throttle_time_hist.update(self.api_throttle_time_ms)
+            m.response_queue_time_hist.update(response_queue_time_ms)
+            m.response_send_time_hist.update(response_send_time_ms)
+            m.total_time_hist.update(total_time_ms)
+            m.request_bytes_hist.update(body.size if body is not None else 0)
+            if m.message_conversions_time_hist is not None:
+                m.message_conversions_time_hist.update(round(_nanos_to_ms(self.message_conversions_time_nanos)))
+            if m.temp_memory_bytes_hist is not None:
+                m.temp_memory_bytes_hist.update(self.temporary_memory_bytes)
 
     def release_buffer(self) -> None:
         """Gives the frame's bytes back to the memory pool (once)."""
@@ -438,7 +490,125 @@ def send_size(parts: list[Any]) -> int:
     return total
 
 
-class RequestChannel(Logging):
+class RequestMetrics(KafkaMetricsGroup):
+    """The `kafka.network:type=RequestMetrics` meters and histograms of one request name (`request` tag)."""
+
+    CONSUMER_FETCH_METRIC_NAME: Final = "FetchConsumer"
+    FOLLOW_FETCH_METRIC_NAME: Final = "FetchFollower"
+    REQUESTS_PER_SEC: Final = "RequestsPerSec"
+    REQUEST_QUEUE_TIME_MS: Final = "RequestQueueTimeMs"
+    LOCAL_TIME_MS: Final = "LocalTimeMs"
+    REMOTE_TIME_MS: Final = "RemoteTimeMs"
+    THROTTLE_TIME_MS: Final = "ThrottleTimeMs"
+    RESPONSE_QUEUE_TIME_MS: Final = "ResponseQueueTimeMs"
+    RESPONSE_SEND_TIME_MS: Final = "ResponseSendTimeMs"
+    TOTAL_TIME_MS: Final = "TotalTimeMs"
+    REQUEST_BYTES: Final = "RequestBytes"
+    MESSAGE_CONVERSIONS_TIME_MS: Final = "MessageConversionsTimeMs"
+    TEMPORARY_MEMORY_BYTES: Final = "TemporaryMemoryBytes"
+    ERRORS_PER_SEC: Final = "ErrorsPerSec"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.tags = {"request": name}
+        self._lock = threading.Lock()
+        self._request_rates: dict[int, Meter] = {}
+        self.request_queue_time_hist = self.new_histogram(self.REQUEST_QUEUE_TIME_MS, True, self.tags)
+        self.local_time_hist = self.new_histogram(self.LOCAL_TIME_MS, True, self.tags)
+        self.remote_time_hist = self.new_histogram(self.REMOTE_TIME_MS, True, self.tags)
+        self.throttle_time_hist = self.new_histogram(self.THROTTLE_TIME_MS, True, self.tags)
+        self.response_queue_time_hist = self.new_histogram(self.RESPONSE_QUEUE_TIME_MS, True, self.tags)
+        self.response_send_time_hist = self.new_histogram(self.RESPONSE_SEND_TIME_MS, True, self.tags)
+        self.total_time_hist = self.new_histogram(self.TOTAL_TIME_MS, True, self.tags)
+        self.request_bytes_hist = self.new_histogram(self.REQUEST_BYTES, True, self.tags)
+        produce_or_fetch = name in (ApiKeys.FETCH.api_name, ApiKeys.PRODUCE.api_name)
+        self.message_conversions_time_hist: Histogram | None = (
+            self.new_histogram(self.MESSAGE_CONVERSIONS_TIME_MS, True, self.tags) if produce_or_fetch else None
+        )
+        self.temp_memory_bytes_hist: Histogram | None = (
+            self.new_histogram(self.TEMPORARY_MEMORY_BYTES, True, self.tags) if produce_or_fetch else None
+        )
+        self._error_meters: dict[Errors, Meter] = {}
+
+    def request_rate(self, version: int) -> Meter:
+        """The RequestsPerSec meter of one version of the request (tags request, version)."""
+        meter = self._request_rates.get(version)
+        if meter is None:
+            with self._lock:
+                meter = self._request_rates.get(version)
+                if meter is None:
+                    tags = {"request": self.name, "version": str(version)}
+                    meter = self.new_meter(self.REQUESTS_PER_SEC, "requests", TimeUnit.SECONDS, tags)
+                    self._request_rates[version] = meter
+        return meter
+
+    def mark_error_meter(self, error: Errors, count: int) -> None:
+        """Counts `count` responses with `error` (ErrorsPerSec, tags request and error; NONE included, as Kafka)."""
+        meter = self._error_meters.get(error)
+        if meter is None:
+            with self._lock:
+                meter = self._error_meters.get(error)
+                if meter is None:
+                    tags = {"request": self.name, "error": error.name}
+                    meter = self.new_meter(self.ERRORS_PER_SEC, "requests", TimeUnit.SECONDS, tags)
+                    self._error_meters[error] = meter
+        meter.mark(count)
+
+    def error_count(self, error: Errors) -> int:
+        """The ErrorsPerSec count of `error` (the registry's meter, which earlier channels of the process share)."""
+        tags = {"request": self.name, "error": error.name}
+        meter = KafkaYammerMetrics.default_registry().get(self.metric_name(self.ERRORS_PER_SEC, tags))
+        return meter.count if isinstance(meter, Meter) else 0
+
+    def remove_metrics(self) -> None:
+        with self._lock:
+            for version in self._request_rates:
+                self.remove_metric(self.REQUESTS_PER_SEC, {"request": self.name, "version": str(version)})
+            self._request_rates.clear()
+            for error in self._error_meters:
+                self.remove_metric(self.ERRORS_PER_SEC, {"request": self.name, "error": error.name})
+            self._error_meters.clear()
+        for metric_name in (
+            self.REQUEST_QUEUE_TIME_MS,
+            self.LOCAL_TIME_MS,
+            self.REMOTE_TIME_MS,
+            self.THROTTLE_TIME_MS,
+            self.RESPONSE_QUEUE_TIME_MS,
+            self.RESPONSE_SEND_TIME_MS,
+            self.TOTAL_TIME_MS,
+            self.REQUEST_BYTES,
+        ):
+            self.remove_metric(metric_name, self.tags)
+        if self.message_conversions_time_hist is not None:
+            self.remove_metric(self.MESSAGE_CONVERSIONS_TIME_MS, self.tags)
+        if self.temp_memory_bytes_hist is not None:
+            self.remove_metric(self.TEMPORARY_MEMORY_BYTES, self.tags)
+
+
+class RequestChannelMetrics:
+    """The RequestMetrics of every API a ZooKeeper-mode broker serves, and of FetchConsumer and FetchFollower
+    (RequestChannel.Metrics in Kafka)."""
+
+    def __init__(self, enabled_apis: list[ApiKeys] | None = None) -> None:
+        apis = ApiKeys.zk_broker_apis() if enabled_apis is None else enabled_apis
+        names = [api.api_name for api in apis] + [
+            RequestMetrics.CONSUMER_FETCH_METRIC_NAME,
+            RequestMetrics.FOLLOW_FETCH_METRIC_NAME,
+        ]
+        self._metrics = {name: RequestMetrics(name) for name in names}
+
+    def get(self, name: str) -> RequestMetrics | None:
+        return self._metrics.get(name)
+
+    def __getitem__(self, name: str) -> RequestMetrics:
+        return self._metrics[name]
+
+    def close(self) -> None:
+        for m in self._metrics.values():
+            m.remove_metrics()
+
+
+class RequestChannel(KafkaMetricsGroup, Logging):
     """The bounded queue of requests for the handlers, and the routing of responses to their Processor.
 
     Thread-safety: any thread may send requests and responses; `add_processor`/`remove_processor` are called
@@ -452,17 +622,31 @@ class RequestChannel(Logging):
         self._time = time
         self._request_queue: ArrayBlockingQueue[BaseRequest] = ArrayBlockingQueue(queue_size)
         self._processors: dict[int, Processor] = {}
-        self._error_counts: dict[ApiKeys, Counter[Errors]] = {}
-        self._error_counts_lock = threading.Lock()
+        self.metrics = RequestChannelMetrics()
         self.request_queue_size_metric_name = metric_name_prefix + REQUEST_QUEUE_SIZE_METRIC
         self.response_queue_size_metric_name = metric_name_prefix + RESPONSE_QUEUE_SIZE_METRIC
+        # PORT: a later RequestChannel of the process (a broker restarted in tests) takes the queue size gauges
+        # over, and a channel removes them at shutdown if they are still its own; Kafka registers them once.
+        self._queue_size_gauges: dict[str, Gauge] = {}
+        for gauge_name, fn in (
+            (self.request_queue_size_metric_name, self._request_queue.size),
+            (self.response_queue_size_metric_name, self.response_queue_size),
+        ):
+            self.remove_metric(gauge_name)
+            self._queue_size_gauges[gauge_name] = self.new_gauge(gauge_name, fn)
 
     def add_processor(self, processor: Processor) -> None:
         if self._processors.setdefault(processor.id, processor) is not processor:
             self.warn(f"Unexpected processor with processorId {processor.id}")
+        self.new_gauge(
+            self.response_queue_size_metric_name,
+            lambda: processor.response_queue_size,
+            {PROCESSOR_METRIC_TAG: str(processor.id)},
+        )
 
     def remove_processor(self, processor_id: int) -> None:
         self._processors.pop(processor_id, None)
+        self.remove_metric(self.response_queue_size_metric_name, {PROCESSOR_METRIC_TAG: str(processor_id)})
 
     def send_request(self, request: Request, timeout_ms: int | None = None) -> bool:
         """Queues a request for the handlers, waiting while the queue is full: without a timeout until there is
@@ -513,15 +697,15 @@ class RequestChannel(Logging):
         return self._request_queue.poll(None if timeout_ms is None else timeout_ms / 1000)
 
     def update_error_metrics(self, api_key: ApiKeys, errors: Mapping[Errors, int]) -> None:
-        with self._error_counts_lock:
-            counts = self._error_counts.setdefault(api_key, Counter())
+        m = self.metrics.get(api_key.api_name)
+        if m is not None:
             for error, count in errors.items():
-                counts[error] += count
+                m.mark_error_meter(error, count)
 
     def error_count(self, api_key: ApiKeys, error: Errors) -> int:
-        """How many times `error` was counted for `api_key` (Kafka's ErrorsPerSec meter count)."""
-        with self._error_counts_lock:
-            return self._error_counts.get(api_key, Counter())[error]
+        """How many times `error` was counted for `api_key` (the ErrorsPerSec meter's count)."""
+        m = self.metrics.get(api_key.api_name)
+        return 0 if m is None else m.error_count(error)
 
     def request_queue_size(self) -> int:
         return self._request_queue.size()
@@ -535,6 +719,11 @@ class RequestChannel(Logging):
 
     def shutdown(self) -> None:
         self.clear()
+        self.metrics.close()
+        registry = KafkaYammerMetrics.default_registry()
+        for gauge_name, gauge in self._queue_size_gauges.items():
+            if registry.get(self.metric_name(gauge_name)) is gauge:
+                self.remove_metric(gauge_name)
 
     def send_shutdown_request(self) -> None:
         """Queues one ShutdownRequest (one per handler to stop), waiting for room as Kafka's put does."""

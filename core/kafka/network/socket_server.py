@@ -1054,7 +1054,16 @@ class Processor(AbstractServerThread):
                     channel.client_information,
                     self._is_privileged_listener,
                 )
-                req = Request(self.id, context, now_nanos, self._memory_pool, buffer, None, self._time)
+                req = Request(
+                    self.id,
+                    context,
+                    now_nanos,
+                    self._memory_pool,
+                    buffer,
+                    None,
+                    self._time,
+                    metrics=self._request_channel.metrics,
+                )
                 # KIP-511: the client names its software in ApiVersions; it is remembered per connection here,
                 # so that the api layer need not know connections.
                 if header.api_key is _API_VERSIONS:

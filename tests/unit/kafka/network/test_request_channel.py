@@ -20,6 +20,7 @@ from kafka.common.requests.request_context import RequestContext
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 from kafka.common.utils.time import MockTime
+from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
 from kafka.network.request_channel import (
     CloseConnectionResponse,
     EndThrottlingResponse,
@@ -156,12 +157,20 @@ def test_close_connection_counts_errors_and_sends_a_close_response() -> None:
     processor = RecordingProcessor(0)
     channel.add_processor(processor)  # type: ignore[arg-type]
     request = make_request()
+    # The ErrorsPerSec meters are the process's (Yammer's registry): counted from what earlier tests left.
+    before = {
+        (api, error): channel.error_count(api, error)
+        for api in (ApiKeys.API_VERSIONS, ApiKeys.FETCH)
+        for error in (Errors.UNKNOWN_SERVER_ERROR, Errors.NONE)
+    }
     channel.close_connection(request, {Errors.UNKNOWN_SERVER_ERROR: 2, Errors.NONE: 1})
     (response,) = processor.responses
     assert isinstance(response, CloseConnectionResponse) and response.request is request
-    assert channel.error_count(ApiKeys.API_VERSIONS, Errors.UNKNOWN_SERVER_ERROR) == 2
-    assert channel.error_count(ApiKeys.API_VERSIONS, Errors.NONE) == 1
-    assert channel.error_count(ApiKeys.FETCH, Errors.NONE) == 0
+    assert channel.error_count(ApiKeys.API_VERSIONS, Errors.UNKNOWN_SERVER_ERROR) == (
+        before[(ApiKeys.API_VERSIONS, Errors.UNKNOWN_SERVER_ERROR)] + 2
+    )
+    assert channel.error_count(ApiKeys.API_VERSIONS, Errors.NONE) == before[(ApiKeys.API_VERSIONS, Errors.NONE)] + 1
+    assert channel.error_count(ApiKeys.FETCH, Errors.NONE) == before[(ApiKeys.FETCH, Errors.NONE)]
 
 
 def test_shutdown_requests_clear_and_shutdown() -> None:
@@ -249,3 +258,32 @@ def test_session_sanitized_user() -> None:
     session = Session(KafkaPrincipal("User", "alice smith*~"), "127.0.0.1")
     assert session.sanitized_user == "alice%20smith%2A%7E"
     assert Session(KafkaPrincipal("User", "bob.b-c_d"), None).sanitized_user == "bob.b-c_d"
+
+
+def test_request_metrics_names_and_queue_gauges() -> None:
+    """RequestMetrics registers Kafka's MBeans per request name; RequestsPerSec carries the version; the queue size
+    gauges read the channel."""
+    channel = RequestChannel(10)
+    try:
+        registry = KafkaYammerMetrics.default_registry()
+        names = {n.mbean_name for n in registry.all_metrics()}
+        assert "kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce" in names
+        assert "kafka.network:type=RequestMetrics,name=MessageConversionsTimeMs,request=Fetch" in names
+        assert "kafka.network:type=RequestMetrics,name=LocalTimeMs,request=FetchConsumer" in names
+        assert "kafka.network:type=RequestMetrics,name=MessageConversionsTimeMs,request=Metadata" not in names
+        produce = channel.metrics["Produce"]
+        before = produce.request_rate(9).count
+        produce.request_rate(9).mark()
+        assert produce.request_rate(9).count == before + 1
+        assert "kafka.network:type=RequestMetrics,name=RequestsPerSec,request=Produce,version=9" in {
+            n.mbean_name for n in registry.all_metrics()
+        }
+        gauge = next(
+            m
+            for n, m in registry.all_metrics().items()
+            if n.mbean_name == "kafka.network:type=RequestChannel,name=RequestQueueSize"
+        )
+        channel.send_request(make_request())
+        assert gauge.value() == 1  # type: ignore[union-attr]
+    finally:
+        channel.shutdown()

@@ -415,9 +415,11 @@ def test_close_connection_response_closes_and_counts_errors() -> None:
             return True
 
         apis.answer = close
+        # The ErrorsPerSec meter is the process's (Yammer's registry), shared with earlier servers of this process.
+        before = channel.error_count(ApiKeys.API_VERSIONS, Errors.UNKNOWN_SERVER_ERROR)
         client.sock.sendall(Client.api_versions_frame(1))
         assert client.closed_by_server()
-        assert channel.error_count(ApiKeys.API_VERSIONS, Errors.UNKNOWN_SERVER_ERROR) == 1
+        assert channel.error_count(ApiKeys.API_VERSIONS, Errors.UNKNOWN_SERVER_ERROR) == before + 1
         wait_until_true(lambda: server.connection_count(LOCALHOST) == 0, "the connection to be counted off")
 
 
