@@ -276,26 +276,30 @@ class DelegationTokenManager(Logging):
             renew_callback(Errors.DELEGATION_TOKEN_AUTH_DISABLED, -1)
             return
         with self._lock:
-            token = self._get_token_by_hmac(hmac)
-            if token is None:
-                error, expiry = Errors.DELEGATION_TOKEN_NOT_FOUND, -1
-            else:
-                now = self.time.milliseconds()
+            token, error, now = self._token_to_change(principal, hmac)
+            expiry = -1
+            if token is not None:
                 token_info = token.token_info()
-                if not self._allowed_to_renew(principal, token_info):
-                    error, expiry = Errors.DELEGATION_TOKEN_OWNER_MISMATCH, -1
-                elif token_info.max_timestamp < now or token_info.expiry_timestamp < now:
-                    error, expiry = Errors.DELEGATION_TOKEN_EXPIRED, -1
-                else:
-                    renew_life_time = self.default_token_renew_time if renew_life_time_ms < 0 else renew_life_time_ms
-                    expiry = min(token_info.max_timestamp, now + renew_life_time)
-                    token_info.set_expiry_timestamp(expiry)
-                    self._update_token(token)
-                    self.info(
-                        f"Delegation token renewed for token: {token_info.token_id} for owner: {token_info.owner}"
-                    )
-                    error = Errors.NONE
+                renew_life_time = self.default_token_renew_time if renew_life_time_ms < 0 else renew_life_time_ms
+                expiry = min(token_info.max_timestamp, now + renew_life_time)
+                token_info.set_expiry_timestamp(expiry)
+                self._update_token(token)
+                self.info(f"Delegation token renewed for token: {token_info.token_id} for owner: {token_info.owner}")
         renew_callback(error, expiry)
+
+    def _token_to_change(self, principal: KafkaPrincipal, hmac: bytes) -> tuple[DelegationToken | None, Errors, int]:
+        """The token with this HMAC that `principal` may renew or expire, with NONE and the time now; else None and
+        the error (not found, owner mismatch, already expired)."""
+        token = self._get_token_by_hmac(hmac)
+        now = self.time.milliseconds()
+        if token is None:
+            return None, Errors.DELEGATION_TOKEN_NOT_FOUND, now
+        token_info = token.token_info()
+        if not self._allowed_to_renew(principal, token_info):
+            return None, Errors.DELEGATION_TOKEN_OWNER_MISMATCH, now
+        if token_info.max_timestamp < now or token_info.expiry_timestamp < now:
+            return None, Errors.DELEGATION_TOKEN_EXPIRED, now
+        return token, Errors.NONE, now
 
     def _update_token(self, token: DelegationToken) -> None:
         self.zk_client.set_or_create_delegation_token(token)
@@ -342,26 +346,19 @@ class DelegationTokenManager(Logging):
             expire_response_callback(Errors.DELEGATION_TOKEN_AUTH_DISABLED, -1)
             return
         with self._lock:
-            token = self._get_token_by_hmac(hmac)
-            if token is None:
-                error, expiry = Errors.DELEGATION_TOKEN_NOT_FOUND, -1
-            else:
+            token, error, now = self._token_to_change(principal, hmac)
+            expiry = -1
+            if token is not None:
                 token_info = token.token_info()
-                now = self.time.milliseconds()
-                if not self._allowed_to_renew(principal, token_info):
-                    error, expiry = Errors.DELEGATION_TOKEN_OWNER_MISMATCH, -1
-                elif token_info.max_timestamp < now or token_info.expiry_timestamp < now:
-                    error, expiry = Errors.DELEGATION_TOKEN_EXPIRED, -1
-                elif expire_life_time_ms < 0:
+                if expire_life_time_ms < 0:
                     self._remove_token(token_info.token_id)
                     self.info(f"Token expired for token: {token_info.token_id} for owner: {token_info.owner}")
-                    error, expiry = Errors.NONE, now
+                    expiry = now
                 else:
                     expiry = min(token_info.max_timestamp, now + expire_life_time_ms)
                     token_info.set_expiry_timestamp(expiry)
                     self._update_token(token)
                     self.info(f"Updated expiry time for token: {token_info.token_id} for owner: {token_info.owner}")
-                    error = Errors.NONE
         expire_response_callback(error, expiry)
 
     def _remove_token(self, token_id: str) -> None:
