@@ -306,3 +306,45 @@ def test_librdkafka_cannot_log_in_with_a_token(sasl: list[str], tmp_path: Path) 
             producer.poll(0.2)
     finally:
         producer.flush(0)
+
+
+def test_describe_needs_describe_on_the_token_with_the_acl_authorizer(
+    zookeeper: Any, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """With AclAuthorizer, carol sees alice's token only once `kafka-acls.sh --delegation-token` grants her
+    Describe on it."""
+    work = Path(tmp_path_factory.mktemp("tokens-acl"))
+    zk_connect = zookeeper.connect_string + "/tokens-acl-" + work.name
+    for user in ("alice", "carol"):
+        done = run_tool(
+            "kafka-configs.sh", "--zookeeper", zk_connect, "--alter", "--entity-type", "users", "--entity-name", user,
+            "--add-config", f"{MECHANISM}=[iterations=4096,password={USERS[user]}]",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    broker = BrokerProcess(
+        work,
+        zk_connect,
+        overrides={
+            **overrides(),
+            "authorizer.class.name": "kafka.security.authorizer.AclAuthorizer",
+            "super.users": "User:ANONYMOUS",
+        },
+    )
+    broker.start()
+    try:
+        bootstrap = listener_bootstrap(broker, "SASL_PLAINTEXT")
+        token_id, _, _ = create_token(tmp_path, bootstrap, "alice", "--max-life-time-period", "-1")
+        assert [t.token_info().token_id for t in describe_tokens(bootstrap, "alice")] == [token_id]
+        assert describe_tokens(bootstrap, "carol") == []
+        done = run_tool(
+            "kafka-acls.sh", "--bootstrap-server", broker.bootstrap, "--add", "--allow-principal", "User:carol",
+            "--operation", "Describe", "--delegation-token", token_id,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        deadline = time.monotonic() + 30
+        while not describe_tokens(bootstrap, "carol"):
+            assert time.monotonic() < deadline, "carol never saw the token"
+            time.sleep(0.5)
+        assert [t.token_info().token_id for t in describe_tokens(bootstrap, "carol")] == [token_id]
+    finally:
+        assert broker.stop() == 0, broker.console_tail()
