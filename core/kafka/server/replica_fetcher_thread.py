@@ -18,8 +18,6 @@ throttled partition are recorded against it.
 
 A completed truncation also marks the partition's future replica (a move between log directories) for truncation
 to the same offset.
-
-# PORT: the reassignment/replication byte-rate stats (BrokerTopicStats) are not ported yet.
 """
 
 from __future__ import annotations
@@ -281,6 +279,11 @@ class ReplicaFetcherThread(AbstractFetcherThread):
         quota = self._quota
         if quota is not None and quota.is_throttled(topic_partition):
             quota.record(records.size_in_bytes())
+        stats = self.broker_topic_stats
+        if stats is not None:
+            if partition.is_reassigning and partition.is_adding_local_replica:
+                stats.update_reassignment_bytes_in(records.size_in_bytes())
+            stats.update_replication_bytes_in(records.size_in_bytes())
         return log_append_info
 
     def maybe_warn_if_oversized_records(self, records: MemoryRecords, topic_partition: TopicPartition) -> None:
