@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 
 from kafka.common.utils.time import MockTime, Time
 from kafka.controller.controller_event_manager import (
@@ -200,3 +201,47 @@ def test_controller_states_have_kafka_values_and_metric_names() -> None:
     assert ControllerState.AlterPartitionReassignment.rate_and_time_metric_name == "PartitionReassignmentRateAndTimeMs"
     assert ControllerState.TopicChange.rate_and_time_metric_name == "TopicChangeRateAndTimeMs"
     assert ControllerState.TopicChange == type(ControllerState.TopicChange)()
+
+
+def _metric(mbean_name: str) -> Any:
+    from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
+
+    for name, metric in KafkaYammerMetrics.default_registry().all_metrics().items():
+        if name.mbean_name == mbean_name:
+            return metric
+    return None
+
+
+def test_queue_size_queue_time_and_state_timers_are_measured() -> None:
+    """EventQueueSize counts waiting events, EventQueueTimeMs gets one value per processed event, the event's
+    state timer counts it; the manager's metrics are removed when it closes."""
+    from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
+    from kafka.metrics.yammer import Timer
+    from kafka.utils.time_unit import TimeUnit
+
+    # Managers of other tests that were never closed still own the names (Yammer hands out the registered metric).
+    for leftover in ("EventQueueSize", "EventQueueTimeMs"):
+        probe = _metric(f"kafka.controller:type=ControllerEventManager,name={leftover}")
+        if probe is not None:
+            for name, metric in list(KafkaYammerMetrics.default_registry().all_metrics().items()):
+                if metric is probe:
+                    KafkaYammerMetrics.default_registry().remove_metric(name)
+    processor = RecordingProcessor()
+    timer = Timer(TimeUnit.MILLISECONDS, TimeUnit.SECONDS)
+    manager = ControllerEventManager(1, processor, MockTime(), {ControllerState.TopicChange: timer})
+    processor.manager = manager
+    size_name = "kafka.controller:type=ControllerEventManager,name=EventQueueSize"
+    time_name = "kafka.controller:type=ControllerEventManager,name=EventQueueTimeMs"
+    try:
+        manager.put(RecordingEvent("a"))
+        manager.put(RecordingEvent("b", ControllerState.BrokerChange))
+        assert _metric(size_name).value() == 2
+        histogram_before = _metric(time_name).count
+        manager.start()
+        wait_until_true(lambda: processor.processed == ["a", "b"], "both events processed")
+        assert _metric(size_name).value() == 0
+        assert _metric(time_name).count == histogram_before + 2
+        assert timer.count == 1  # only the TopicChange event has this timer
+    finally:
+        manager.close()
+    assert _metric(size_name) is None and _metric(time_name) is None

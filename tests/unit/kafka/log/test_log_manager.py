@@ -426,3 +426,45 @@ def test_recovery_progress_lines(env: Env, caplog: pytest.LogCaptureFixture) -> 
     empty = env.tmp_path / "empty"
     env.create(dirs=[empty])
     assert f"No logs found to be loaded in {empty}" in caplog.text
+
+
+def _yammer_value(mbean_name: str) -> Any:
+    from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
+
+    for name, metric in KafkaYammerMetrics.default_registry().all_metrics().items():
+        if name.mbean_name == mbean_name:
+            return metric.value()  # type: ignore[union-attr]
+    return None
+
+
+def test_log_gauges_follow_the_log_and_go_with_its_deletion(env: Env) -> None:
+    """kafka.log:type=Log gauges report the log's offsets, segments and size, and are removed with the log."""
+    manager = env.create(props={"file.delete.delay.ms": 5000})
+    tp = TopicPartition("metered", 3)
+    log = manager.get_or_create_log(tp, is_new=True)
+    log.append_as_leader(records(b"a", b"b", b"c"), 0)
+    prefix = "kafka.log:type=Log,name={},topic=metered,partition=3"
+    assert _yammer_value(prefix.format("LogEndOffset")) == 3
+    assert _yammer_value(prefix.format("LogStartOffset")) == 0
+    assert _yammer_value(prefix.format("NumLogSegments")) == 1
+    assert _yammer_value(prefix.format("Size")) == log.size > 0
+    assert _yammer_value("kafka.log:type=LogManager,name=OfflineLogDirectoryCount") == 0
+    data = str((env.tmp_path / "data").absolute())
+    # A path is quoted in the MBean name, as Kafka's Sanitizer.jmxSanitize quotes it.
+    assert _yammer_value(f'kafka.log:type=LogManager,name=LogDirectoryOffline,logDirectory="{data}"') == 0
+    manager.async_delete(tp)
+    assert _yammer_value(prefix.format("LogEndOffset")) is None
+    assert _yammer_value(prefix.format("Size")) is None
+
+
+def test_log_dir_failure_shows_in_the_gauges_and_removes_its_logs_gauges(env: Env, tmp_path: Path) -> None:
+    """A failed log dir counts in OfflineLogDirectoryCount and LogDirectoryOffline; its logs' gauges go."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    manager = env.create(dirs=[first, second])
+    a = manager.get_or_create_log(TopicPartition("fa", 0), is_new=True)
+    manager.get_or_create_log(TopicPartition("fb", 0), is_new=True)
+    failed = a.parent_dir
+    manager.handle_log_dir_failure(failed)
+    assert _yammer_value("kafka.log:type=LogManager,name=OfflineLogDirectoryCount") == 1
+    assert _yammer_value(f'kafka.log:type=LogManager,name=LogDirectoryOffline,logDirectory="{failed}"') == 1
+    assert _yammer_value("kafka.log:type=Log,name=LogEndOffset,topic=fa,partition=0") is None

@@ -328,3 +328,31 @@ def test_operation_keys_and_broker_states() -> None:
     assert BrokerState.RUNNING_AS_BROKER is BrokerState.RUNNING
     assert BrokerState.from_value(6) is BrokerState.PENDING_CONTROLLED_SHUTDOWN
     assert BrokerState.from_value(42) is BrokerState.UNKNOWN
+
+
+def _gauge(mbean_name: str) -> Any:
+    from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
+
+    for name, metric in KafkaYammerMetrics.default_registry().all_metrics().items():
+        if name.mbean_name == mbean_name:
+            return metric.value()  # type: ignore[union-attr]
+    return None
+
+
+def test_purgatory_gauges_count_watched_and_delayed_operations() -> None:
+    """PurgatorySize and NumDelayedOperations (tagged with the purgatory's name) follow the waiting operations and
+    are removed at shutdown."""
+    p: DelayedOperationPurgatory[MockDelayedOperation] = DelayedOperationPurgatory("MeteredOp")
+    size = "kafka.server:type=DelayedOperationPurgatory,name=PurgatorySize,delayedOperation=MeteredOp"
+    delayed = "kafka.server:type=DelayedOperationPurgatory,name=NumDelayedOperations,delayedOperation=MeteredOp"
+    try:
+        assert (_gauge(size), _gauge(delayed)) == (0, 0)
+        op = MockDelayedOperation(100_000)
+        assert not p.try_complete_else_watch(op, ["k1", "k2"])
+        assert (_gauge(size), _gauge(delayed)) == (2, 1)
+        op.completable = True
+        assert p.check_and_complete("k1") == 1
+        assert _gauge(delayed) == 0
+    finally:
+        p.shutdown()
+    assert (_gauge(size), _gauge(delayed)) == (None, None)

@@ -118,3 +118,45 @@ def test_unreachable_url_fails_after_retrying() -> None:
     )
     assert status == 1
     assert "Could not connect to JMX url http://h:1/jmx after 10000 ms." in err.getvalue()
+
+
+def test_the_brokers_jmx_view_feeds_the_tool() -> None:
+    """The /jmx view lists each metric as its MBean with the JMX reporters' attributes, which the tool reads."""
+    from kafka.common.metrics.metrics import Metrics
+    from kafka.common.metrics.stats.cumulative_sum import CumulativeSum
+    from kafka.metrics.jmx_json_view import mbeans
+    from kafka.metrics.kafka_metrics_group import explicit_metric_name
+    from kafka.metrics.yammer import MetricsRegistry
+    from kafka.tools.jmx_tool import ObjectNamePattern, query_attributes
+    from kafka.utils.time_unit import TimeUnit
+
+    registry = MetricsRegistry()
+    registry.new_gauge(explicit_metric_name("kafka.server", "ReplicaManager", "LeaderCount"), lambda: 4)
+    registry.new_gauge(
+        explicit_metric_name("kafka.server", "SessionExpireListener", "SessionState"), lambda: "CONNECTED"
+    )
+    meter = registry.new_meter(
+        explicit_metric_name("kafka.server", "BrokerTopicMetrics", "MessagesInPerSec", {"topic": "t"}),
+        "messages",
+        TimeUnit.SECONDS,
+    )
+    meter.mark(3)
+    java = Metrics()
+    sensor = java.sensor("s")
+    sensor.add(java.metric_name("byte-total", "Produce", "", {"user": "", "client-id": "c1"}), CumulativeSum())
+    sensor.record(10.0)
+
+    beans = {b["name"]: {k: v for k, v in b.items() if k != "name"} for b in mbeans(registry, java)}
+    assert beans["kafka.server:type=ReplicaManager,name=LeaderCount"] == {"Value": 4}
+    assert beans["kafka.server:type=SessionExpireListener,name=SessionState"] == {"Value": "CONNECTED"}
+    messages = beans["kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec,topic=t"]
+    assert messages["Count"] == 3 and {"MeanRate", "OneMinuteRate", "FiveMinuteRate", "FifteenMinuteRate"} <= set(
+        messages
+    )
+    assert beans["kafka.server:type=Produce,client-id=c1"]["byte-total"] == 10.0
+    pattern = ObjectNamePattern.parse("kafka.server:type=BrokerTopicMetrics,*")
+    names = [n for n in beans if pattern.matches(n)]
+    assert query_attributes(beans, names, ["Count"]) == {
+        "kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec,topic=t:Count": 3
+    }
+    java.close()
