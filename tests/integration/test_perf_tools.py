@@ -200,14 +200,19 @@ def test_producer_perf_payload_file_and_config_file(broker: BrokerProcess, tmp_p
 
 
 def test_producer_perf_print_metrics_and_errors(broker: BrokerProcess) -> None:
-    """--print-metrics says metrics are unsupported; missing producer settings give argparse4j's error line."""
+    """--print-metrics prints the producer's metrics after the totals; missing producer settings give argparse4j's
+    error line."""
     topic = new_topic(broker)
     run = producer_perf(
         broker, topic, "--num-records", "10", "--record-size", "10", "--throughput", "-1", "--print-metrics"
     )
     assert run.status == 0, run.err
-    assert TOTAL_LINE.fullmatch(run.out.splitlines()[-1]) is not None
-    assert "WARNING: --print-metrics is not supported: this client has no metrics yet." in run.err
+    lines = run.out.splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("Metric Name"))
+    assert TOTAL_LINE.fullmatch(lines[header - 2]) is not None and lines[header - 1] == ""
+    assert any(
+        re.fullmatch(r"producer-metrics:record-send-total:\{client-id=[^}]*\}\s* : 10\.000", line) for line in lines
+    )
     run = tool(
         "kafka-producer-perf-test.sh",
         "--topic",
@@ -285,7 +290,7 @@ def test_consumer_perf_detailed_stats_and_timeout(broker: BrokerProcess) -> None
 
 
 def test_consumer_perf_usage_errors(broker: BrokerProcess) -> None:
-    """Missing options give Kafka's messages with status 1; --print-metrics says metrics are unsupported."""
+    """Missing options give Kafka's messages with status 1; --print-metrics prints the consumer's metrics."""
     run = tool("kafka-consumer-perf-test.sh", "--topic", "t", "--messages", "1")
     assert run.status == 1
     assert run.err.splitlines()[0] == "Missing required option(s) [bootstrap-server]"
@@ -306,7 +311,11 @@ def test_consumer_perf_usage_errors(broker: BrokerProcess) -> None:
         "--hide-header",
     )
     assert run.status == 0, run.err
-    (line,) = run.out.splitlines()
+    line, blank, header, *metrics = run.out.splitlines()
     figures = CONSUMER_LINE.fullmatch(line)
     assert figures is not None and figures.group(5) == "5"
-    assert "WARNING: --print-metrics is not supported: this client has no metrics yet." in run.err
+    assert blank == "" and header.startswith("Metric Name")
+    assert any(
+        re.fullmatch(r"consumer-fetch-manager-metrics:records-consumed-total:\{client-id=[^}]*\}\s* : 5\.000", m)
+        for m in metrics
+    )
