@@ -34,6 +34,7 @@ from kafka.common.requests.request_header import RequestHeader
 from kafka.common.requests.sasl_authenticate_request import SaslAuthenticateRequest
 from kafka.common.requests.sasl_handshake_request import SaslHandshakeRequest
 from tests.integration.broker import ROOT, BrokerProcess
+from tests.integration.kafka_python_support import kafka_python_produce
 from tests.integration.security_support import listener_bootstrap, plain_jaas, plain_server_jaas, scram_jaas
 
 SCRAM_SERVER_JAAS = "org.apache.kafka.common.security.scram.ScramLoginModule required;"
@@ -301,6 +302,29 @@ def test_aiokafka(sasl_bootstrap: str, boot_user: tuple[str, str]) -> None:
 
 
 # ---- our clients ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("mechanism", "user", "password"), [("PLAIN", "alice", "alice-secret"), ("SCRAM-SHA-256", *ZK_USER)]
+)
+def test_kafka_python(sasl_bootstrap: str, tmp_path: Path, mechanism: str, user: str, password: str) -> None:
+    """kafka-python logs in with PLAIN (JAAS users) and SCRAM-SHA-256 (a user made with kafka-configs.sh), produces
+    and reads back; with a wrong password it is refused."""
+    config = {
+        "bootstrap_servers": sasl_bootstrap,
+        "security_protocol": "SASL_PLAINTEXT",
+        "sasl_mechanism": mechanism,
+        "sasl_plain_username": user,
+        "sasl_plain_password": password,
+    }
+    topic = f"sasl-kafka-python-{uuid.uuid4().hex[:6]}"
+    result = kafka_python_produce(tmp_path, config, topic, consume=True)
+    assert result.get("consumed") == "from-kafka-python", result
+    refused = kafka_python_produce(
+        tmp_path, {**config, "sasl_plain_password": "wrong", "bootstrap_timeout_ms": 5000}, topic
+    )
+    assert "offset" not in refused and "error" in refused, refused
+    assert any("SaslAuthenticationFailedError" in line for line in refused["problems_logged"]), refused
 
 
 def our_config(sasl_bootstrap: str, mechanism: str, jaas: str) -> dict[str, Any]:
