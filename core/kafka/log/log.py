@@ -1238,6 +1238,19 @@ class Log(Logging, KafkaMetricsGroup):
         for name in LOG_METRIC_NAMES:
             self.remove_metric(name, self._metrics_tags)
 
+    def refresh_log_metrics(self) -> None:
+        """Registers the gauges again under the tags of the log's current directory name.
+
+        # PORT: Kafka 2.8 keeps the tags a log was created with, so a future log that replaced the current one
+        # reports under is-future=true until a restart (later Kafka fixes this); the LogManager calls this once the
+        # replaced log's gauges are gone, so that the gauges of the partition's name are this log's.
+        """
+        new_tags = self._log_metrics_tags()
+        if new_tags != self._metrics_tags:
+            self.remove_log_metrics()
+            self._metrics_tags = new_tags
+            self._new_log_metrics()
+
     # ---- close, rename, delete ------------------------------------------------------------------
 
     def close(self) -> None:
@@ -1272,14 +1285,6 @@ class Log(Logging, KafkaMetricsGroup):
                     self.producer_state_manager.update_parent_dir(self._dir)
                     self._initialize_leader_epoch_cache()
                     self._initialize_partition_metadata()
-                    # PORT: Kafka 2.8 keeps the tags a log was created with, so a future log that becomes the
-                    # current one reports under is-future=true until restart (fixed in later Kafka); its gauges
-                    # move to the tags of its new name here.
-                    new_tags = self._log_metrics_tags()
-                    if new_tags != self._metrics_tags:
-                        self.remove_log_metrics()
-                        self._metrics_tags = new_tags
-                        self._new_log_metrics()
 
     def close_handlers(self) -> None:
         """Close the files without writing (the directory is offline)."""

@@ -911,11 +911,13 @@ class LogManager(Logging, KafkaMetricsGroup):
                 self._checkpoint_recovery_offsets_in_dir(log_dir, logs_to_checkpoint)
                 self._checkpoint_log_start_offsets_in_dir(log_dir, logs_to_checkpoint)
                 source_log.remove_log_metrics()
+                dest_log.refresh_log_metrics()
                 self._add_log_to_be_deleted(source_log)
             except KafkaStorageException:
                 # Its directory is offline; the failure handler no longer sees this log, so close it here.
                 source_log.close_handlers()
                 source_log.remove_log_metrics()
+                dest_log.refresh_log_metrics()
                 raise
             self.info(f"The current replica is successfully replaced with the future replica for {topic_partition}")
 

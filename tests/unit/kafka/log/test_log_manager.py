@@ -360,9 +360,15 @@ def test_future_log_replaces_current(env: Env) -> None:
         CompressionType.NONE, SimpleRecord(START_MS, b"k", b"x"), partition_leader_epoch=0
     )
     future.append_as_follower(MemoryRecords.readable_records(bytearray(replicated.buffer())))
+    future_leo = "kafka.log:type=Log,name=LogEndOffset,topic=topic,partition=0,is-future=true"
+    assert _yammer_value(future_leo) == 1
     manager.replace_current_with_future_log(TP)
     assert manager.get_log(TP) is future and future.dir.name == "topic-0"
     assert manager.get_log(TP, is_future=True) is None
+    # The partition's gauges are now the former future log's, under the partition's own name.
+    future.append_as_leader(records(b"y"), 0)
+    assert _yammer_value("kafka.log:type=Log,name=LogEndOffset,topic=topic,partition=0") == 2 == future.log_end_offset
+    assert _yammer_value(future_leo) is None
     env.time.sleep(INITIAL_TASK_DELAY_MS)
     assert not [d for d in Path(current.parent_dir).iterdir() if d.is_dir()]
 
