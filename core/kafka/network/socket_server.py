@@ -26,8 +26,12 @@ the excess connections of that address: they are closed once their throttle time
 
 # Listeners speak PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL: each Processor's channel builder is the listener's
 # ChannelBuilders.server_channel_builder, registered with the broker's DynamicBrokerConfig (new keystores).
-# PORT: left out until this port has them: the control-plane listener, the network metrics (gauges, meters),
-# and re-authentication.
+Metrics as Kafka 2.8's: each Processor's Selector records its sensors in the broker's Metrics (group
+`socket-server-metrics`, tags listener and networkProcessor, no per-connection sensors), and the Yammer gauges
+SocketServer NetworkProcessorAvgIdlePercent, MemoryPoolAvailable/MemoryPoolUsed and ExpiredConnectionsKilledCount,
+Processor IdlePercent and Acceptor AcceptorBlockedPercent are read from them.
+
+# PORT: left out until this port has it: the control-plane listener (and so its ControlPlane* gauges).
 # Kafka 2.8 prefixes its thread names with `data-plane-`; this port uses the names without the prefix, as
 # Kafka did before the control plane existed (the project's thread-name rule).
 """
@@ -60,6 +64,7 @@ from kafka.common.metrics.metrics import Metrics
 from kafka.common.metrics.quota import Quota
 from kafka.common.metrics.quota_violation_exception import QuotaViolationException
 from kafka.common.metrics.stats.avg import Avg
+from kafka.common.metrics.stats.cumulative_sum import CumulativeSum
 from kafka.common.metrics.stats.rate import Rate
 from kafka.common.network.channel_builder import ChannelBuilder
 from kafka.common.network.client_information import ClientInformation
@@ -80,6 +85,7 @@ from kafka.common.security.auth.security_protocol import SecurityProtocol
 from kafka.common.utils.kafka_thread import KafkaThread
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.network.request_channel import (
     CloseConnectionResponse,
     EndThrottlingResponse,
@@ -99,6 +105,7 @@ from kafka.utils.quota_utils import bounded_throttle_time
 if TYPE_CHECKING:
     from kafka.common.metric_name import MetricName
     from kafka.common.metrics.sensor import Sensor
+    from kafka.metrics.yammer.meter import Meter as YammerMeter
 
 __all__ = [
     "AbstractServerThread",
@@ -198,7 +205,7 @@ class SocketServerConfig(Protocol):
     def values_with_prefix_override(self, prefix: str) -> dict[str, Any]: ...
 
 
-class SocketServer(Logging):
+class SocketServer(KafkaMetricsGroup, Logging):
     """Creates, starts and stops the Acceptors and Processors of every listener, and owns the request channel.
 
     `startup()` binds every listener (so `bound_port` is known, also for port 0) and, unless told otherwise,
@@ -251,6 +258,30 @@ class SocketServer(Logging):
             self._create_data_plane_acceptors_and_processors(self.config.num_network_threads, listeners)
             if start_processing_requests:
                 self.start_processing_requests()
+        self._new_gauges()
+
+    def _new_gauges(self) -> None:
+        """The SocketServer gauges, read from the processors' Selector metrics and the memory pool."""
+        self.new_gauge(f"{DATA_PLANE_METRIC_PREFIX}NetworkProcessorAvgIdlePercent", self._avg_idle_percent)
+        pool = self._memory_pool
+        self.new_gauge("MemoryPoolAvailable", pool.available_memory)
+        self.new_gauge("MemoryPoolUsed", lambda: pool.size() - pool.available_memory())
+        self.new_gauge(
+            f"{DATA_PLANE_METRIC_PREFIX}ExpiredConnectionsKilledCount", self._expired_connections_killed_count
+        )
+
+    def _avg_idle_percent(self) -> float:
+        with self._lock:
+            processors = list(self._data_plane_processors.values())
+        if not processors:
+            # PORT: Kafka divides by the number of processors and reports NaN when there is none.
+            return float("nan")
+        return sum(p.idle_percent() for p in processors) / len(processors)
+
+    def _expired_connections_killed_count(self) -> float:
+        with self._lock:
+            processors = list(self._data_plane_processors.values())
+        return float(sum(p.expired_connections_killed_count_value() for p in processors))
 
     def start_processing_requests(self, authorizer_futures: Mapping[str, Future[Any]] | None = None) -> None:
         """Starts the Processors and Acceptors (inter-broker listener first), each listener once the authorizer's
@@ -371,6 +402,15 @@ class SocketServer(Logging):
                 self.stop_processing_requests()
             self.data_plane_request_channel.shutdown()
             self.connection_quotas.close()
+        # PORT: Kafka leaves the SocketServer gauges registered after a shutdown; they are removed here so that a
+        # broker restarted in the same process (tests) reads its new server, not the stopped one.
+        for name in (
+            f"{DATA_PLANE_METRIC_PREFIX}NetworkProcessorAvgIdlePercent",
+            "MemoryPoolAvailable",
+            "MemoryPoolUsed",
+            f"{DATA_PLANE_METRIC_PREFIX}ExpiredConnectionsKilledCount",
+        ):
+            self.remove_metric(name)
         self.info("Shutdown completed")
 
     def bound_port(self, listener_name: ListenerName | str) -> int:
@@ -459,6 +499,7 @@ class SocketServer(Logging):
             channel_builder=self._server_channel_builder(listener_name, security_protocol),
             reconfigurables=self._reconfigurables_registry(),
             failed_authentication_delay_ms=self.config.failed_authentication_delay_ms,
+            metrics=self.metrics,
         )
 
     def _server_channel_builder(
@@ -564,7 +605,7 @@ class AbstractServerThread(Logging, ABC):
         swallow(channel.sock.close, self)
 
 
-class Acceptor(AbstractServerThread):
+class Acceptor(KafkaMetricsGroup, AbstractServerThread):
     """Accepts the connections of one listener and deals them out round-robin to its Processors."""
 
     logger_name = "kafka.network.Acceptor"
@@ -588,6 +629,13 @@ class Acceptor(AbstractServerThread):
         self._node_id = node_id
         self._metric_prefix = metric_prefix
         self._time = time
+        self._blocked_percent_meter_tags = {LISTENER_METRIC_TAG: end_point.listener_name.value}
+        self.blocked_percent_meter = self.new_meter(
+            f"{metric_prefix}AcceptorBlockedPercent",
+            "blocked time",
+            TimeUnit.NANOSECONDS,
+            self._blocked_percent_meter_tags,
+        )
         self._nio_selector = selectors.DefaultSelector()
         self._wakeup_read, self._wakeup_write = socket.socketpair()
         self._wakeup_read.setblocking(False)
@@ -802,7 +850,7 @@ class Acceptor(AbstractServerThread):
         return self.is_running
 
     def _assign_new_connection(self, socket_channel: SocketChannel, processor: Processor, may_block: bool) -> bool:
-        if processor.accept(socket_channel, may_block):
+        if processor.accept(socket_channel, may_block, self.blocked_percent_meter):
             if self.is_debug_enabled():
                 sock = socket_channel.sock
                 try:
@@ -827,7 +875,7 @@ class Acceptor(AbstractServerThread):
             pass  # full: a wakeup is already pending; closed: the acceptor has stopped
 
 
-class Processor(AbstractServerThread):
+class Processor(KafkaMetricsGroup, AbstractServerThread):
     """Serves the connections handed to it by its Acceptor: reads request frames, queues them for the request
     handlers, and writes the responses they send back, one request in flight per connection."""
 
@@ -855,10 +903,12 @@ class Processor(AbstractServerThread):
         channel_builder: ChannelBuilder | None = None,
         reconfigurables: Any = None,
         failed_authentication_delay_ms: int = KSelector.NO_FAILED_AUTHENTICATION_DELAY,
+        metrics: Metrics | None = None,
     ) -> None:
         """`channel_builder` is the listener's (PLAINTEXT when not given); a reconfigurable one (SSL keystores) is
         registered with `reconfigurables` (the broker's DynamicBrokerConfig) for the processor's life.
-        `failed_authentication_delay_ms`: connection.failed.authentication.delay.ms (KIP-306)."""
+        `failed_authentication_delay_ms`: connection.failed.authentication.delay.ms (KIP-306). `metrics`: the
+        broker's, where the Selector's sensors are recorded (a registry of the processor's own when not given)."""
         super().__init__(connection_quotas)
         self.id = id
         self.log_ident = log_prefix
@@ -876,7 +926,21 @@ class Processor(AbstractServerThread):
         self._acceptor_waiting = False
         self._inflight_responses: dict[str, Response] = {}
         self._response_queue: deque[Response] = deque()
-        self.expired_connections_killed_count = 0
+        self._metrics = metrics if metrics is not None else Metrics(time=time)
+        self.metric_tags = {self.LISTENER_METRIC_TAG: listener_name.value, self.NETWORK_PROCESSOR_METRIC_TAG: str(id)}
+        self._io_wait_ratio_metric_name = self._metrics.metric_name(
+            "io-wait-ratio", METRICS_GROUP, "", self.metric_tags
+        )
+        # Only the networkProcessor tag on the Yammer gauge, as Kafka (the Selector's metrics carry the listener too).
+        self._idle_percent_tags = {self.NETWORK_PROCESSOR_METRIC_TAG: str(id)}
+        self.new_gauge(self.IDLE_PERCENT_METRIC_NAME, self.idle_percent, self._idle_percent_tags)
+        self.expired_connections_killed_count = CumulativeSum()
+        self._expired_connections_killed_count_metric_name = self._metrics.metric_name(
+            "expired-connections-killed-count", METRICS_GROUP, "", self.metric_tags
+        )
+        self._metrics.add_metric(
+            self._expired_connections_killed_count_metric_name, self.expired_connections_killed_count
+        )
         self._max_request_size = max_request_size
         self._connections_max_idle_ms = connections_max_idle_ms
         self._failed_authentication_delay_ms = failed_authentication_delay_ms
@@ -902,8 +966,21 @@ class Processor(AbstractServerThread):
             record_time_per_connection=True,
             memory_pool=self._memory_pool,
             write_on_send=True,
+            metrics=self._metrics,
             failed_authentication_delay_ms=self._failed_authentication_delay_ms,
+            metric_grp_prefix="socket-server",
+            metric_tags=self.metric_tags,
+            metrics_per_connection=False,
         )
+
+    def idle_percent(self) -> float:
+        """The Selector's io-wait-ratio, at most 1 (the IdlePercent gauge)."""
+        metric = self._metrics.metric(self._io_wait_ratio_metric_name)
+        return 0.0 if metric is None else min(float(metric.metric_value()), 1.0)
+
+    def expired_connections_killed_count_value(self) -> float:
+        metric = self._metrics.metric(self._expired_connections_killed_count_metric_name)
+        return 0.0 if metric is None else float(metric.metric_value())
 
     def run(self) -> None:
         self.startup_complete()
@@ -1043,6 +1120,7 @@ class Processor(AbstractServerThread):
                     if channel.server_authentication_session_expired(now_nanos):
                         self.debug(f"Disconnecting expired channel: {channel} : {header}")
                         self._close(channel.id())
+                        self.expired_connections_killed_count.record(self._metrics.config(), 1, 0)
                         continue
                 context = RequestContext(
                     header,
@@ -1158,23 +1236,36 @@ class Processor(AbstractServerThread):
             if response is not None:
                 self._update_request_metrics(response)
 
-    def accept(self, socket_channel: SocketChannel, may_block: bool) -> bool:
+    def accept(
+        self, socket_channel: SocketChannel, may_block: bool, acceptor_idle_percent_meter: YammerMeter | None = None
+    ) -> bool:
         """Queues a new connection for this processor (called by the Acceptor thread); False if the queue is full
-        and `may_block` is False, else waits for room."""
+        and `may_block` is False, else waits for room (the time waited marked on `acceptor_idle_percent_meter`)."""
         if len(self._new_connections) >= self._connection_queue_size:
             if not may_block:
                 return False
-            with self._new_connection_taken:
-                self._acceptor_waiting = True
-                try:
-                    while len(self._new_connections) >= self._connection_queue_size:
-                        if not self.is_running:
-                            # PORT: Kafka waits without bound; a processor that is shutting down never takes it.
-                            self.close(self._listener_name, socket_channel)
-                            return True
-                        self._new_connection_taken.wait(0.3)
-                finally:
-                    self._acceptor_waiting = False
+            start_ns = self._time.nanoseconds()
+            try:
+                return self._wait_for_room(socket_channel)
+            finally:
+                if acceptor_idle_percent_meter is not None:
+                    acceptor_idle_percent_meter.mark(self._time.nanoseconds() - start_ns)
+        self._new_connections.append(socket_channel)
+        self.wakeup()
+        return True
+
+    def _wait_for_room(self, socket_channel: SocketChannel) -> bool:
+        with self._new_connection_taken:
+            self._acceptor_waiting = True
+            try:
+                while len(self._new_connections) >= self._connection_queue_size:
+                    if not self.is_running:
+                        # PORT: Kafka waits without bound; a processor that is shutting down never takes it.
+                        self.close(self._listener_name, socket_channel)
+                        return True
+                    self._new_connection_taken.wait(0.3)
+            finally:
+                self._acceptor_waiting = False
         self._new_connections.append(socket_channel)
         self.wakeup()
         return True
@@ -1266,6 +1357,11 @@ class Processor(AbstractServerThread):
 
     def wakeup(self) -> None:
         self._selector.wakeup()
+
+    def initiate_shutdown(self) -> None:
+        super().initiate_shutdown()
+        self.remove_metric(self.IDLE_PERCENT_METRIC_NAME, self._idle_percent_tags)
+        self._metrics.remove_metric(self._expired_connections_killed_count_metric_name)
 
     def await_shutdown(self) -> None:
         super().await_shutdown()
