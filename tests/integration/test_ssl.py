@@ -32,6 +32,7 @@ from kafka.common.serialization.string_serializer import StringSerializer
 from tests.integration import security_support as ss
 from tests.integration.broker import BrokerProcess
 from tests.integration.cluster import ClusterFactory
+from tests.integration.kafka_python_support import kafka_python_produce
 from tests.integration.test_console_tools import tool
 from tests.integration.zookeeper import ZooKeeperServer
 
@@ -149,6 +150,26 @@ def test_our_producer_and_consumer_over_tls(broker: BrokerProcess, certs: ss.Tes
     finally:
         consumer.close()
     assert got == [f"ours-{i}" for i in range(50)]
+
+
+def test_kafka_python_over_tls(broker: BrokerProcess, certs: ss.TestCerts, tmp_path: Path) -> None:
+    """kafka-python with the test CA (and a client certificate, which the broker requests) produces and reads back
+    over TLS; trusting another CA, it cannot connect."""
+    topic = _topic()
+    _create_topic(broker.bootstrap, topic)
+    config = {
+        "bootstrap_servers": _ssl_bootstrap(broker),
+        "security_protocol": "SSL",
+        "ssl_cafile": str(certs.ca.cert_pem),
+        "ssl_certfile": str(certs.client.chain_pem),
+        "ssl_keyfile": str(certs.client.key_pem),
+    }
+    result = kafka_python_produce(tmp_path, config, topic, consume=True)
+    assert result.get("consumed") == "from-kafka-python", result
+    other = {**config, "ssl_cafile": str(certs.other_ca.cert_pem), "bootstrap_timeout_ms": 5000}
+    refused = kafka_python_produce(tmp_path, other, topic)
+    assert "offset" not in refused and "error" in refused, refused
+    assert any("CERTIFICATE_VERIFY_FAILED" in line for line in refused["problems_logged"]), refused
 
 
 def test_client_trusting_another_ca_is_refused(broker: BrokerProcess, certs: ss.TestCerts) -> None:
