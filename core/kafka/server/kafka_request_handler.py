@@ -503,6 +503,19 @@ class BrokerTopicStats(Logging):
                 BrokerTopicMetrics.FAILED_PRODUCE_REQUESTS_PER_SEC,
                 BrokerTopicMetrics.TOTAL_PRODUCE_REQUESTS_PER_SEC,
                 BrokerTopicMetrics.PRODUCE_MESSAGE_CONVERSIONS_PER_SEC,
+                BrokerTopicMetrics.REPLICATION_BYTES_OUT_PER_SEC,
+                BrokerTopicMetrics.REASSIGNMENT_BYTES_OUT_PER_SEC,
+            ):
+                topic_metrics.close_metric(metric_type)
+
+    def remove_old_follower_metrics(self, topic: str) -> None:
+        """Drops the topic's meters only a follower marks (as in Kafka 2.8, the replication meters exist for all
+        topics only, so a topic has none to drop yet)."""
+        topic_metrics = self._stats.get(topic)
+        if topic_metrics is not None:
+            for metric_type in (
+                BrokerTopicMetrics.REPLICATION_BYTES_IN_PER_SEC,
+                BrokerTopicMetrics.REASSIGNMENT_BYTES_IN_PER_SEC,
             ):
                 topic_metrics.close_metric(metric_type)
 

@@ -1584,6 +1584,7 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
                     if partitions_to_be_follower
                     else set()
                 )
+                self._update_leader_and_follower_metrics({p.topic for p in partitions_become_follower})
 
                 for partition_state in request_partition_states:
                     tp = TopicPartition(partition_state.topic_name, partition_state.partition_index)
@@ -1729,6 +1730,18 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
                     f"{partition.topic_partition}"
                 )
         return partitions_to_make_leaders
+
+    def _update_leader_and_follower_metrics(self, new_follower_topics: set[str]) -> None:
+        """Drops the leader-only topic meters of topics this broker now only follows, and the follower-only ones of
+        topics it leads and no longer follows."""
+        stats = self.broker_topic_stats
+        if stats is None:
+            return
+        leader_topics = {p.topic for p in self._leader_partitions_iterator()}
+        for topic in new_follower_topics - leader_topics:
+            stats.remove_old_leader_metrics(topic)
+        for topic in leader_topics - new_follower_topics:
+            stats.remove_old_follower_metrics(topic)
 
     def _make_followers(
         self,
@@ -1955,6 +1968,8 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
                 partition.remove_future_local_replica(delete_from_log_dir=False)
             for tp in new_offline_partitions:
                 self.mark_partition_offline(tp)
+            for topic in {tp.topic for tp in new_offline_partitions}:
+                self._maybe_remove_topic_metrics(topic)
             self.high_watermark_checkpoints = {d: c for d, c in self.high_watermark_checkpoints.items() if d != dir}
             self.warn(
                 f"Broker {self.local_broker_id} stopped fetcher for partitions "

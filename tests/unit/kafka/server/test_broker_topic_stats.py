@@ -41,3 +41,25 @@ def test_bytes_out_of_consumers_and_followers() -> None:
     assert _registered("kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec,topic=bts-out")
     stats.close()
     assert not _registered("kafka.server:type=BrokerTopicMetrics,name=BytesOutPerSec,topic=bts-out")
+
+
+def test_a_topic_only_followed_loses_its_leader_meters() -> None:
+    """ReplicaManager.updateLeaderAndFollowerMetrics: a topic this broker now only follows drops the meters only a
+    leader marks (MessagesIn, BytesIn, the produce request and conversion meters) and keeps its BytesOut."""
+    stats = BrokerTopicStats()
+    topic = stats.topic_stats("bts-follow")
+    topic.messages_in_rate.mark(3)
+    topic.bytes_in_rate.mark(30)
+    topic.total_produce_request_rate.mark()
+    topic.produce_message_conversions_rate.mark(3)
+    topic.bytes_out_rate.mark(9)
+    stats.remove_old_leader_metrics("bts-follow")
+    stats.remove_old_follower_metrics("bts-follow")
+    prefix = "kafka.server:type=BrokerTopicMetrics,name="
+    for name in ("MessagesInPerSec", "BytesInPerSec", "TotalProduceRequestsPerSec", "ProduceMessageConversionsPerSec"):
+        assert not _registered(f"{prefix}{name},topic=bts-follow")
+    assert _registered(f"{prefix}BytesOutPerSec,topic=bts-follow")
+    # Marked again once it leads again.
+    stats.topic_stats("bts-follow").messages_in_rate.mark(1)
+    assert _registered(f"{prefix}MessagesInPerSec,topic=bts-follow")
+    stats.close()
