@@ -22,6 +22,7 @@ from confluent_kafka.admin import AdminClient, NewTopic
 from kazoo.client import KazooClient
 
 from tests.integration.cluster import ClusterFactory, KafkaCluster
+from tests.integration.kafka_python_support import kafka_python_produce
 from tests.integration.security_support import listener_bootstrap, plain_jaas, plain_server_jaas, write_properties
 from tests.integration.test_console_tools import tool
 from tests.integration.zookeeper import ZooKeeperServer
@@ -264,9 +265,10 @@ def sasl_cluster(cluster_factory: ClusterFactory) -> KafkaCluster:
 
 
 def test_sasl_user_needs_acls_on_every_broker(sasl_cluster: KafkaCluster, tmp_path: Path) -> None:
-    """User:alice without ACLs sees no topics, cannot produce (TOPIC_AUTHORIZATION_FAILED) or join a group
-    (GROUP_AUTHORIZATION_FAILED); kafka-acls.sh run by User:admin over SASL (--command-config) with --producer and
-    --consumer grants exactly that, and --remove takes it back within seconds on each of the three brokers."""
+    """User:alice without ACLs sees no topics, cannot produce (TOPIC_AUTHORIZATION_FAILED, with confluent-kafka and
+    kafka-python) or join a group (GROUP_AUTHORIZATION_FAILED); kafka-acls.sh run by User:admin over SASL
+    (--command-config) with --producer and --consumer grants exactly that, and --remove takes it back within seconds
+    on each of the three brokers."""
     sasl_bootstrap = ",".join(listener_bootstrap(b, "SASL_PLAINTEXT") for b in sasl_cluster.brokers)
     alice, admin = sasl_client("alice"), sasl_client("admin")
     name = f"sasl-acl-{uuid.uuid4().hex[:8]}"
@@ -279,6 +281,16 @@ def test_sasl_user_needs_acls_on_every_broker(sasl_cluster: KafkaCluster, tmp_pa
 
     assert name not in visible_topics(sasl_bootstrap, **alice)
     assert set(produce_errors(sasl_bootstrap, name, **alice).values()) == {KafkaError.TOPIC_AUTHORIZATION_FAILED}
+    kafka_python_alice = {
+        "bootstrap_servers": sasl_bootstrap,
+        "security_protocol": "SASL_PLAINTEXT",
+        "sasl_mechanism": "PLAIN",
+        "sasl_plain_username": "alice",
+        "sasl_plain_password": PLAIN_USERS["alice"],
+        "max_block_ms": 10000,
+    }
+    denied = kafka_python_produce(tmp_path, kafka_python_alice, name)
+    assert denied.get("error") == "TopicAuthorizationFailedError", denied
     group = f"g-{name}"
     consumer = ck.Consumer({"bootstrap.servers": sasl_bootstrap, "group.id": group, **alice})
     try:
@@ -311,6 +323,8 @@ def test_sasl_user_needs_acls_on_every_broker(sasl_cluster: KafkaCluster, tmp_pa
         timeout=30,
     )
     assert name in visible_topics(sasl_bootstrap, **alice)
+    allowed = kafka_python_produce(tmp_path, kafka_python_alice, name)
+    assert "offset" in allowed, allowed
     acls(sasl_cluster, "--add", "--consumer", "--topic", name, "--group", group, *common, bootstrap=sasl_bootstrap)
     consumer = ck.Consumer(
         {"bootstrap.servers": sasl_bootstrap, "group.id": group, "auto.offset.reset": "earliest", **alice}
