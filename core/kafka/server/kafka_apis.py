@@ -723,6 +723,10 @@ class KafkaApis(Logging):
                 responses = {(tp.topic, tp.partition): s for tp, s in merged.items()}
                 self._send_response(request, ProduceResponse.from_partition_responses(responses, max_throttle_time_ms))
 
+        def processing_stats_callback(processing_stats: dict[TopicPartition, Any]) -> None:
+            for tp, info in processing_stats.items():
+                self._update_record_conversion_stats(request, tp, info)
+
         if not authorized:
             send_response_callback({})
             return
@@ -733,6 +737,7 @@ class KafkaApis(Logging):
             origin=Client(),
             entries_per_partition=authorized,
             response_callback=send_response_callback,
+            record_conversion_stats_callback=processing_stats_callback,
         )
         # The records are in the log now: the request no longer needs to hold them.
         produce_request.clear_partition_records()
@@ -825,6 +830,9 @@ class KafkaApis(Logging):
             except ApiException as e:
                 self.trace(f"Received {e} during down-conversion of {tp}")
                 return FetchResponse.partition_response(partition, Errors.for_exception(e))
+            # PORT: Kafka converts lazily while the response is written and records the stats once it is sent; the
+            # records are converted here before the send, so their stats are recorded now.
+            self._update_record_conversion_stats(request, tp, converted.record_conversion_stats())
             partition_data.records = converted.records()
             return partition_data
 
@@ -3121,6 +3129,28 @@ class KafkaApis(Logging):
             return
         for future in futures:
             future.add_done_callback(on_done)
+
+    def _update_record_conversion_stats(self, request: Request, tp: TopicPartition, conversion_stats: Any) -> None:
+        """Marks Produce/FetchMessageConversionsPerSec with the records converted for `tp`, and sets the request's
+        conversion time and temporary memory (its MessageConversionsTimeMs and TemporaryMemoryBytes)."""
+        if conversion_stats is None:
+            return
+        conversion_count = conversion_stats.num_records_converted()
+        if conversion_count > 0:
+            stats = self.broker_topic_stats
+            api_key = request.header.api_key
+            if api_key is ApiKeys.PRODUCE:
+                if stats is not None:
+                    stats.topic_stats(tp.topic).produce_message_conversions_rate.mark(conversion_count)
+                    stats.all_topics_stats.produce_message_conversions_rate.mark(conversion_count)
+            elif api_key is ApiKeys.FETCH:
+                if stats is not None:
+                    stats.topic_stats(tp.topic).fetch_message_conversions_rate.mark(conversion_count)
+                    stats.all_topics_stats.fetch_message_conversions_rate.mark(conversion_count)
+            else:
+                raise RuntimeError("Message conversion info is recorded only for Produce/Fetch requests")
+            request.message_conversions_time_nanos = conversion_stats.conversion_time_nanos()
+        request.temporary_memory_bytes = conversion_stats.temporary_memory_bytes()
 
     # ---- the handler table ----------------------------------------------------------------------------
 
