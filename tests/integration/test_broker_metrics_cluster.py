@@ -172,7 +172,8 @@ def test_dashboard_metrics_group_lag_and_jmx_tool(metrics_cluster: KafkaCluster)
     consumer = ck.Consumer(
         {"bootstrap.servers": cluster.bootstrap, "group.id": "reader", "auto.offset.reset": "earliest"}
     )
-    consumer.subscribe([topic])
+    # Assigned, not subscribed: no group rebalance to wait for.
+    consumer.assign([ck.TopicPartition(topic, p, 0) for p in range(3)])
     consumed = [0]
 
     def drained() -> bool:
@@ -201,6 +202,16 @@ def test_dashboard_metrics_group_lag_and_jmx_tool(metrics_cluster: KafkaCluster)
         return wanted - served
 
     wait_until_true(lambda: not missing(), f"dashboard metrics not served: {missing()}", timeout=30)
+
+    # ZooKeeper: the session's connect was counted and requests were timed.
+    assert (value(cluster, 0, "kafka_server_sessionexpirelistener_zookeepersyncconnects_total") or 0) >= 1
+    assert (value(cluster, 0, "kafka_server_zookeeperclientmetrics_zookeeperrequestlatencyms_count") or 0) > 0
+    # The log gauges: every replica of the topic holds the ten records of each partition.
+    assert all(
+        value(cluster, i, "kafka_log_log_logendoffset", topic=topic, partition=str(p)) == 10
+        for i in range(3)
+        for p in range(3)
+    )
 
     # JmxTool reads the same values through the brokers' /jmx.
     port = metrics_port(cluster, 0)
