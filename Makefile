@@ -33,7 +33,7 @@ $(KP_STAMP):
 	$(KP_VENV)/bin/python -m pip install -q "kafka-python>=2.0.2"
 	touch $(KP_STAMP)
 
-$(STAMP): setup.cfg pyproject.toml
+$(STAMP): setup.cfg pyproject.toml setup.py clients/kafka/clients/consumer/internals/_fetched_batch_decoder.c
 	[ -x $(PY) ] || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip "setuptools>=68" wheel
 	$(PY) -m pip install -q -e '.[test]'
@@ -129,6 +129,7 @@ bench: install spark-env
 	$(PY) -m pytest -q tests/bench --benchmark-enable --benchmark-columns=min,median,mean,ops
 	$(PY) -m tests.bench.txn_bench --out .benchmarks/txn_bench.json
 	$(PY) -m tests.bench.spark_bench --out .benchmarks/spark_bench.json
+	$(PY) -m tests.bench.metrics_cost_bench --out .benchmarks/metrics_cost_bench.json
 
 clean:
 	rm -rf $(VENV) $(KP_VENV) build *.egg-info
