@@ -193,6 +193,19 @@ def test_dashboard_metrics_group_lag_and_jmx_tool(metrics_cluster: KafkaCluster)
         timeout=30,
     )
 
+    # Partitions of a single replica are spread over the brokers: the coordinator asks their leaders.
+    create_topic(cluster, "single", 3, replication=1)
+    produce(cluster, "single", {0: 4, 1: 6, 2: 8})
+    commit(cluster, "single-group", "single", {0: 1, 1: 2, 2: 3})
+    wait_until_true(lambda: len(describe_group(cluster, "single-group")) == 3, "the group is described", timeout=60)
+    single = describe_group(cluster, "single-group")
+    assert {p: (cur, lag) for p, (cur, _, lag) in single.items()} == {0: (1, 3), 1: (2, 4), 2: (3, 5)}
+    wait_until_true(
+        lambda: exported_lag(cluster, "single-group") == {p: (cur, lag) for p, (cur, _, lag) in single.items()},
+        f"the exported lag matches --describe: {exported_lag(cluster, 'single-group')} vs {single}",
+        timeout=30,
+    )
+
     # Every metric of the dashboard exists on the running brokers.
     wanted = dashboard_metric_names()
     assert "kafka_consumergroup_lag" in wanted and "kafka_server_replicamanager_underreplicatedpartitions" in wanted

@@ -492,6 +492,10 @@ class PrometheusReporter(Collector):
             server.server_close()
         if thread is not None:
             thread.join()
+        for collector in self.extra_collectors:
+            close = getattr(collector, "close", None)
+            if close is not None:
+                close()
 
 
 class _QuietHandler(WSGIRequestHandler):

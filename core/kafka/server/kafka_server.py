@@ -307,7 +307,7 @@ class KafkaServer(Logging):
             from kafka.coordinator.group.consumer_group_lag_collector import ConsumerGroupLagCollector
 
             self.prometheus_reporter.extra_collectors.append(
-                ConsumerGroupLagCollector(group_coordinator, replica_manager)
+                ConsumerGroupLagCollector(group_coordinator, replica_manager, config, self.time)
             )
         group_coordinator.startup(
             lambda: (

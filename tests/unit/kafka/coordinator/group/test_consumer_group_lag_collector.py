@@ -33,7 +33,7 @@ def _collector(groups: list[FakeGroup], high_watermarks: dict[TopicPartition, in
 
     def online_partition(tp: TopicPartition) -> Any:
         hw = high_watermarks.get(tp)
-        return None if hw is None else SimpleNamespace(log=SimpleNamespace(high_watermark=hw))
+        return None if hw is None else SimpleNamespace(leader_log_if_local=SimpleNamespace(high_watermark=hw))
 
     return ConsumerGroupLagCollector(coordinator, SimpleNamespace(online_partition=online_partition))  # type: ignore[arg-type]
 
@@ -62,8 +62,8 @@ def test_lag_per_partition_and_sums_with_kafka_exporter_names() -> None:
 
 
 def test_partition_without_a_local_replica_has_no_lag_and_empty_groups_are_left_out() -> None:
-    """Without a local replica there is no end offset, so only the committed offset is exported; a group with no
-    members and no offsets exports nothing."""
+    """Without a local leader (and, here, no config to ask the leader with) there is no end offset, so only the
+    committed offset is exported; a group with no members and no offsets exports nothing."""
     t0 = TopicPartition("t", 0)
     samples = _samples(_collector([FakeGroup("g", {t0: 4}), FakeGroup("empty", {})], {}))
     assert 'kafka_consumergroup_current_offset{consumergroup="g",partition="0",topic="t"} 4.0' in samples
