@@ -146,6 +146,19 @@ def exported_lag(cluster: KafkaCluster, group: str) -> dict[int, tuple[int, int]
     return {p: (current[p], lag[p]) for p in current if p in lag}
 
 
+def check_exported_lag(cluster: KafkaCluster, group: str, expected: dict[int, tuple[int, int]]) -> None:
+    """kafka-consumer-groups.sh --describe shows `expected` (partition -> (current offset, lag)), and the brokers
+    export the same."""
+    wait_until_true(lambda: len(describe_group(cluster, group)) == len(expected), "the group is described", timeout=60)
+    described = {p: (cur, lag) for p, (cur, _, lag) in describe_group(cluster, group).items()}
+    assert described == expected
+    wait_until_true(
+        lambda: exported_lag(cluster, group) == expected,
+        f"the exported lag of {group} matches --describe: {exported_lag(cluster, group)} vs {expected}",
+        timeout=30,
+    )
+
+
 def dashboard_metric_names() -> set[str]:
     """Every metric name the dashboard's PromQL expressions read (ours all start with kafka_)."""
     dashboard = json.loads(DASHBOARD.read_text())
@@ -184,27 +197,12 @@ def test_dashboard_metrics_group_lag_and_jmx_tool(metrics_cluster: KafkaCluster)
     consumer.close()
 
     # Group lag as kafka-consumer-groups.sh shows it.
-    wait_until_true(lambda: len(describe_group(cluster, group)) == 3, "the group is described", timeout=60)
-    described = describe_group(cluster, group)
-    assert {p: (cur, lag) for p, (cur, _, lag) in described.items()} == {0: (3, 7), 1: (5, 5), 2: (7, 3)}
-    wait_until_true(
-        lambda: exported_lag(cluster, group) == {p: (cur, lag) for p, (cur, _, lag) in described.items()},
-        f"the exported lag matches --describe: {exported_lag(cluster, group)} vs {described}",
-        timeout=30,
-    )
-
+    check_exported_lag(cluster, group, {0: (3, 7), 1: (5, 5), 2: (7, 3)})
     # Partitions of a single replica are spread over the brokers: the coordinator asks their leaders.
     create_topic(cluster, "single", 3, replication=1)
     produce(cluster, "single", {0: 4, 1: 6, 2: 8})
     commit(cluster, "single-group", "single", {0: 1, 1: 2, 2: 3})
-    wait_until_true(lambda: len(describe_group(cluster, "single-group")) == 3, "the group is described", timeout=60)
-    single = describe_group(cluster, "single-group")
-    assert {p: (cur, lag) for p, (cur, _, lag) in single.items()} == {0: (1, 3), 1: (2, 4), 2: (3, 5)}
-    wait_until_true(
-        lambda: exported_lag(cluster, "single-group") == {p: (cur, lag) for p, (cur, _, lag) in single.items()},
-        f"the exported lag matches --describe: {exported_lag(cluster, 'single-group')} vs {single}",
-        timeout=30,
-    )
+    check_exported_lag(cluster, "single-group", {0: (1, 3), 1: (2, 4), 2: (3, 5)})
 
     # Every metric of the dashboard exists on the running brokers.
     wanted = dashboard_metric_names()
