@@ -79,6 +79,8 @@ class _Channel(Logging):
 _channel_log = _Channel()
 _channel_logger = logging.getLogger(_Channel.logger_name)
 _request_channel_logger = logging.getLogger("kafka.network.RequestChannel")
+# Read once per response: a module constant, since reading an Enum member through its class is a lookup each time.
+_FETCH: Final = ApiKeys.FETCH
 
 
 def is_request_logging_enabled() -> bool:
@@ -326,44 +328,48 @@ class Request(BaseRequest):
         _request_logger.debug("Completed request:" + json.dumps(desc, separators=(",", ":"), default=str))
 
     def _record_request_metrics(self, metrics: RequestChannelMetrics, end_time_nanos: int) -> None:
-        """Updates the RequestMetrics of the request's API (and, for a fetch, FetchConsumer or FetchFollower)."""
+        """Updates the RequestMetrics of the request's API (and, for a fetch, FetchConsumer or FetchFollower).
+
+        Cheap on purpose (it runs for every response): the times are worked out once, and the metrics' clock is read
+        once for all the updates."""
         header = self.header
         api_key = header.api_key
         if self.api_local_complete_time_nanos == -1:
             self.api_local_complete_time_nanos = self.response_complete_time_nanos
-        request_queue_time_ms = round(_nanos_to_ms(self.request_dequeue_time_nanos - self.start_time_nanos))
-        api_local_time_ms = round(_nanos_to_ms(self.api_local_complete_time_nanos - self.request_dequeue_time_nanos))
-        api_remote_time_ms = round(_nanos_to_ms(self.response_complete_time_nanos - self.api_local_complete_time_nanos))
-        response_queue_time_ms = round(
-            _nanos_to_ms(self.response_dequeue_time_nanos - self.response_complete_time_nanos)
-        )
-        response_send_time_ms = round(_nanos_to_ms(end_time_nanos - self.response_dequeue_time_nanos))
-        total_time_ms = round(_nanos_to_ms(end_time_nanos - self.start_time_nanos))
+        m = metrics.get(api_key.api_name)
+        if m is None:
+            return
+        start = self.start_time_nanos
+        dequeue = self.request_dequeue_time_nanos
+        local_complete = self.api_local_complete_time_nanos
+        response_complete = self.response_complete_time_nanos
+        response_dequeue = self.response_dequeue_time_nanos
         body = self._body_and_size
-        names = [api_key.api_name]
-        if api_key is ApiKeys.FETCH:
-            from_follower = body is not None and getattr(body.request, "is_from_follower", lambda: False)()
-            names.insert(
-                0,
-                RequestMetrics.FOLLOW_FETCH_METRIC_NAME if from_follower else RequestMetrics.CONSUMER_FETCH_METRIC_NAME,
+        times = (
+            _rounded_ms(dequeue - start),
+            _rounded_ms(local_complete - dequeue),
+            _rounded_ms(response_complete - local_complete),
+            self.api_throttle_time_ms,
+            _rounded_ms(response_dequeue - response_complete),
+            _rounded_ms(end_time_nanos - response_dequeue),
+            _rounded_ms(end_time_nanos - start),
+            body.size if body is not None else 0,
+        )
+        conversions = (
+            (_rounded_ms(self.message_conversions_time_nanos), self.temporary_memory_bytes)
+            if m.message_conversions_time_hist is not None
+            else None
+        )
+        now_ns = m.clock_nanoseconds()
+        version = header.api_version
+        if api_key is _FETCH:
+            from_follower = body is not None and getattr(body.request, "is_from_follower", _false)()
+            fetch_metrics = metrics.get(
+                RequestMetrics.FOLLOW_FETCH_METRIC_NAME if from_follower else RequestMetrics.CONSUMER_FETCH_METRIC_NAME
             )
-        for name in names:
-            m = metrics.get(name)
-            if m is None:
-                continue
-            m.request_rate(header.api_version).mark()
-            m.request_queue_time_hist.update(request_queue_time_ms)
-            m.local_time_hist.update(api_local_time_ms)
-            m.remote_time_hist.update(api_remote_time_ms)
-            m.throttle_time_hist.update(self.api_throttle_time_ms)
-            m.response_queue_time_hist.update(response_queue_time_ms)
-            m.response_send_time_hist.update(response_send_time_ms)
-            m.total_time_hist.update(total_time_ms)
-            m.request_bytes_hist.update(body.size if body is not None else 0)
-            if m.message_conversions_time_hist is not None:
-                m.message_conversions_time_hist.update(round(_nanos_to_ms(self.message_conversions_time_nanos)))
-            if m.temp_memory_bytes_hist is not None:
-                m.temp_memory_bytes_hist.update(self.temporary_memory_bytes)
+            if fetch_metrics is not None:
+                fetch_metrics.record(version, times, conversions, now_ns)
+        m.record(version, times, conversions, now_ns)
 
     def release_buffer(self) -> None:
         """Gives the frame's bytes back to the memory pool (once)."""
@@ -529,6 +535,38 @@ class RequestMetrics(KafkaMetricsGroup):
             self.new_histogram(self.TEMPORARY_MEMORY_BYTES, True, self.tags) if produce_or_fetch else None
         )
         self._error_meters: dict[Errors, Meter] = {}
+        # In the order of the `times` that `record` takes.
+        self._time_hists = (
+            self.request_queue_time_hist,
+            self.local_time_hist,
+            self.remote_time_hist,
+            self.throttle_time_hist,
+            self.response_queue_time_hist,
+            self.response_send_time_hist,
+            self.total_time_hist,
+            self.request_bytes_hist,
+        )
+        self._nanoseconds = KafkaYammerMetrics.default_registry().time.nanoseconds
+
+    def clock_nanoseconds(self) -> int:
+        """The time by the metrics' clock, read once per response for all its updates."""
+        return self._nanoseconds()
+
+    def record(self, version: int, times: tuple[int, ...], conversions: tuple[int, int] | None, now_ns: int) -> None:
+        """One response: RequestsPerSec of its version, the time histograms and RequestBytes from `times` (request
+        queue, local, remote, throttle, response queue, response send, total, request bytes), and for Produce and
+        Fetch the conversion time and temporary memory from `conversions`."""
+        meter = self._request_rates.get(version)
+        if meter is None:
+            meter = self.request_rate(version)
+        meter.mark(1, now_ns)
+        for hist, value in zip(self._time_hists, times):
+            hist.update(value, now_ns)
+        if conversions is not None:
+            if self.message_conversions_time_hist is not None:
+                self.message_conversions_time_hist.update(conversions[0], now_ns)
+            if self.temp_memory_bytes_hist is not None:
+                self.temp_memory_bytes_hist.update(conversions[1], now_ns)
 
     def request_rate(self, version: int) -> Meter:
         """The RequestsPerSec meter of one version of the request (tags request, version)."""
@@ -797,6 +835,15 @@ _HIDDEN = "[hidden]"
 def _nanos_to_ms(nanos: int) -> float:
     """Milliseconds with microsecond precision, never negative."""
     return max(nanos, 0) // 1000 / 1000
+
+
+def _rounded_ms(nanos: int) -> int:
+    """Whole milliseconds, never negative, rounded half up as Java's Math.round."""
+    return (nanos + 500_000) // 1_000_000 if nanos > 0 else 0
+
+
+def _false() -> bool:
+    return False
 
 
 def _camel(name: str) -> str:

@@ -42,6 +42,7 @@ import errno
 import heapq
 import ipaddress
 import logging
+import os
 import re
 import select
 import selectors
@@ -160,6 +161,11 @@ _REQUEST_RECEIVED: Final = ChannelMuteEvent.REQUEST_RECEIVED
 _RESPONSE_SENT: Final = ChannelMuteEvent.RESPONSE_SENT
 _API_VERSIONS: Final = ApiKeys.API_VERSIONS
 _SASL_HANDSHAKE: Final = ApiKeys.SASL_HANDSHAKE
+
+# PORT: for tests/bench/metrics_cost_bench.py only: with KAFKA_PORT_BENCH_METRICS_OFF=1 in its environment, a broker's
+# processors record neither RequestMetrics nor their Selector's sensors, so that the cost of that recording can be
+# measured against the same broker without it. Read here and nowhere else.
+_BENCH_METRICS_OFF: Final = os.environ.get("KAFKA_PORT_BENCH_METRICS_OFF") == "1"
 
 # For level checks on the per-request path (cheaper than the Logging mixin's, which looks the logger up each time).
 _processor_logger = logging.getLogger("kafka.network.Processor")
@@ -966,7 +972,7 @@ class Processor(KafkaMetricsGroup, AbstractServerThread):
             record_time_per_connection=True,
             memory_pool=self._memory_pool,
             write_on_send=True,
-            metrics=self._metrics,
+            metrics=None if _BENCH_METRICS_OFF else self._metrics,
             failed_authentication_delay_ms=self._failed_authentication_delay_ms,
             metric_grp_prefix="socket-server",
             metric_tags=self.metric_tags,
@@ -1140,7 +1146,7 @@ class Processor(KafkaMetricsGroup, AbstractServerThread):
                     buffer,
                     None,
                     self._time,
-                    metrics=self._request_channel.metrics,
+                    metrics=None if _BENCH_METRICS_OFF else self._request_channel.metrics,
                 )
                 # KIP-511: the client names its software in ApiVersions; it is remembered per connection here,
                 # so that the api layer need not know connections.

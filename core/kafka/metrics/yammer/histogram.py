@@ -51,18 +51,21 @@ class Histogram:
             self._sample.clear()
             self._reset()
 
-    def update(self, value: int | float) -> None:
+    def update(self, value: int | float, now_ns: int | None = None) -> None:
+        """Adds `value`. `now_ns`: the histogram's clock (`Time.nanoseconds()` of the time it was made with), when
+        the caller has just read it for several updates (one read per response for the request metrics)."""
         with self._lock:
-            self._sample.update(value)
-            self._count += 1
+            self._sample.update(value, now_ns)
+            self._count = count = self._count + 1
             if value < self._min:
                 self._min = value
             if value > self._max:
                 self._max = value
             self._sum += value
-            delta = value - self._mean_acc
-            self._mean_acc += delta / self._count
-            self._m2 += delta * (value - self._mean_acc)
+            mean = self._mean_acc
+            delta = value - mean
+            self._mean_acc = mean = mean + delta / count
+            self._m2 += delta * (value - mean)
 
     @property
     def count(self) -> int:

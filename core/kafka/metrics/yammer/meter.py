@@ -25,8 +25,10 @@ class Meter:
         "event_type",
         "rate_unit",
         "_time",
+        "_nanoseconds",
         "_lock",
         "_count",
+        "_uncounted",
         "_start_ns",
         "_last_tick_ns",
         "_m1",
@@ -38,33 +40,43 @@ class Meter:
         self.event_type = event_type
         self.rate_unit = rate_unit
         self._time = time
+        self._nanoseconds = time.nanoseconds
         self._lock = threading.Lock()
         self._count = 0
+        # Marked since the last tick: handed to the three averages when they tick (they all see the same counts).
+        self._uncounted = 0
         self._m1 = EWMA.one_minute_ewma()
         self._m5 = EWMA.five_minute_ewma()
         self._m15 = EWMA.fifteen_minute_ewma()
         self._start_ns = time.nanoseconds()
         self._last_tick_ns = self._start_ns
 
-    def _tick_if_necessary(self) -> None:
+    def _tick_if_necessary(self, now: int | None = None) -> None:
         # Called with self._lock held.
-        now = self._time.nanoseconds()
+        if now is None:
+            now = self._nanoseconds()
         age = now - self._last_tick_ns
         if age >= TICK_INTERVAL_NS:
-            ticks = age // TICK_INTERVAL_NS
-            self._last_tick_ns = now - age % TICK_INTERVAL_NS
-            self._m1.tick(ticks)
-            self._m5.tick(ticks)
-            self._m15.tick(ticks)
+            self._tick(now, age)
 
-    def mark(self, n: int = 1) -> None:
-        """Records `n` events."""
+    def _tick(self, now: int, age: int) -> None:
+        ticks = age // TICK_INTERVAL_NS
+        self._last_tick_ns = now - age % TICK_INTERVAL_NS
+        uncounted = self._uncounted
+        self._uncounted = 0
+        for ewma in (self._m1, self._m5, self._m15):
+            ewma.update(uncounted)
+            ewma.tick(ticks)
+
+    def mark(self, n: int = 1, now_ns: int | None = None) -> None:
+        """Records `n` events. `now_ns`: the meter's clock (`Time.nanoseconds()`), when the caller has just read it."""
         with self._lock:
-            self._tick_if_necessary()
+            now = self._nanoseconds() if now_ns is None else now_ns
+            age = now - self._last_tick_ns
+            if age >= TICK_INTERVAL_NS:
+                self._tick(now, age)
             self._count += n
-            self._m1.update(n)
-            self._m5.update(n)
-            self._m15.update(n)
+            self._uncounted += n
 
     @property
     def count(self) -> int:

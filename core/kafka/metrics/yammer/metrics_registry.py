@@ -42,6 +42,11 @@ class MetricsRegistry:
         self._metrics: dict[MetricName, Metric] = {}
         self._listeners: list[MetricsRegistryListener] = []
 
+    @property
+    def time(self) -> Time:
+        """The clock of the registry's meters, histograms and timers."""
+        return self._time
+
     def new_gauge(self, metric_name: MetricName, gauge: Gauge | Callable[[], Any]) -> Gauge:
         """The gauge of that name; `gauge` may be a Gauge or the callable computing its value."""
         g = gauge if isinstance(gauge, Gauge) else Gauge(gauge)

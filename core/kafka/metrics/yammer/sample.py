@@ -85,7 +85,9 @@ class Sample(ABC):
     def size(self) -> int: ...
 
     @abstractmethod
-    def update(self, value: int | float) -> None: ...
+    def update(self, value: int | float, now_ns: int | None = None) -> None:
+        """Adds `value`; `now_ns`, when the caller has just read the sample's clock (`Time.nanoseconds()`), spares
+        reading it again."""
 
     @abstractmethod
     def get_snapshot(self) -> Snapshot: ...
@@ -107,7 +109,7 @@ class UniformSample(Sample):
     def size(self) -> int:
         return min(self._count, self._size)
 
-    def update(self, value: int | float) -> None:
+    def update(self, value: int | float, now_ns: int | None = None) -> None:
         self._count += 1
         if self._count <= self._size:
             self._values.append(value)
@@ -121,7 +123,12 @@ class UniformSample(Sample):
 
 
 class ExponentiallyDecayingSample(Sample):
-    """Values weighted by exp(alpha * age in seconds), so that recent values dominate; rescaled every hour."""
+    """Values weighted by exp(alpha * age in seconds), so that recent values dominate; rescaled every hour.
+
+    # PORT: Yammer takes the seconds of the weights from the wall clock and the rescale time from the tick clock;
+    # here both come from one read of the monotonic clock (`Time.nanoseconds()`), as only differences of times
+    # count. An update costs one clock read (none when the caller passes the time it has just read), and the weight
+    # of a second is worked out once."""
 
     def __init__(
         self, reservoir_size: int, alpha: float, time: Time = Time.SYSTEM, rng: random.Random | None = None
@@ -129,50 +136,52 @@ class ExponentiallyDecayingSample(Sample):
         self._reservoir_size = reservoir_size
         self._alpha = alpha
         self._time = time
-        self._rng = rng or random.Random()
+        self._nanoseconds = time.nanoseconds
+        self._random = (rng or random.Random()).random
         # A min-heap of (priority, value): the lowest priority is the one evicted.
         self._values: list[tuple[float, float]] = []
         self._count = 0
-        self._start_time_s = self._current_time_s()
-        self._next_scale_time_ns = time.nanoseconds() + _RESCALE_THRESHOLD_NS
+        self._start(self._nanoseconds())
 
-    def _current_time_s(self) -> int:
-        return self._time.milliseconds() // 1000
+    def _start(self, now_ns: int) -> None:
+        self._start_time_s = now_ns // 1_000_000_000
+        self._next_scale_time_ns = now_ns + _RESCALE_THRESHOLD_NS
+        # The weight of the last second an update fell in, and that second (relative to the start).
+        self._weight_t = 0
+        self._weight_value = 1.0
 
     def clear(self) -> None:
         self._values = []
         self._count = 0
-        self._start_time_s = self._current_time_s()
-        self._next_scale_time_ns = self._time.nanoseconds() + _RESCALE_THRESHOLD_NS
+        self._start(self._nanoseconds())
 
     def size(self) -> int:
         return min(self._reservoir_size, self._count)
 
-    def update(self, value: int | float, timestamp_s: int | None = None) -> None:
-        self._rescale_if_needed()
-        if timestamp_s is None:
-            timestamp_s = self._current_time_s()
+    def update(self, value: int | float, now_ns: int | None = None) -> None:
+        if now_ns is None:
+            now_ns = self._nanoseconds()
+        if now_ns >= self._next_scale_time_ns:
+            self._rescale(now_ns)
+        t = now_ns // 1_000_000_000 - self._start_time_s
+        if t != self._weight_t:
+            self._weight_t = t
+            self._weight_value = math.exp(self._alpha * t)
         # 1 - random() is in (0, 1], so the division is always defined.
-        priority = self._weight(timestamp_s - self._start_time_s) / (1.0 - self._rng.random())
-        self._count += 1
-        if self._count <= self._reservoir_size:
+        priority = self._weight_value / (1.0 - self._random())
+        self._count = count = self._count + 1
+        if count <= self._reservoir_size:
             heapq.heappush(self._values, (priority, value))
         elif self._values[0][0] < priority:
             heapq.heapreplace(self._values, (priority, value))
 
-    def _weight(self, t: int) -> float:
-        return math.exp(self._alpha * t)
-
-    def _rescale_if_needed(self) -> None:
-        now = self._time.nanoseconds()
-        if now >= self._next_scale_time_ns:
-            self._next_scale_time_ns = now + _RESCALE_THRESHOLD_NS
-            old_start = self._start_time_s
-            self._start_time_s = self._current_time_s()
-            factor = math.exp(-self._alpha * (self._start_time_s - old_start))
-            # Scaling every priority by the same positive factor keeps the heap order.
-            self._values = [(p * factor, v) for p, v in self._values]
-            self._count = len(self._values)
+    def _rescale(self, now_ns: int) -> None:
+        old_start = self._start_time_s
+        self._start(now_ns)
+        factor = math.exp(-self._alpha * (self._start_time_s - old_start))
+        # Scaling every priority by the same positive factor keeps the heap order.
+        self._values = [(p * factor, v) for p, v in self._values]
+        self._count = len(self._values)
 
     def get_snapshot(self) -> Snapshot:
         return Snapshot(v for _, v in self._values)

@@ -248,3 +248,25 @@ def test_registry_concurrent_get_or_create() -> None:
         t.join()
     assert len({id(m) for m in got}) == 1
     assert not math.isnan(got[0].mean_rate)
+
+
+def test_updates_with_the_time_the_caller_read_equal_updates_that_read_it() -> None:
+    """A meter marked and a histogram updated with `now_ns` (one clock read for several updates, as the request
+    metrics do) end up as those that read the clock themselves: same counts, rates and sample."""
+    t1, t2 = MockTime(start_ms=0, start_ns=0), MockTime(start_ms=0, start_ns=0)
+    m1, m2 = Meter("x", TimeUnit.SECONDS, t1), Meter("x", TimeUnit.SECONDS, t2)
+    h1 = Histogram(ExponentiallyDecayingSample(10, 0.015, t1, random.Random(5)))
+    h2 = Histogram(ExponentiallyDecayingSample(10, 0.015, t2, random.Random(5)))
+    for i in range(40):
+        m1.mark(i)
+        h1.update(i)
+        now = t2.nanoseconds()
+        m2.mark(i, now)
+        h2.update(i, now)
+        t1.sleep(2000)
+        t2.sleep(2000)
+    assert m1.count == m2.count
+    assert m1.one_minute_rate == pytest.approx(m2.one_minute_rate)
+    assert m1.fifteen_minute_rate == pytest.approx(m2.fifteen_minute_rate)
+    assert h1.snapshot().get_values() == h2.snapshot().get_values()
+    assert (h1.count, h1.mean, h1.std_dev) == (h2.count, h2.mean, h2.std_dev)
