@@ -238,6 +238,14 @@ def test_plaintext_client_on_tls_port_and_tls_client_on_plaintext_port(
     assert broker.is_running
 
 
+def _broker_0_configs(broker: BrokerProcess, *args: str) -> Any:
+    """kafka-configs.sh --bootstrap-server ... --entity-type brokers --entity-name 0 `args`."""
+    return tool(
+        "kafka-configs.sh", "--bootstrap-server", broker.bootstrap, "--entity-type", "brokers", "--entity-name", "0",
+        *args,
+    )  # fmt: skip
+
+
 def _broker_certificate_serial(port: int, certs: ss.TestCerts) -> int:
     context = ssl.create_default_context(cafile=str(certs.ca.cert_pem))
     with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
@@ -247,40 +255,33 @@ def _broker_certificate_serial(port: int, certs: ss.TestCerts) -> int:
     return x509.load_der_x509_certificate(der).serial_number
 
 
+def _wait_for_broker_certificate_serial(port: int, certs: ss.TestCerts, expected: int) -> None:
+    deadline = time.monotonic() + 30
+    serial = _broker_certificate_serial(port, certs)
+    while time.monotonic() < deadline and serial != expected:
+        time.sleep(0.2)
+        serial = _broker_certificate_serial(port, certs)
+    assert serial == expected
+
+
 def test_new_keystore_through_kafka_configs_without_restart(broker: BrokerProcess, certs: ss.TestCerts) -> None:
     port = ss.listener_ports(broker)["SSL"]
     before = _broker_certificate_serial(port, certs)
     new_cert = ss.reissue_certificate(certs, f"broker-renewed-{uuid.uuid4().hex[:6]}")
-    run = tool(
-        "kafka-configs.sh",
-        "--bootstrap-server",
-        broker.bootstrap,
-        "--entity-type",
-        "brokers",
-        "--entity-name",
-        "0",
+    run = _broker_0_configs(
+        broker,
         "--alter",
         "--add-config",
         f"listener.name.ssl.ssl.keystore.location={new_cert.keystore_p12}",
     )
     assert run.status == 0, run.err + run.out
     expected = x509.load_pem_x509_certificate(new_cert.cert_pem.read_bytes()).serial_number
-    deadline = time.monotonic() + 30
-    serial = before
-    while time.monotonic() < deadline and serial != expected:
-        serial = _broker_certificate_serial(port, certs)
-        time.sleep(0.2)
-    assert serial == expected != before
+    assert expected != before
+    _wait_for_broker_certificate_serial(port, certs, expected)
     # A keystore for another subject is refused, and the broker keeps the one it has.
     other = ss.reissue_certificate(certs, f"other-{uuid.uuid4().hex[:6]}", cn="someone-else")
-    run = tool(
-        "kafka-configs.sh",
-        "--bootstrap-server",
-        broker.bootstrap,
-        "--entity-type",
-        "brokers",
-        "--entity-name",
-        "0",
+    run = _broker_0_configs(
+        broker,
         "--alter",
         "--add-config",
         f"listener.name.ssl.ssl.keystore.location={other.keystore_p12}",
@@ -299,65 +300,30 @@ def test_new_keystore_through_kafka_configs_without_restart(broker: BrokerProces
         )
     )
     prefix = "listener.name.ssl."
-    run = tool(
-        "kafka-configs.sh",
-        "--bootstrap-server",
-        broker.bootstrap,
-        "--entity-type",
-        "brokers",
-        "--entity-name",
-        "0",
+    run = _broker_0_configs(
+        broker,
         "--alter",
         "--add-config",
         f"{prefix}ssl.keystore.location={rotated_store},{prefix}ssl.keystore.password=rotated-secret,"
         f"{prefix}ssl.key.password=rotated-secret",
     )
     assert run.status == 0, run.err + run.out
-    rotated_serial = cert.serial_number
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and serial != rotated_serial:
-        serial = _broker_certificate_serial(port, certs)
-        time.sleep(0.2)
-    assert serial == rotated_serial
-    described = tool(
-        "kafka-configs.sh",
-        "--bootstrap-server",
-        broker.bootstrap,
-        "--entity-type",
-        "brokers",
-        "--entity-name",
-        "0",
-        "--describe",
-    )
+    _wait_for_broker_certificate_serial(port, certs, cert.serial_number)
+    described = _broker_0_configs(broker, "--describe")
     assert described.status == 0, described.err
     assert "ssl.keystore.password" in described.out and "rotated-secret" not in described.out
     assert "rotated-secret" not in broker.console_since_start()
 
 
 def _alter_ssl_keystore_location(broker: BrokerProcess, location: Path) -> None:
-    run = tool(
-        "kafka-configs.sh",
-        "--bootstrap-server",
-        broker.bootstrap,
-        "--entity-type",
-        "brokers",
-        "--entity-name",
-        "0",
+    run = _broker_0_configs(
+        broker,
         "--alter",
         "--add-config",
         f"listener.name.ssl.ssl.keystore.location={location},listener.name.ssl.ssl.keystore.password="
         f"{ss.STORE_PASSWORD},listener.name.ssl.ssl.key.password={ss.STORE_PASSWORD}",
     )
     assert run.status == 0, run.err + run.out
-
-
-def _wait_for_broker_certificate_serial(port: int, certs: ss.TestCerts, expected: int) -> None:
-    deadline = time.monotonic() + 30
-    serial = _broker_certificate_serial(port, certs)
-    while time.monotonic() < deadline and serial != expected:
-        time.sleep(0.2)
-        serial = _broker_certificate_serial(port, certs)
-    assert serial == expected
 
 
 def test_keystore_replaced_in_place_is_reloaded_when_given_again(
