@@ -15,7 +15,8 @@ results for topic deletion).
 Each send thread owns a `ControllerBrokerChannel`: Kafka's NetworkClient per broker, over the channel builder of
 the controller-to-broker listener (ChannelBuilders.inter_broker_client_channel_builder), reconnecting after any
 failure with the same 100 ms backoff.
-# PORT: Metrics (queue sizes, request rate and queue time) are left out until metrics exist.
+# Metrics (kafka.controller:type=ControllerChannelManager): TotalQueueSize, and per broker (broker-id tag) QueueSize
+# and the RequestRateAndQueueTimeMs timer (the time each request waited in its queue), as Kafka 2.8.
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
 from kafka.controller.state_change_logger import StateChangeLogger
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
+from kafka.metrics.yammer import Timer
 from kafka.server.kafka_config import (
     KAFKA_0_9_0,
     KAFKA_0_10_0_IV1,
@@ -73,6 +76,7 @@ from kafka.server.kafka_config import (
 )
 from kafka.utils.logging import Logging
 from kafka.utils.shutdownable_thread import ShutdownableThread
+from kafka.utils.time_unit import TimeUnit
 
 if TYPE_CHECKING:
     from kafka.controller.controller_context import ControllerContext, ReplicaAssignment
@@ -257,7 +261,7 @@ class ControllerBrokerStateInfo:
     reconfigurable_channel_builder: Any = None  # registered with the DynamicBrokerConfig while the broker is known
 
 
-class ControllerChannelManager(Logging):
+class ControllerChannelManager(Logging, KafkaMetricsGroup):
     """A send queue and thread per live (or shutting-down) broker.
 
     Lock order: `_broker_lock`, then a send thread's shutdown (which waits for that thread). Send threads never
@@ -282,6 +286,7 @@ class ControllerChannelManager(Logging):
         self.broker_state_info: dict[int, ControllerBrokerStateInfo] = {}
         self._broker_lock = threading.RLock()
         self.log_ident = f"[Channel manager on controller {config.broker_id}]: "
+        self.new_gauge("TotalQueueSize", self.total_queue_size)
 
     def total_queue_size(self) -> int:
         with self._broker_lock:
@@ -367,7 +372,14 @@ class ControllerChannelManager(Logging):
                 self.time,
                 self.state_change_logger,
                 thread_name,
+                self.new_timer(
+                    REQUEST_RATE_AND_QUEUE_TIME_METRIC_NAME,
+                    TimeUnit.MILLISECONDS,
+                    TimeUnit.SECONDS,
+                    _broker_metric_tags(broker.id),
+                ),
             )
+            self.new_gauge(QUEUE_SIZE_METRIC_NAME, message_queue.qsize, _broker_metric_tags(broker.id))
             self.broker_state_info[broker.id] = ControllerBrokerStateInfo(
                 channel, broker_node, message_queue, request_thread, reconfigurable_channel_builder
             )
@@ -381,6 +393,10 @@ class ControllerChannelManager(Logging):
             if dynamic_config is not None and broker_state.reconfigurable_channel_builder is not None:
                 dynamic_config.remove_reconfigurable(broker_state.reconfigurable_channel_builder)
             _clear(broker_state.message_queue)
+            self.remove_metric(QUEUE_SIZE_METRIC_NAME, _broker_metric_tags(broker_state.broker_node.id))
+            self.remove_metric(
+                REQUEST_RATE_AND_QUEUE_TIME_METRIC_NAME, _broker_metric_tags(broker_state.broker_node.id)
+            )
             self.broker_state_info.pop(broker_state.broker_node.id, None)
         except Exception as e:
             self.error("Error while removing broker by the controller", e)
@@ -392,6 +408,14 @@ class ControllerChannelManager(Logging):
                 request_thread.start()
             except RuntimeError:
                 pass  # already started and finished
+
+
+QUEUE_SIZE_METRIC_NAME = "QueueSize"
+REQUEST_RATE_AND_QUEUE_TIME_METRIC_NAME = "RequestRateAndQueueTimeMs"
+
+
+def _broker_metric_tags(broker_id: int) -> dict[str, str]:
+    return {"broker-id": str(broker_id)}
 
 
 def _clear(q: queue.Queue[Any]) -> None:
@@ -418,8 +442,10 @@ class RequestSendThread(ShutdownableThread):
         time: Time,
         state_change_logger: StateChangeLogger,
         name: str,
+        request_rate_and_queue_time_metrics: Timer | None = None,
     ) -> None:
         super().__init__(name)
+        self.request_rate_and_queue_time_metrics = request_rate_and_queue_time_metrics
         self.controller_id = controller_id
         self.controller_context = controller_context
         self.queue = queue_
@@ -441,6 +467,10 @@ class RequestSendThread(ShutdownableThread):
             return
         if item is _WAKE_UP:
             return
+        if self.request_rate_and_queue_time_metrics is not None:
+            self.request_rate_and_queue_time_metrics.update(
+                self.time.milliseconds() - item.enqueue_time_ms, TimeUnit.MILLISECONDS
+            )
         request_builder, callback = item.request, item.callback
 
         header: RequestHeader | None = None

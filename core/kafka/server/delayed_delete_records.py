@@ -4,7 +4,8 @@ A DeleteRecords request moves the leader's log start offset at once, but answers
 log start offset has followed (the partition's low watermark has reached the requested offset) or its timeout
 expires. Watched in the `DeleteRecords` purgatory under its partitions.
 
-# PORT: Kafka's DelayedDeleteRecordsMetrics (the ExpiresPerSec meter) is not ported until the metrics layer exists.
+Metrics: DelayedDeleteRecordsMetrics' ExpiresPerSec meter (kafka.server:type=DelayedDeleteRecordsMetrics), marked
+for each partition still waiting when the request expires.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import TYPE_CHECKING, Any
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.delete_records_response import INVALID_LOW_WATERMARK
 from kafka.common.topic_partition import TopicPartition
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.server.delayed_operation import DelayedOperation
+from kafka.utils.time_unit import TimeUnit
 
 if TYPE_CHECKING:
     from kafka.server.replica_manager import ReplicaManager
@@ -97,8 +100,19 @@ class DelayedDeleteRecords(DelayedOperation):
         return False
 
     def on_expiration(self) -> None:
-        pass
+        for status in self.delete_records_status.values():
+            if status.acks_pending:
+                DelayedDeleteRecordsMetrics.record_expiration()
 
     def on_complete(self) -> None:
         """Answers with each partition's result as it stands."""
         self._response_callback({tp: status.response_status for tp, status in self.delete_records_status.items()})
+
+
+class DelayedDeleteRecordsMetrics(KafkaMetricsGroup):
+    """Kafka's `object DelayedDeleteRecordsMetrics`: the expiry meter of DeleteRecords requests."""
+
+    @classmethod
+    def record_expiration(cls) -> None:
+        # The registry hands back the registered meter after the first call.
+        cls().new_meter("ExpiresPerSec", "requests", TimeUnit.SECONDS).mark()

@@ -7,15 +7,15 @@ followers, high watermark or last stable offset for consumers) using segment pos
 Once done (enough bytes, an error on a partition, a segment change, a diverging epoch, or expiry) it reads the
 logs again and answers with whatever is there.
 
-# PORT: Kafka's DelayedFetchMetrics (expiry meters per fetcher type) are not ported until the metrics layer
-# exists.
+Metrics: DelayedFetchMetrics' ExpiresPerSec meters (kafka.server:type=DelayedFetchMetrics,fetcherType=follower or
+consumer), marked when a fetch expires.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from kafka.common.errors import (
     FencedLeaderEpochException,
@@ -27,9 +27,12 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.requests.fetch_request import PartitionData
 from kafka.common.requests.offsets_for_leader_epoch_response import UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET
 from kafka.common.topic_partition import TopicPartition
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
+from kafka.metrics.yammer import Meter
 from kafka.server.delayed_operation import DelayedOperation
 from kafka.server.fetch_data_info import FetchHighWatermark, FetchIsolation, FetchLogEnd
 from kafka.server.log_offset_metadata import LogOffsetMetadata
+from kafka.utils.time_unit import TimeUnit
 
 if TYPE_CHECKING:
     from kafka.server.replica_manager import FetchPartitionData, ReplicaManager
@@ -191,7 +194,7 @@ class DelayedFetch(DelayedOperation):
         return False
 
     def on_expiration(self) -> None:
-        pass
+        DelayedFetchMetrics.meter(self.fetch_metadata.is_from_follower).mark()
 
     def on_complete(self) -> None:
         """Reads the logs again and answers with whatever they hold now."""
@@ -214,3 +217,15 @@ class DelayedFetch(DelayedOperation):
             )
             fetch_partition_data.append((tp, result.to_fetch_partition_data(is_reassignment_fetch)))
         self._response_callback(fetch_partition_data)
+
+
+class DelayedFetchMetrics(KafkaMetricsGroup):
+    """Kafka's `object DelayedFetchMetrics`: the expiry meters of fetches, by fetcher type."""
+
+    FETCHER_TYPE_KEY: Final = "fetcherType"
+
+    @classmethod
+    def meter(cls, from_follower: bool) -> Meter:
+        fetcher_type = "follower" if from_follower else "consumer"
+        # The registry hands back the registered meter after the first call.
+        return cls().new_meter("ExpiresPerSec", "requests", TimeUnit.SECONDS, {cls.FETCHER_TYPE_KEY: fetcher_type})

@@ -5,8 +5,8 @@ watermark has passed them) or its timeout expires. Each partition of the request
 failed (the broker stopped leading it, or the ISR shrank below min.insync.replicas), or still pending; the request
 completes when no partition is pending, and on expiry the pending ones answer REQUEST_TIMED_OUT.
 
-# PORT: Kafka's DelayedProduceMetrics (the ExpiresPerSec meters) are not ported until the metrics layer exists;
-# expirations are logged at debug level as in Kafka.
+Metrics: DelayedProduceMetrics' ExpiresPerSec meters (kafka.server:type=DelayedProduceMetrics), one for all and one
+per partition, marked for each partition still waiting for acks when the request expires.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.produce_response import PartitionResponse
 from kafka.common.topic_partition import TopicPartition
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.server.delayed_operation import DelayedOperation, LockLike
+from kafka.utils.time_unit import TimeUnit
 
 if TYPE_CHECKING:
     from kafka.server.replica_manager import ReplicaManager
@@ -106,8 +108,21 @@ class DelayedProduce(DelayedOperation):
         for topic_partition, status in self.produce_metadata.produce_status.items():
             if status.acks_pending:
                 self.debug(f"Expiring produce request for partition {topic_partition} with status {status}")
+                DelayedProduceMetrics.record_expiration(topic_partition)
 
     def on_complete(self) -> None:
         """Answers with each partition's status as it stands."""
         response_status = {tp: status.response_status for tp, status in self.produce_metadata.produce_status.items()}
         self._response_callback(response_status)
+
+
+class DelayedProduceMetrics(KafkaMetricsGroup):
+    """Kafka's `object DelayedProduceMetrics`: the expiry meters of produce requests."""
+
+    @classmethod
+    def record_expiration(cls, partition: TopicPartition) -> None:
+        # The registry hands back the registered meters after the first expiration.
+        group = cls()
+        group.new_meter("ExpiresPerSec", "requests", TimeUnit.SECONDS).mark()
+        tags = {"topic": partition.topic, "partition": str(partition.partition)}
+        group.new_meter("ExpiresPerSec", "requests", TimeUnit.SECONDS, tags).mark()

@@ -356,3 +356,31 @@ def test_purgatory_gauges_count_watched_and_delayed_operations() -> None:
     finally:
         p.shutdown()
     assert (_gauge(size), _gauge(delayed)) == (None, None)
+
+
+def test_expiration_meters_of_the_delayed_requests() -> None:
+    """DelayedProduceMetrics, DelayedFetchMetrics and DelayedDeleteRecordsMetrics count expirations under Kafka's
+    MBean names (all partitions and per partition; per fetcher type)."""
+    from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
+    from kafka.server.delayed_delete_records import DelayedDeleteRecordsMetrics
+    from kafka.server.delayed_fetch import DelayedFetchMetrics
+    from kafka.server.delayed_produce import DelayedProduceMetrics
+
+    def count(mbean_name: str) -> int:
+        for name, metric in KafkaYammerMetrics.default_registry().all_metrics().items():
+            if name.mbean_name == mbean_name:
+                return int(metric.count)  # type: ignore[union-attr]
+        return 0
+
+    produce_all = "kafka.server:type=DelayedProduceMetrics,name=ExpiresPerSec"
+    produce_tp = "kafka.server:type=DelayedProduceMetrics,name=ExpiresPerSec,topic=exp,partition=1"
+    follower = "kafka.server:type=DelayedFetchMetrics,name=ExpiresPerSec,fetcherType=follower"
+    consumer = "kafka.server:type=DelayedFetchMetrics,name=ExpiresPerSec,fetcherType=consumer"
+    delete = "kafka.server:type=DelayedDeleteRecordsMetrics,name=ExpiresPerSec"
+    before = {n: count(n) for n in (produce_all, produce_tp, follower, consumer, delete)}
+    DelayedProduceMetrics.record_expiration(TopicPartition("exp", 1))
+    DelayedProduceMetrics.record_expiration(TopicPartition("exp", 2))
+    DelayedFetchMetrics.meter(True).mark()
+    DelayedDeleteRecordsMetrics.record_expiration()
+    after = {n: count(n) - before[n] for n in before}
+    assert after == {produce_all: 2, produce_tp: 1, follower: 1, consumer: 0, delete: 1}
