@@ -33,14 +33,14 @@ _SCRIPT = textwrap.dedent(
     config, topic = args["config"], args["topic"]
     result = {"problems_logged": problems_logged}
     try:
-        producer = KafkaProducer(**{"acks": "all", "max_block_ms": 20000, "request_timeout_ms": 20000, **config})
+        producer = KafkaProducer(**{"acks": "all", "max_block_ms": 30000, "request_timeout_ms": 30000, **config})
         try:
             metadata = producer.send(topic, key=b"kafka-python", value=args["value"].encode()).get(timeout=30)
             result["offset"] = metadata.offset
         finally:
             producer.close(timeout=10)
         if args["consume"]:
-            consumer = KafkaConsumer(enable_auto_commit=False, consumer_timeout_ms=15000, **config)
+            consumer = KafkaConsumer(enable_auto_commit=False, consumer_timeout_ms=30000, **config)
             tp = TopicPartition(topic, metadata.partition)
             consumer.assign([tp])
             consumer.seek(tp, metadata.offset)
