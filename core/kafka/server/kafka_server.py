@@ -53,6 +53,8 @@ from kafka.common.errors import (
 from kafka.common.message import ListenerType
 from kafka.common.protocol.errors import Errors
 from kafka.common.utils.time import Time
+from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
+from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
 from kafka.server.broker_features import BrokerFeatures
 from kafka.server.broker_metadata_checkpoint import BrokerMetadataCheckpoint, ZkMetaProperties
 from kafka.server.broker_states import BrokerState
@@ -91,7 +93,7 @@ if TYPE_CHECKING:
     from kafka.zk.kafka_zk_client import KafkaZkClient
 
 
-class KafkaServer(Logging):
+class KafkaServer(Logging, KafkaMetricsGroup):
     logger_name = "kafka.server.KafkaServer"
 
     def __init__(self, config: KafkaConfig, time: Time = Time.SYSTEM, thread_name_prefix: str | None = None) -> None:
@@ -107,6 +109,10 @@ class KafkaServer(Logging):
         self._lock = threading.RLock()
         self.cluster_id: str = ""
         self.broker_epoch = -1
+        # kafka.server:type=KafkaServer gauges, as Kafka 2.8's.
+        self.new_gauge("BrokerState", lambda: int(self.broker_state))
+        self.new_gauge("ClusterId", lambda: self.cluster_id)
+        self.new_gauge("yammer-metrics-count", lambda: len(KafkaYammerMetrics.default_registry().all_metrics()))
         # What this broker supports, and the cluster's finalized features as the feature listener last read them.
         self.broker_features = BrokerFeatures.create_default()
         self.feature_cache = FinalizedFeatureCache(self.broker_features, time)
