@@ -17,7 +17,10 @@ The admin requests a ZooKeeper-mode broker carries out itself, by writing to Zoo
 - DescribeClientQuotas / AlterClientQuotas (`describe_client_quotas`, `alter_client_quotas`): read and write the
   quota configs of users, client ids, <user, client id> pairs and IPs (`/config/users/<user>`,
   `/config/clients/<client-id>`, `/config/users/<user>/clients/<client-id>`, `/config/ips/<ip>`, names
-  sanitized, `<default>` for the default entity), each write followed by a change notification.
+  sanitized, `<default>` for the default entity), each write followed by a change notification that the quota
+  managers act on;
+- DescribeUserScramCredentials / AlterUserScramCredentials (`describe_user_scram_credentials`,
+  `alter_user_scram_credentials`): the SCRAM credentials in `/config/users/<user>`.
 
 Waiting operations sit in the `topic` purgatory (thread `ExpirationReaper-<id>-topic`); KafkaApis calls
 `try_complete_delayed_topic_operations(topic)` for each topic of an UpdateMetadata request.
@@ -30,9 +33,7 @@ ConfigException as INVALID_CONFIG (CreateTopics) or INVALID_REQUEST with "Invali
 (the alter requests), anything else as UNKNOWN_SERVER_ERROR.
 
 # PORT: not ported yet: the create-topic and alter-config policies (create.topic.policy.class.name,
-# alter.config.policy.class.name; a configured policy is reported and not applied), SCRAM credentials
-# (describe/alterUserScramCredentials), which need the SCRAM layer; the enforcement of client quotas (they are
-# stored, described and announced, but no ClientQuotaManager throttles clients on them yet).
+# alter.config.policy.class.name; a configured policy is reported and not applied).
 # ControllerMutationQuota (ControllerMutationQuotaManager.scala) is a Protocol here; None means unlimited.
 # IncrementalAlterConfigs takes the request's AlterableConfig entries (name, config_operation, value) where Kafka
 # first turns them into the admin client's AlterConfigOp; `OpType` carries AlterConfigOp.OpType's ids.
