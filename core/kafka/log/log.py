@@ -23,8 +23,8 @@ under `Log._lock`.
 
 # PORT: the companion's file-name helpers and suffix constants are in kafka.log.log_file_utils and
 the case classes declared beside Log (LogAppendInfo, CompletedTxn, RollParams, ...) in
-kafka.log.log_append_info; both are re-exported here. Kafka's per-log metrics (NumLogSegments,
-LogStartOffset, LogEndOffset, Size) and BrokerTopicStats meters are left to the metrics port.
+kafka.log.log_append_info; both are re-exported here. The BrokerTopicStats meters Kafka's Log and
+LogValidator mark are the broker's `broker_topic_stats` (None outside a broker: tools and tests).
 PartitionMetadataFile, which Kafka keeps in kafka.server, is defined here beside its only user.
 """
 
@@ -147,6 +147,7 @@ from kafka.utils.logging import Logging
 if TYPE_CHECKING:
     from kafka.common.message import FetchResponseData
     from kafka.common.record.records import Records
+    from kafka.server.kafka_request_handler import BrokerTopicStats
     from kafka.utils.kafka_scheduler import ScheduledFuture, Scheduler
 
 __all__ = [
@@ -594,8 +595,11 @@ class Log(Logging, KafkaMetricsGroup):
         log_dir_failure_channel: LogDirFailureChannel,
         had_clean_shutdown: bool = True,
         keep_partition_metadata_file: bool = True,
+        broker_topic_stats: BrokerTopicStats | None = None,
     ) -> None:
         self._dir = Path(dir)
+        # The broker's, for the meters the LogValidator and the CRC check mark (none in tools and tests).
+        self.broker_topic_stats = broker_topic_stats
         self.config = config
         self.log_start_offset = log_start_offset
         self.recovery_point = recovery_point
@@ -679,6 +683,7 @@ class Log(Logging, KafkaMetricsGroup):
         log_dir_failure_channel: LogDirFailureChannel,
         last_shutdown_clean: bool = True,
         keep_partition_metadata_file: bool = True,
+        broker_topic_stats: BrokerTopicStats | None = None,
     ) -> Log:
         """Open the log in `dir` (Kafka's `Log.apply`): parse the partition from the name, create its
         ProducerStateManager, load and (if needed) recover the segments."""
@@ -698,6 +703,7 @@ class Log(Logging, KafkaMetricsGroup):
             log_dir_failure_channel,
             last_shutdown_clean,
             keep_partition_metadata_file,
+            broker_topic_stats,
         )
 
     # ---- simple accessors -------------------------------------------------------------------
@@ -1350,6 +1356,7 @@ class Log(Logging, KafkaMetricsGroup):
                         self.config.message_timestamp_difference_max_ms,
                         leader_epoch,
                         origin,
+                        self.broker_topic_stats,
                     )
                     valid_records = result.validated_records
                     append_info.max_timestamp = result.max_timestamp
@@ -1597,6 +1604,8 @@ class Log(Logging, KafkaMetricsGroup):
                     f"exceeds the maximum configured value of {max_message_size}."
                 )
             if not batch.is_valid():
+                if self.broker_topic_stats is not None:
+                    self.broker_topic_stats.all_topics_stats.invalid_message_crc_records_rate.mark()
                 raise CorruptRecordException(
                     f"Record is corrupt (stored crc = {batch.checksum()}) in topic partition {self.topic_partition}."
                 )

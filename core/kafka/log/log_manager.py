@@ -55,6 +55,7 @@ from kafka.utils.pool import Pool
 
 if TYPE_CHECKING:
     from kafka.server.kafka_config import KafkaConfig
+    from kafka.server.kafka_request_handler import BrokerTopicStats
     from kafka.utils.kafka_scheduler import Scheduler
 
 RECOVERY_POINT_CHECKPOINT_FILE: Final = "recovery-point-offset-checkpoint"
@@ -157,6 +158,7 @@ class LogManager(Logging, KafkaMetricsGroup):
         time: Time,
         keep_partition_metadata_file: bool = True,
         halt: Callable[[int], Any] = os._exit,
+        broker_topic_stats: BrokerTopicStats | None = None,
     ) -> None:
         self.log_dirs: list[Path] = [Path(d).absolute() for d in log_dirs]
         self._initial_offline_dirs = [Path(d).absolute() for d in initial_offline_dirs]
@@ -173,6 +175,7 @@ class LogManager(Logging, KafkaMetricsGroup):
         self._time = time
         self.keep_partition_metadata_file = keep_partition_metadata_file
         self._halt = halt
+        self._broker_topic_stats = broker_topic_stats
 
         self._log_creation_or_deletion_lock = threading.RLock()
         self._current_logs: Pool[TopicPartition, Log] = Pool()
@@ -373,6 +376,7 @@ class LogManager(Logging, KafkaMetricsGroup):
             self._log_dir_failure_channel,
             last_shutdown_clean=had_clean_shutdown,
             keep_partition_metadata_file=self.keep_partition_metadata_file,
+            broker_topic_stats=self._broker_topic_stats,
         )
         if log_dir.name.endswith(DELETE_DIR_SUFFIX):
             self._add_log_to_be_deleted(log)
@@ -821,6 +825,7 @@ class LogManager(Logging, KafkaMetricsGroup):
                 PRODUCER_ID_EXPIRATION_CHECK_INTERVAL_MS,
                 self._log_dir_failure_channel,
                 keep_partition_metadata_file=self.keep_partition_metadata_file,
+                broker_topic_stats=self._broker_topic_stats,
             )
             (self._future_logs if is_future else self._current_logs).put(topic_partition, log)
             self.info(
@@ -1076,6 +1081,7 @@ class LogManager(Logging, KafkaMetricsGroup):
         time: Time,
         log_dir_failure_channel: LogDirFailureChannel,
         keep_partition_metadata_file: bool = True,
+        broker_topic_stats: BrokerTopicStats | None = None,
     ) -> LogManager:
         """A LogManager configured from the broker's KafkaConfig."""
         default_props = LogConfig.extract_log_config_map(config)
@@ -1098,6 +1104,7 @@ class LogManager(Logging, KafkaMetricsGroup):
             log_dir_failure_channel=log_dir_failure_channel,
             time=time,
             keep_partition_metadata_file=keep_partition_metadata_file,
+            broker_topic_stats=broker_topic_stats,
         )
 
 

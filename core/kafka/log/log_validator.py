@@ -25,9 +25,12 @@ client's own header (its max timestamp, and that its records are well formed). I
 offset of the max timestamp reported for the time index is the batch's last offset, as Kafka
 reports it for compressed batches. Every other case decodes exactly as Kafka does.
 
-# PORT: the BrokerTopicStats meters Kafka marks on each rejection are not kept here (the broker's
-metrics are outside this module); the interBrokerProtocolVersion argument, which only gates zstd
-for brokers older than 2.1, is dropped because this broker always speaks 2.8 or later.
+The all-topics BrokerTopicStats meters Kafka marks on a rejection (InvalidMagicNumber-, InvalidMessageCrc-,
+InvalidOffsetOrSequence- and NoKeyCompactedTopicRecordsPerSec) are marked where Kafka marks them, when the caller
+gives its `broker_topic_stats`.
+
+# PORT: the interBrokerProtocolVersion argument, which only gates zstd for brokers older than 2.1, is dropped
+because this broker always speaks 2.8 or later.
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ if TYPE_CHECKING:
     from kafka.common.record.record import Record
     from kafka.common.topic_partition import TopicPartition
     from kafka.common.utils.time import Time
+    from kafka.server.kafka_request_handler import BrokerTopicStats
 
 _log = logging.getLogger("kafka.log.LogValidator")
 
@@ -198,6 +202,7 @@ def validate_messages_and_assign_offsets(
     timestamp_diff_max_ms: int,
     partition_leader_epoch: int,
     origin: AppendOrigin,
+    broker_topic_stats: BrokerTopicStats | None = None,
 ) -> ValidationAndOffsetAssignResult:
     """Validate `records`, assign offsets from `offset_counter` (advanced past them) and convert them
     to `magic` / `target_codec` where they differ, in place where possible."""
@@ -215,6 +220,7 @@ def validate_messages_and_assign_offsets(
                 magic,
                 partition_leader_epoch,
                 origin,
+                broker_topic_stats,
             )
         return assign_offsets_non_compressed(
             records,
@@ -227,6 +233,7 @@ def validate_messages_and_assign_offsets(
             partition_leader_epoch,
             origin,
             magic,
+            broker_topic_stats,
         )
     return validate_messages_and_assign_offsets_compressed(
         records,
@@ -242,6 +249,7 @@ def validate_messages_and_assign_offsets(
         timestamp_diff_max_ms,
         partition_leader_epoch,
         origin,
+        broker_topic_stats,
     )
 
 
@@ -265,8 +273,11 @@ def _validate_batch(
     batch: RecordBatch,
     origin: AppendOrigin,
     to_magic: int,
+    broker_topic_stats: BrokerTopicStats | None = None,
 ) -> None:
     if first_batch.magic() != batch.magic():
+        if broker_topic_stats is not None:
+            broker_topic_stats.all_topics_stats.invalid_magic_number_records_rate.mark()
         raise InvalidRecordException(
             f"Batch magic {batch.magic()} is not the same as the first batch'es magic byte {first_batch.magic()} "
             f"in topic partition {topic_partition}."
@@ -275,6 +286,7 @@ def _validate_batch(
         if batch.magic() >= MAGIC_VALUE_V2:
             count_from_offsets = batch.last_offset() - batch.base_offset() + 1
             if count_from_offsets <= 0:
+                _mark_invalid_offset_or_sequence(broker_topic_stats)
                 raise InvalidRecordException(
                     f"Batch has an invalid offset range: [{batch.base_offset()}, {batch.last_offset()}] in topic "
                     f"partition {topic_partition}."
@@ -282,19 +294,23 @@ def _validate_batch(
             count = batch.count_or_null()
             assert count is not None  # always present from magic 2 on
             if count <= 0:
+                _mark_invalid_offset_or_sequence(broker_topic_stats)
                 raise InvalidRecordException(
                     f"Invalid reported count for record batch: {count} in topic partition {topic_partition}."
                 )
             if count_from_offsets != count:
+                _mark_invalid_offset_or_sequence(broker_topic_stats)
                 raise InvalidRecordException(
                     f"Inconsistent batch offset range [{batch.base_offset()}, {batch.last_offset()}] and count of "
                     f"records {count} in topic partition {topic_partition}."
                 )
         if batch.is_control_batch():
+            _mark_invalid_offset_or_sequence(broker_topic_stats)
             raise InvalidRecordException(
                 f"Clients are not allowed to write control records in topic partition {topic_partition}."
             )
         if batch.has_producer_id() and batch.base_sequence() < 0:
+            _mark_invalid_offset_or_sequence(broker_topic_stats)
             raise InvalidRecordException(
                 f"Invalid sequence number {batch.base_sequence()} in record batch with producerId "
                 f"{batch.producer_id()} in topic partition {topic_partition}."
@@ -307,6 +323,11 @@ def _validate_batch(
         raise UnsupportedForMessageFormatException(f"Idempotent records cannot be used with magic version {to_magic}")
 
 
+def _mark_invalid_offset_or_sequence(broker_topic_stats: BrokerTopicStats | None) -> None:
+    if broker_topic_stats is not None:
+        broker_topic_stats.all_topics_stats.invalid_offset_or_sequence_records_rate.mark()
+
+
 def _validate_record(
     batch: RecordBatch,
     topic_partition: TopicPartition,
@@ -316,9 +337,12 @@ def _validate_record(
     timestamp_type: TimestampType,
     timestamp_diff_max_ms: int,
     compacted_topic: bool,
+    broker_topic_stats: BrokerTopicStats | None = None,
 ) -> ApiRecordError | None:
     batch_magic = batch.magic()
     if not record.has_magic(batch_magic):
+        if broker_topic_stats is not None:
+            broker_topic_stats.all_topics_stats.invalid_magic_number_records_rate.mark()
         return ApiRecordError(
             Errors.INVALID_RECORD,
             RecordError(
@@ -333,17 +357,25 @@ def _validate_record(
         try:
             record.ensure_valid()
         except (InvalidRecordException, CorruptRecordException) as e:
+            if broker_topic_stats is not None:
+                broker_topic_stats.all_topics_stats.invalid_message_crc_records_rate.mark()
             raise CorruptRecordException(f"{e} in topic partition {topic_partition}.") from e
-    error = _validate_key(record, batch_index, topic_partition, compacted_topic)
+    error = _validate_key(record, batch_index, topic_partition, compacted_topic, broker_topic_stats)
     if error is not None:
         return error
     return _validate_timestamp(batch, record, batch_index, now, timestamp_type, timestamp_diff_max_ms)
 
 
 def _validate_key(
-    record: Record, batch_index: int, topic_partition: TopicPartition, compacted_topic: bool
+    record: Record,
+    batch_index: int,
+    topic_partition: TopicPartition,
+    compacted_topic: bool,
+    broker_topic_stats: BrokerTopicStats | None = None,
 ) -> ApiRecordError | None:
     if compacted_topic and not record.has_key():
+        if broker_topic_stats is not None:
+            broker_topic_stats.all_topics_stats.no_key_compacted_topic_records_rate.mark()
         return ApiRecordError(
             Errors.INVALID_RECORD,
             RecordError(
@@ -414,6 +446,7 @@ def _convert_and_assign_offsets_non_compressed(
     to_magic_value: int,
     partition_leader_epoch: int,
     origin: AppendOrigin,
+    broker_topic_stats: BrokerTopicStats | None = None,
 ) -> ValidationAndOffsetAssignResult:
     start_nanos = time.nanoseconds()
     first_batch = _get_first_batch_and_maybe_validate_no_more_batches(records, CompressionType.NONE)
@@ -430,11 +463,19 @@ def _convert_and_assign_offsets_non_compressed(
         partition_leader_epoch=partition_leader_epoch,
     )
     for batch in records.batches():
-        _validate_batch(topic_partition, first_batch, batch, origin, to_magic_value)
+        _validate_batch(topic_partition, first_batch, batch, origin, to_magic_value, broker_topic_stats)
         record_errors: list[ApiRecordError] = []
         for batch_index, record in enumerate(batch):
             error = _validate_record(
-                batch, topic_partition, record, batch_index, now, timestamp_type, timestamp_diff_max_ms, compacted_topic
+                batch,
+                topic_partition,
+                record,
+                batch_index,
+                now,
+                timestamp_type,
+                timestamp_diff_max_ms,
+                compacted_topic,
+                broker_topic_stats,
             )
             if error is not None:
                 record_errors.append(error)
@@ -467,6 +508,7 @@ def assign_offsets_non_compressed(
     partition_leader_epoch: int,
     origin: AppendOrigin,
     magic: int,
+    broker_topic_stats: BrokerTopicStats | None = None,
 ) -> ValidationAndOffsetAssignResult:
     """Uncompressed batches already in the topic's format: validate and patch them in place."""
     max_timestamp = NO_TIMESTAMP
@@ -474,7 +516,7 @@ def assign_offsets_non_compressed(
     initial_offset = offset_counter.value
     first_batch = _get_first_batch_and_maybe_validate_no_more_batches(records, CompressionType.NONE)
     for batch in records.batches():
-        _validate_batch(topic_partition, first_batch, batch, origin, magic)
+        _validate_batch(topic_partition, first_batch, batch, origin, magic, broker_topic_stats)
         batch_magic = batch.magic()
         max_batch_timestamp = NO_TIMESTAMP
         offset_of_max_batch_timestamp = -1
@@ -500,6 +542,7 @@ def assign_offsets_non_compressed(
                     timestamp_type,
                     timestamp_diff_max_ms,
                     compacted_topic,
+                    broker_topic_stats,
                 )
                 if error is not None:
                     record_errors.append(error)
@@ -547,6 +590,7 @@ def validate_messages_and_assign_offsets_compressed(
     timestamp_diff_max_ms: int,
     partition_leader_epoch: int,
     origin: AppendOrigin,
+    broker_topic_stats: BrokerTopicStats | None = None,
 ) -> ValidationAndOffsetAssignResult:
     """Compressed input or output: keep the batch in place when the codec and format allow it,
     otherwise rebuild it (recompressing with `target_codec`)."""
@@ -573,7 +617,7 @@ def validate_messages_and_assign_offsets_compressed(
 
     validated_count = 0
     for batch in records.batches():
-        _validate_batch(topic_partition, first_batch, batch, origin, to_magic)
+        _validate_batch(topic_partition, first_batch, batch, origin, to_magic, broker_topic_stats)
         uncompressed_size_in_bytes += AbstractRecords.record_batch_header_size_in_bytes(
             to_magic, batch.compression_type()
         )
@@ -622,6 +666,7 @@ def validate_messages_and_assign_offsets_compressed(
                     timestamp_type,
                     timestamp_diff_max_ms,
                     compacted_topic,
+                    broker_topic_stats,
                 )
                 if error is None and batch_magic > MAGIC_VALUE_V0 and to_magic > MAGIC_VALUE_V0:
                     if record.timestamp() > max_timestamp:

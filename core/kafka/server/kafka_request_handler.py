@@ -458,6 +458,22 @@ class BrokerTopicMetrics(KafkaMetricsGroup):
     def produce_message_conversions_rate(self) -> Meter:
         return self.meter(self.PRODUCE_MESSAGE_CONVERSIONS_PER_SEC)
 
+    @property
+    def no_key_compacted_topic_records_rate(self) -> Meter:
+        return self.meter(self.NO_KEY_COMPACTED_TOPIC_RECORDS_PER_SEC)
+
+    @property
+    def invalid_magic_number_records_rate(self) -> Meter:
+        return self.meter(self.INVALID_MAGIC_NUMBER_RECORDS_PER_SEC)
+
+    @property
+    def invalid_message_crc_records_rate(self) -> Meter:
+        return self.meter(self.INVALID_MESSAGE_CRC_RECORDS_PER_SEC)
+
+    @property
+    def invalid_offset_or_sequence_records_rate(self) -> Meter:
+        return self.meter(self.INVALID_OFFSET_OR_SEQUENCE_RECORDS_PER_SEC)
+
     def close_metric(self, metric_type: str) -> None:
         with self._lock:
             if self._meters.pop(metric_type, None) is not None:

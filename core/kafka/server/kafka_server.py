@@ -462,6 +462,7 @@ class KafkaServer(Logging, KafkaMetricsGroup):
             scheduler,
             self.time,
             log_dir_failure_channel,
+            broker_topic_stats=self.broker_topic_stats,
         )
         self.broker_state = BrokerState.RECOVERY
         log_manager.startup(zk_client.get_all_topics_in_cluster())

@@ -343,3 +343,60 @@ def test_no_batches_is_rejected() -> None:
     """An empty record set is an InvalidRecordException."""
     with pytest.raises(InvalidRecordException, match="no batches"):
         validate(MemoryRecords.readable_records(bytearray()))
+
+
+def test_rejections_mark_the_all_topics_meters_kafka_marks() -> None:
+    """With the broker's BrokerTopicStats, a keyless record on a compacted topic marks NoKeyCompactedTopicRecordsPerSec
+    (uncompressed and compressed), a client's control batch InvalidOffsetOrSequenceRecordsPerSec, and a batch of
+    another magic than the first InvalidMagicNumberRecordsPerSec, as Kafka's LogValidator."""
+    from kafka.common.record.control_record_type import ControlRecordType
+    from kafka.common.record.end_transaction_marker import EndTransactionMarker
+    from kafka.server.kafka_request_handler import BrokerTopicStats
+
+    stats = BrokerTopicStats()
+    all_topics = stats.all_topics_stats
+
+    def run(records: MemoryRecords, codec: CompressionType = CompressionType.NONE, compacted: bool = False) -> None:
+        validate_messages_and_assign_offsets(
+            records,
+            TP,
+            LongRef(0),
+            MockTime(start_ms=NOW),
+            NOW,
+            codec,
+            codec,
+            compacted,
+            MAGIC_VALUE_V2,
+            TimestampType.CREATE_TIME,
+            LONG_MAX_VALUE,
+            7,
+            Client(),
+            stats,
+        )
+
+    no_key = all_topics.no_key_compacted_topic_records_rate.count
+    with pytest.raises(RecordValidationException):
+        run(records_of(keys=False, n=2), compacted=True)
+    with pytest.raises(RecordValidationException):
+        run(records_of(CompressionType.GZIP, keys=False, n=2), CompressionType.GZIP, compacted=True)
+    assert all_topics.no_key_compacted_topic_records_rate.count - no_key == 4
+
+    offset_or_sequence = all_topics.invalid_offset_or_sequence_records_rate.count
+    marker = MemoryRecords.with_end_transaction_marker(
+        1, 0, EndTransactionMarker(ControlRecordType.COMMIT, 0), timestamp=NOW
+    )
+    with pytest.raises(InvalidRecordException):
+        run(writable(marker))
+    assert all_topics.invalid_offset_or_sequence_records_rate.count - offset_or_sequence == 1
+
+    magic = all_topics.invalid_magic_number_records_rate.count
+    mixed = writable(
+        MemoryRecords.readable_records(
+            bytearray(records_of(magic=MAGIC_VALUE_V1, n=1).buffer())
+            + bytearray(records_of(magic=MAGIC_VALUE_V0, n=1).buffer())
+        )
+    )
+    with pytest.raises(InvalidRecordException):
+        run(mixed)
+    assert all_topics.invalid_magic_number_records_rate.count - magic == 1
+    stats.close()
