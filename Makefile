@@ -130,6 +130,7 @@ bench: install spark-env
 	$(PY) -m tests.bench.txn_bench --out .benchmarks/txn_bench.json
 	$(PY) -m tests.bench.spark_bench --out .benchmarks/spark_bench.json
 	$(PY) -m tests.bench.metrics_cost_bench --out .benchmarks/metrics_cost_bench.json
+	$(PY) -m tests.bench.broker_footprint --out .benchmarks/broker_footprint.json
 
 clean:
 	rm -rf $(VENV) $(KP_VENV) build *.egg-info
