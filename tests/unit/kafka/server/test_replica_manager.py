@@ -654,3 +654,29 @@ def test_waiting_fetch_completes_from_a_produce_on_another_thread_with_real_purg
         assert expiring[0][0][1].records.size_in_bytes() == 0 and answered.is_set()
     finally:
         env.close()
+
+
+def test_becoming_follower_drops_the_topics_leader_meters(broker: BrokerEnv) -> None:
+    """ReplicaManager.updateLeaderAndFollowerMetrics: once this broker only follows the topic, its MessagesIn and
+    BytesIn meters (marked while it led) are removed; leading again marks them anew."""
+    from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
+    from kafka.server.kafka_request_handler import BrokerTopicStats
+
+    def registered(name: str) -> bool:
+        mbean = f"kafka.server:type=BrokerTopicMetrics,name={name},topic={TOPIC}"
+        return any(n.mbean_name == mbean for n in KafkaYammerMetrics.default_registry().all_metrics())
+
+    stats = BrokerTopicStats()
+    broker.replica_manager.broker_topic_stats = stats
+    try:
+        broker.update_metadata([0, 1])
+        broker.leader_and_isr([0])
+        broker.produce(TP0, b"a")
+        assert registered("MessagesInPerSec") and registered("BytesInPerSec")
+        broker.leader_and_isr([0], leader=1, leader_epoch=2, replicas=[1, 0])
+        assert not registered("MessagesInPerSec") and not registered("BytesInPerSec")
+        broker.leader_and_isr([0], leader=0, leader_epoch=3, replicas=[1, 0], isr=[0])
+        broker.produce(TP0, b"b")
+        assert stats.topic_stats(TOPIC).messages_in_rate.count == 1
+    finally:
+        stats.close()
