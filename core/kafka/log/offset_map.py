@@ -1,6 +1,6 @@
 """Port of core/src/main/scala/kafka/log/OffsetMap.scala (Kafka 2.8).
 
-The log cleaner's key => last offset map. SkimpyOffsetMap stores, in one preallocated bytearray,
+The log cleaner's key => last offset map. SkimpyOffsetMap stores, in one preallocated buffer,
 slots of (digest of the key, offset as int64): the digest stands in for the key, so memory per key is
 fixed (24 bytes with MD5) whatever the key's size. Collisions are resolved by probing: the first
 probes read successive big-endian int32 windows of the digest itself, after which the probe moves
@@ -10,6 +10,7 @@ linearly. An all-zero slot is empty. There is no delete.
 from __future__ import annotations
 
 import hashlib
+import mmap
 import struct
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -93,7 +94,12 @@ class SkimpyOffsetMap(OffsetMap):
         self.memory = memory
         self.hash_algorithm = hash_algorithm
         self._digest = digest
-        self._bytes = bytearray(memory)
+        # PORT: Kafka allocates a zeroed heap ByteBuffer; an anonymous mapping is zero-filled too, but its pages only
+        # take memory once the cleaner writes to them (the default log.cleaner.dedupe.buffer.size is 128 MB, which a
+        # bytearray would make resident at start-up whether or not any compacted log is ever cleaned).
+        self._bytes: bytearray | mmap.mmap = (
+            mmap.mmap(-1, memory, flags=mmap.MAP_PRIVATE) if memory > 0 else bytearray(memory)
+        )
         self._hash_size: int = digest().digest_size
         self._entries = 0
         self._lookups = 0
@@ -171,7 +177,11 @@ class SkimpyOffsetMap(OffsetMap):
         self._lookups = 0
         self._probes = 0
         self._last_offset = -1
-        self._bytes[:] = bytes(len(self._bytes))
+        if isinstance(self._bytes, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+            # Dropping a private anonymous mapping's pages makes them read as zeros again, without touching them.
+            self._bytes.madvise(mmap.MADV_DONTNEED)
+        else:
+            self._bytes[:] = bytes(len(self._bytes))
 
     @property
     def size(self) -> int:
