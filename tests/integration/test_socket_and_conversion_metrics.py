@@ -39,11 +39,14 @@ def test_socket_server_metrics(broker_with_metrics: tuple[KafkaCluster, int]) ->
         "kafka_server_socket_server_metrics_connection_count",
         frozenset({("listener", "PLAINTEXT"), ("networkProcessor", "0")}),
     ) in samples
-    avg_idle = value(samples, "kafka_network_socketserver_networkprocessoravgidle_percent")
-    assert 0.0 <= avg_idle <= 1.0
+    avg_idle_key = ("kafka_network_socketserver_networkprocessoravgidle_percent", frozenset())
+    assert avg_idle_key in samples
+    assert 0.0 <= samples[avg_idle_key] <= 1.0
     assert ("kafka_network_processor_idle_percent", frozenset({("networkProcessor", "0")})) in samples
     assert ("kafka_network_socketserver_memorypoolavailable", frozenset()) in samples
-    assert value(samples, "kafka_network_socketserver_expiredconnectionskilledcount") == 0
+    assert samples[("kafka_network_socketserver_expiredconnectionskilledcount", frozenset())] == 0
+    # A meter with a tag: Strimzi's rules give its Count only.
+    assert ("kafka_network_acceptor_acceptorblockedpercent_count", frozenset({("listener", "PLAINTEXT")})) in samples
 
 
 def test_message_conversions_of_an_old_client(broker_with_metrics: tuple[KafkaCluster, int]) -> None:  # noqa: F811
