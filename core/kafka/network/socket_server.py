@@ -280,7 +280,7 @@ class SocketServer(KafkaMetricsGroup, Logging):
         with self._lock:
             processors = list(self._data_plane_processors.values())
         if not processors:
-            # PORT: Kafka divides by the number of processors and reports NaN when there is none.
+            # As Kafka's, whose sum over no processor divided by their number is NaN.
             return float("nan")
         return sum(p.idle_percent() for p in processors) / len(processors)
 
