@@ -66,7 +66,6 @@ from kafka.server.kafka_config import KafkaConfig, _broker_config_synonyms
 from kafka.server.replication_quota_manager import ALL_REPLICAS, ReplicationQuotaManager
 from kafka.utils.core_utils import scala_set
 from kafka.utils.logging import Logging
-from kafka.utils.password_encoder import PasswordEncoder
 from kafka.utils.read_write_lock import ReentrantReadWriteLock
 from kafka.zk.zk_data import ConfigEntityName, ConfigType
 
@@ -74,6 +73,7 @@ if TYPE_CHECKING:
     from kafka.log.log_manager import LogManager
     from kafka.network.socket_server import ConnectionQuotas, SocketServer
     from kafka.server.quota_factory import QuotaManagers
+    from kafka.utils.password_encoder import PasswordEncoder
     from kafka.zk.kafka_zk_client import KafkaZkClient
 
 __all__ = [
@@ -826,6 +826,9 @@ class DynamicBrokerConfig(Logging):
 
     def _password_encoder(self) -> PasswordEncoder:
         """The encoder of dynamic password configs, keyed by `password.encoder.secret`."""
+        # Imported here: `cryptography` is loaded only by a broker that stores a dynamic password config.
+        from kafka.utils.password_encoder import PasswordEncoder
+
         config = self._kafka_config
         secret = config.password_encoder_secret
         if secret is None:

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import ssl
 
-from cryptography import x509
-
 from kafka.common.errors import KafkaException
 from kafka.common.security.auth.authentication_context import (
     AuthenticationContext,
@@ -35,6 +33,8 @@ def peer_distinguished_name(session: ssl.SSLObject | ssl.SSLSocket) -> str | Non
     der = session.getpeercert(binary_form=True)
     if not der:
         return None
+    from cryptography import x509  # only an SSL listener's sessions get here: a PLAINTEXT broker never loads it
+
     return x509.load_der_x509_certificate(der).subject.rfc4514_string()
 
 

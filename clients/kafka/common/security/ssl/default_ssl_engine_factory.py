@@ -24,10 +24,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cryptography import x509
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.serialization import pkcs12
-
 from kafka.common.config import ssl_configs as sc
 from kafka.common.config.password import Password
 from kafka.common.errors import InvalidConfigurationException, KafkaException
@@ -111,6 +107,9 @@ def _refuse_jks(store: str, type_: str, path: str | None, data: bytes | None) ->
 
 
 def _pkcs12_key_material(data: bytes, path: str, passwords: list[str | None]) -> _KeyMaterial:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
     last: Exception | None = None
     for password in passwords:
         try:
@@ -133,6 +132,9 @@ def _pkcs12_key_material(data: bytes, path: str, passwords: list[str | None]) ->
 
 
 def _pem_key_material(key_text: bytes, chain_text: bytes, key_password: str | None, what: str) -> _KeyMaterial:
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+
     try:
         key = serialization.load_pem_private_key(key_text, key_password.encode() if key_password is not None else None)
     except TypeError as e:
@@ -158,6 +160,9 @@ def _pem_key_material(key_text: bytes, chain_text: bytes, key_password: str | No
 
 
 def _pkcs12_trusted_certs(data: bytes, path: str, password: str | None) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
     try:
         loaded = pkcs12.load_pkcs12(data, password.encode() if password is not None else None)
     except ValueError as e:

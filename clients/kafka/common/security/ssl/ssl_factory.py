@@ -16,9 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Mapping
-from typing import Any
-
-from cryptography import x509
+from typing import TYPE_CHECKING, Any
 
 from kafka.common.config import ssl_configs as sc
 from kafka.common.config.config_exception import ConfigException
@@ -29,6 +27,9 @@ from kafka.common.security.ssl.default_ssl_engine_factory import (
     SslEngine,
     config_string,
 )
+
+if TYPE_CHECKING:
+    from cryptography import x509
 
 __all__ = ["SslFactory"]
 
@@ -152,6 +153,8 @@ class SslFactory:
 
 def _leaf_certificate(configs: Mapping[str, Any]) -> x509.Certificate | None:
     """The first certificate of the configured keystore (its leaf), or None when it cannot be read simply."""
+    from cryptography import x509
+
     from kafka.common.security.ssl.default_ssl_engine_factory import _PEM_CERT
 
     chain = config_string(configs, sc.SSL_KEYSTORE_CERTIFICATE_CHAIN_CONFIG)
@@ -184,6 +187,8 @@ def _leaf_certificate(configs: Mapping[str, Any]) -> x509.Certificate | None:
 
 
 def _sans(cert: x509.Certificate) -> set[str]:
+    from cryptography import x509
+
     try:
         ext = cert.extensions.get_extension_for_class(x509.SubjectAlternativeName)
     except x509.ExtensionNotFound:
