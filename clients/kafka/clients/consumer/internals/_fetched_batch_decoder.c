@@ -145,7 +145,7 @@ static PyObject *decode_records(PyObject *self, PyObject *const *args, Py_ssize_
         const unsigned char *q = p;
         int64_t size, offset_delta, key_size, value_size;
         uint64_t utimestamp;
-        if (!read_small_varint(&q, limit, &size) || size < 0 || size > limit - q) {
+        if (!read_small_varint(&q, limit, &size) || size < 1 || size > limit - q) {
             break;
         }
         const unsigned char *end = q + size;
