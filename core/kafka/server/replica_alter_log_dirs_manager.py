@@ -16,14 +16,15 @@ from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
 from kafka.server.abstract_fetcher_manager import AbstractFetcherManager, InitialFetchState
 from kafka.server.kafka_config import KafkaConfig
-from kafka.server.replica_alter_log_dirs_thread import ReplicaAlterLogDirsThread
 
 if TYPE_CHECKING:
+    from kafka.server.replica_alter_log_dirs_thread import ReplicaAlterLogDirsThread
     from kafka.server.replica_manager import ReplicaManager
     from kafka.server.replication_quota_manager import ReplicaQuota
 
 
-class ReplicaAlterLogDirsManager(AbstractFetcherManager[ReplicaAlterLogDirsThread]):
+# The thread's module is loaded when a replica first moves between log directories.
+class ReplicaAlterLogDirsManager(AbstractFetcherManager["ReplicaAlterLogDirsThread"]):
     logger_name = "kafka.server.ReplicaAlterLogDirsManager"
 
     def __init__(
@@ -47,6 +48,8 @@ class ReplicaAlterLogDirsManager(AbstractFetcherManager[ReplicaAlterLogDirsThrea
 
     def create_fetcher_thread(self, fetcher_id: int, source_broker: BrokerEndPoint) -> ReplicaAlterLogDirsThread:
         thread_name = f"ReplicaAlterLogDirsThread-{fetcher_id}"
+        from kafka.server.replica_alter_log_dirs_thread import ReplicaAlterLogDirsThread
+
         return ReplicaAlterLogDirsThread(
             thread_name,
             source_broker,

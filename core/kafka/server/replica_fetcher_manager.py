@@ -14,13 +14,14 @@ from kafka.cluster.broker import BrokerEndPoint
 from kafka.common.utils.time import Time
 from kafka.server.abstract_fetcher_manager import AbstractFetcherManager
 from kafka.server.kafka_config import KafkaConfig
-from kafka.server.replica_fetcher_thread import ReplicaFetcherThread
 
 if TYPE_CHECKING:
+    from kafka.server.replica_fetcher_thread import ReplicaFetcherThread
     from kafka.server.replica_manager import ReplicaManager
 
 
-class ReplicaFetcherManager(AbstractFetcherManager[ReplicaFetcherThread]):
+# The thread's module (and the client request builders it needs) is loaded with the first follower partition.
+class ReplicaFetcherManager(AbstractFetcherManager["ReplicaFetcherThread"]):
     logger_name = "kafka.server.ReplicaFetcherManager"
 
     def __init__(
@@ -45,6 +46,8 @@ class ReplicaFetcherManager(AbstractFetcherManager[ReplicaFetcherThread]):
     def create_fetcher_thread(self, fetcher_id: int, source_broker: BrokerEndPoint) -> ReplicaFetcherThread:
         prefix = "" if self._thread_name_prefix is None else f"{self._thread_name_prefix}:"
         thread_name = f"{prefix}ReplicaFetcherThread-{fetcher_id}-{source_broker.id}"
+        from kafka.server.replica_fetcher_thread import ReplicaFetcherThread
+
         return ReplicaFetcherThread(
             thread_name,
             fetcher_id,
