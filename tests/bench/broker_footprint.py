@@ -1,6 +1,7 @@
 """The footprint of an idle broker (issue 17: idle RSS under 100 MB, start to ready under 1 s).
 
     .venv/bin/python -m tests.bench.broker_footprint [--rounds 3] [--zookeeper HOST:PORT] [--out FILE.json]
+        [--baseline-tree DIR]
 
 Starts ZooKeeper (bin/zookeeper-server-start.sh, as the integration tests do; or uses the one --zookeeper names, on a
 chroot of its own), then, each round, a broker from `bin/kafka-server-start.sh config/server.properties` with its
@@ -8,9 +9,13 @@ listener and /metrics endpoint on free ports and its data in a temporary directo
 process is spawned:
 - ready_s: until the listener accepts a connection and answers an ApiVersions request;
 - started_s: until the broker writes its `[KafkaServer id=0] started` line;
+- ready_cpu_s: the CPU time (user + system) the process had used when it was ready, which other processes on a busy
+  machine change far less than they change the wall-clock figures;
 then one topic (1 partition) is created through the broker, and once the process is idle (its CPU time stops
 growing) it prints VmRSS and the thread count from /proc/<pid>/status, and Pss and USS (Private_Clean +
 Private_Dirty) from /proc/<pid>/smaps_rollup. Rounds are medians; each round is its own process.
+With --baseline-tree, the broker of another checkout (e.g. `git archive <commit> | tar -x -C DIR`, run by this
+checkout's .venv) is measured too, alternately with ours, and the table gives both and ours / baseline.
 """
 
 from __future__ import annotations
@@ -119,7 +124,7 @@ def create_topic(port: int, topic: str) -> None:
     raise RuntimeError(f"topic {topic} has no leader after 30 s")
 
 
-def one_round(work: Path, zk_connect: str) -> dict[str, Any]:
+def one_round(work: Path, zk_connect: str, root: Path = ROOT) -> dict[str, Any]:
     port, metrics_port = free_port(), free_port()
     overrides = {
         "broker.id": "0",
@@ -128,11 +133,11 @@ def one_round(work: Path, zk_connect: str) -> dict[str, Any]:
         "zookeeper.connect": zk_connect,
         "metrics.prometheus.port": str(metrics_port),
     }
-    args = [str(ROOT / "bin" / "kafka-server-start.sh"), str(ROOT / "config" / "server.properties")]
+    args = [str(root / "bin" / "kafka-server-start.sh"), str(root / "config" / "server.properties")]
     for k, v in overrides.items():
         args += ["--override", f"{k}={v}"]
     console_path = work / "console.log"
-    env = dict(os.environ, LOG_DIR=str(work / "logs"))
+    env = dict(os.environ, LOG_DIR=str(work / "logs"), KAFKA_PYTHON=os.environ.get("KAFKA_PYTHON", sys.executable))
     with open(console_path, "wb") as console:
         t0 = time.monotonic()
         process = subprocess.Popen(args, stdout=console, stderr=subprocess.STDOUT, env=env)
@@ -145,6 +150,7 @@ def one_round(work: Path, zk_connect: str) -> dict[str, Any]:
                 raise RuntimeError(f"broker exited with {process.returncode}: {console_path.read_text()[-3000:]}")
             if ready is None and api_versions_answered(port):
                 ready = time.monotonic() - t0
+                result["ready_cpu_s"] = round(cpu_ticks(process.pid) / os.sysconf("SC_CLK_TCK"), 2)
             if started is None and "] started (kafka.server.KafkaServer)" in console_path.read_text(errors="replace"):
                 started = time.monotonic() - t0
             time.sleep(0.005)
@@ -176,13 +182,18 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--zookeeper", help="HOST:PORT of a running ZooKeeper (else one is started)")
     ap.add_argument("--out", help="write the rounds and medians to this JSON file")
+    ap.add_argument("--baseline-tree", type=Path, metavar="DIR", help="also measure the broker of checkout DIR")
     args = ap.parse_args(argv)
+    trees = {"ours": ROOT}
+    if args.baseline_tree:
+        trees["baseline"] = args.baseline_tree.resolve()
     # Start-up time counts bytecode loading, not compiling: compile the trees first, as `make run` does.
-    subprocess.run(
-        [sys.executable, "-m", "compileall", "-q", str(ROOT / "core"), str(ROOT / "clients")],
-        check=True,
-        stdout=subprocess.DEVNULL,
-    )
+    for tree in trees.values():
+        subprocess.run(
+            [sys.executable, "-m", "compileall", "-q", str(tree / "core"), str(tree / "clients")],
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
     work = Path(tempfile.mkdtemp(prefix="broker-footprint-"))
     zk: ZooKeeperServer | None = None
     if args.zookeeper:
@@ -191,22 +202,29 @@ def main(argv: list[str]) -> int:
         zk = ZooKeeperServer(work / "zk")
         zk.start()
         zk_base = zk.connect_string
-    rounds: list[dict[str, Any]] = []
+    rounds: dict[str, list[dict[str, Any]]] = {who: [] for who in trees}
     try:
         for i in range(args.rounds):
-            round_dir = work / f"round-{i}"
-            round_dir.mkdir()
-            r = one_round(round_dir, f"{zk_base}/footprint-{uuid.uuid4().hex[:8]}")
-            rounds.append(r)
-            print(f"round {i}: {r}", flush=True)
+            for who, tree in trees.items():
+                round_dir = work / f"{who}-{i}"
+                round_dir.mkdir()
+                r = one_round(round_dir, f"{zk_base}/footprint-{uuid.uuid4().hex[:8]}", tree)
+                rounds[who].append(r)
+                print(f"{who} round {i}: {r}", flush=True)
     finally:
         if zk is not None:
             zk.stop()
-    keys = ("ready_s", "started_s", "rss_mb", "pss_mb", "uss_mb", "vsz_mb", "threads")
-    medians = {k: statistics.median(r[k] for r in rounds) for k in keys}
-    print(f"\n| measure (median of {len(rounds)}) | value |\n|---|---|")
-    for k in keys:
-        print(f"| {k} | {medians[k]} |")
+    keys = ("ready_s", "started_s", "ready_cpu_s", "rss_mb", "pss_mb", "uss_mb", "vsz_mb", "threads")
+    medians = {who: {k: statistics.median(r[k] for r in rs) for k in keys} for who, rs in rounds.items()}
+    if "baseline" in trees:
+        print(f"\n| measure (median of {args.rounds}) | ours | baseline | ours / baseline |\n|---|---|---|---|")
+        for k in keys:
+            ours, base = medians["ours"][k], medians["baseline"][k]
+            print(f"| {k} | {ours} | {base} | {ours / base:.2f} |")
+    else:
+        print(f"\n| measure (median of {args.rounds}) | value |\n|---|---|")
+        for k in keys:
+            print(f"| {k} | {medians['ours'][k]} |")
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(json.dumps({"rounds": rounds, "median": medians}, indent=1))
