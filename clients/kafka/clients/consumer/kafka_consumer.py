@@ -33,6 +33,7 @@ from kafka.clients.consumer.consumer_rebalance_listener import ConsumerRebalance
 from kafka.clients.consumer.consumer_records import ConsumerRecords
 from kafka.clients.consumer.group_protocol import GroupProtocol
 from kafka.clients.consumer.internals.consumer_metadata import ConsumerMetadata
+from kafka.clients.consumer.internals.fetched_batch_decoder import RecordColumns
 from kafka.clients.consumer.internals.legacy_kafka_consumer import LegacyKafkaConsumer
 from kafka.clients.consumer.internals.subscription_state import SubscriptionState
 from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
@@ -118,6 +119,22 @@ class KafkaConsumer(Consumer[K, V]):
 
     def poll(self, timeout_ms: int) -> ConsumerRecords[K, V]:
         return self._delegate.poll(timeout_ms)
+
+    def poll_columns(self, timeout_ms: int, columns: RecordColumns, max_records: int) -> int:
+        """Like poll, but the records fetched are appended to `columns` as Arrow columns (their raw key and value
+        bytes, whatever the deserializers) and their number is returned: whole batches, until `max_records` are
+        reached. Positions move as poll moves them; interceptors see an empty poll.
+
+        # PORT: no Java counterpart. For readers that want columns (the Spark source): no record object per row
+        (CompletedFetch.fetch_columns)."""
+        fetcher = self._delegate._require_fetcher()
+        before = len(columns)
+        fetcher.set_columns(columns, max_records)
+        try:
+            self._delegate.poll(timeout_ms)
+        finally:
+            fetcher.set_columns(None)
+        return len(columns) - before
 
     def commit_sync(
         self, offsets: Mapping[TopicPartition, OffsetAndMetadata] | None = None, timeout_ms: int | None = None

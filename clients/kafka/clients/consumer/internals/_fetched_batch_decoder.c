@@ -12,6 +12,9 @@
  * record_columns(records, cls) lays the offsets, timestamps, keys and values of such records out as Arrow columns
  * (the Spark source's batches, kafka.spark.kafka_record_to_row_converter, which falls back to pyarrow's own
  * conversion where this module is absent).
+ *
+ * decode_columns(...) appends a whole record section of common records straight to Arrow column buffers, with no
+ * record object per row (the consumer's columnar fetch, fetched_batch_decoder.RecordColumns).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -372,11 +375,188 @@ fail:
     return NULL;
 }
 
+/* Grows a bytearray by `n` bytes; the new bytes' address, or NULL with an exception. */
+static char *bytearray_extend(PyObject *array, Py_ssize_t n) {
+    Py_ssize_t size = PyByteArray_GET_SIZE(array);
+    if (PyByteArray_Resize(array, size + n) < 0) {
+        return NULL;
+    }
+    return PyByteArray_AS_STRING(array) + size;
+}
+
+/* One record of a v2 record section as decode_columns reads it. */
+typedef struct {
+    int64_t offset, timestamp, key_size, value_size;
+    const unsigned char *key, *value, *end;
+} column_record;
+
+/* Reads the common record at *p (no headers, short varints, sizes inside the record); 0 when it is not one. */
+static inline int read_column_record(const unsigned char *p, const unsigned char *limit, long long base_offset,
+                                     long long timestamp_base, column_record *r) {
+    const unsigned char *q = p;
+    int64_t size, offset_delta;
+    uint64_t utimestamp;
+    if (!read_small_varint(&q, limit, &size) || size < 1 || size > limit - q) {
+        return 0;
+    }
+    const unsigned char *end = q + size;
+    q += 1; /* attributes, unused */
+    if (!read_uvarint(&q, limit, 9, &utimestamp)) {
+        return 0;
+    }
+    long long timestamp;
+    if (__builtin_add_overflow(timestamp_base, (long long)zigzag(utimestamp), &timestamp)) {
+        return 0;
+    }
+    if (!read_small_varint(&q, limit, &offset_delta) || !read_small_varint(&q, limit, &r->key_size)) {
+        return 0;
+    }
+    r->key = q;
+    if (r->key_size >= 0) {
+        if (q > end || r->key_size > end - q) {
+            return 0;
+        }
+        q += r->key_size;
+    }
+    if (!read_small_varint(&q, limit, &r->value_size)) {
+        return 0;
+    }
+    r->value = q;
+    if (r->value_size >= 0) {
+        if (q > end || r->value_size > end - q) {
+            return 0;
+        }
+        q += r->value_size;
+    }
+    if (q + 1 != end || *q != 0) {
+        return 0;
+    }
+    r->offset = base_offset + offset_delta;
+    r->timestamp = timestamp;
+    r->end = end;
+    return 1;
+}
+
+/* Appends one binary value (NULL: null) as row `row` of a column (validity bitmap, int32 offsets, data). */
+static int append_binary(PyObject *validity, PyObject *offsets, PyObject *data, Py_ssize_t row,
+                         const unsigned char *value, int64_t size) {
+    Py_ssize_t bitmap_size = (row + 8) / 8;
+    if (PyByteArray_GET_SIZE(validity) < bitmap_size) {
+        char *b = bytearray_extend(validity, bitmap_size - PyByteArray_GET_SIZE(validity));
+        if (b == NULL) {
+            return -1;
+        }
+        *b = 0;
+    }
+    Py_ssize_t data_size = PyByteArray_GET_SIZE(data);
+    if (size >= 0) {
+        if (size > INT32_MAX - data_size) {
+            PyErr_SetString(PyExc_OverflowError, "a binary column above 2 GiB");
+            return -1;
+        }
+        char *d = bytearray_extend(data, (Py_ssize_t)size);
+        if (d == NULL) {
+            return -1;
+        }
+        memcpy(d, value, (size_t)size);
+        PyByteArray_AS_STRING(validity)[row >> 3] |= (char)(1 << (row & 7));
+        data_size += (Py_ssize_t)size;
+    }
+    char *o = bytearray_extend(offsets, 4);
+    if (o == NULL) {
+        return -1;
+    }
+    int32_t end_offset = (int32_t)data_size;
+    memcpy(o, &end_offset, 4);
+    return 0;
+}
+
+/* decode_columns(data, count, base_offset, timestamp_base, log_append_time, timestamp_type_id, min_offset, buffers):
+ * appends the records of a whole v2 record section from `min_offset` on to the columns of `buffers` (the nine
+ * bytearrays of fetched_batch_decoder.RecordColumns), and returns how many it appended; -1, with nothing appended,
+ * when the section is not `count` common records filling it exactly (the caller then decodes it record by
+ * record). */
+static PyObject *decode_columns(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8 || !PyBytes_Check(args[0]) || !PyTuple_Check(args[7]) || PyTuple_GET_SIZE(args[7]) != 9) {
+        PyErr_SetString(PyExc_TypeError, "decode_columns(data: bytes, count, base_offset, timestamp_base, "
+                                         "log_append_time, timestamp_type_id, min_offset, buffers: tuple of 9)");
+        return NULL;
+    }
+    Py_ssize_t count = PyLong_AsSsize_t(args[1]);
+    long long base_offset = PyLong_AsLongLong(args[2]);
+    long long timestamp_base = PyLong_AsLongLong(args[3]);
+    long long log_append_time = args[4] == Py_None ? 0 : PyLong_AsLongLong(args[4]);
+    long timestamp_type_id = PyLong_AsLong(args[5]);
+    long long min_offset = PyLong_AsLongLong(args[6]);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    int use_log_append_time = args[4] != Py_None;
+    PyObject *buffers[9];
+    for (int i = 0; i < 9; i++) {
+        buffers[i] = PyTuple_GET_ITEM(args[7], i);
+        if (!PyByteArray_CheckExact(buffers[i])) {
+            PyErr_SetString(PyExc_TypeError, "the column buffers must be bytearrays");
+            return NULL;
+        }
+    }
+    PyObject *offsets = buffers[0], *timestamps = buffers[1], *timestamp_types = buffers[2];
+    const unsigned char *start = (const unsigned char *)PyBytes_AS_STRING(args[0]);
+    const unsigned char *limit = start + PyBytes_GET_SIZE(args[0]);
+    /* Records before min_offset are dropped only when the batch begins before it (as the record path does). */
+    int filter = base_offset < min_offset;
+    /* First pass: the whole section must be common records; nothing is appended otherwise. */
+    const unsigned char *p = start;
+    Py_ssize_t rows = 0;
+    column_record r;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (!read_column_record(p, limit, base_offset, use_log_append_time ? 0 : timestamp_base, &r)) {
+            return PyLong_FromLong(-1);
+        }
+        if (!filter || r.offset >= min_offset) {
+            rows++;
+        }
+        p = r.end;
+    }
+    if (p != limit) {
+        return PyLong_FromLong(-1);
+    }
+    Py_ssize_t row = PyByteArray_GET_SIZE(offsets) / 8;
+    char *o = bytearray_extend(offsets, rows * 8);
+    char *t = o == NULL ? NULL : bytearray_extend(timestamps, rows * 8);
+    char *tt = t == NULL ? NULL : bytearray_extend(timestamp_types, rows);
+    if (tt == NULL) {
+        return NULL;
+    }
+    memset(tt, (int)(signed char)timestamp_type_id, (size_t)rows);
+    p = start;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        read_column_record(p, limit, base_offset, use_log_append_time ? 0 : timestamp_base, &r);
+        p = r.end;
+        if (filter && r.offset < min_offset) {
+            continue;
+        }
+        int64_t offset = r.offset, timestamp = use_log_append_time ? log_append_time : r.timestamp;
+        /* The bytearrays may have moved: addressed again for every row. */
+        memcpy(PyByteArray_AS_STRING(offsets) + row * 8, &offset, 8);
+        memcpy(PyByteArray_AS_STRING(timestamps) + row * 8, &timestamp, 8);
+        if (append_binary(buffers[3], buffers[4], buffers[5], row, r.key_size < 0 ? NULL : r.key, r.key_size) < 0 ||
+            append_binary(buffers[6], buffers[7], buffers[8], row, r.value_size < 0 ? NULL : r.value,
+                          r.value_size) < 0) {
+            return NULL;
+        }
+        row++;
+    }
+    return PyLong_FromSsize_t(rows);
+}
+
 static PyMethodDef methods[] = {
     {"decode_records", (PyCFunction)(void (*)(void))decode_records, METH_FASTCALL,
      "Decodes the common v2 records of a record section into ConsumerRecords; returns (position, count)."},
     {"record_columns", (PyCFunction)(void (*)(void))record_columns, METH_FASTCALL,
      "The offset, timestamp, key and value columns of ConsumerRecords in Arrow's layout."},
+    {"decode_columns", (PyCFunction)(void (*)(void))decode_columns, METH_FASTCALL,
+     "Appends the records of a whole v2 record section to Arrow column buffers; returns how many, or -1."},
     {NULL, NULL, 0, NULL},
 };
 

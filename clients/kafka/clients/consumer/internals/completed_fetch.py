@@ -16,13 +16,17 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
 from kafka.clients.consumer.consumer_record import ConsumerRecord
 from kafka.clients.consumer.internals.deserializers import Deserializers
 from kafka.clients.consumer.internals.fetch_config import FetchConfig
 from kafka.clients.consumer.internals.fetch_metrics_aggregator import FetchMetricsAggregator
-from kafka.clients.consumer.internals.fetched_batch_decoder import decode_default_batch, decode_generic_batch
+from kafka.clients.consumer.internals.fetched_batch_decoder import (
+    RecordColumns,
+    decode_default_batch,
+    decode_generic_batch,
+)
 from kafka.clients.consumer.internals.subscription_state import SubscriptionState
 from kafka.common.errors import (
     CorruptRecordException,
@@ -48,6 +52,15 @@ __all__ = ["CompletedFetch"]
 
 def _maybe_leader_epoch(leader_epoch: int) -> int | None:
     return None if leader_epoch == NO_PARTITION_LEADER_EPOCH else leader_epoch
+
+
+def _is_decodable_default_batch(batch: RecordBatch) -> TypeGuard[DefaultRecordBatch]:
+    """A v2 batch the batch decoders read (at least a header long, a non-negative count)."""
+    return (
+        isinstance(batch, DefaultRecordBatch)
+        and len(batch.buffer()) >= DefaultRecordBatch.RECORD_BATCH_OVERHEAD
+        and batch.count() >= 0
+    )
 
 
 class CompletedFetch:
@@ -145,6 +158,17 @@ class CompletedFetch:
         (fetched_batch_decoder), which returns the same records and meets the same errors at the same records.
         """
         while True:
+            batch = self._next_fetchable_batch(fetch_config)
+            if batch is None:
+                return False
+            self._decode_batch(fetch_config, batch)
+            if self._pending or self._pending_error is not None:
+                return True
+
+    def _next_fetchable_batch(self, fetch_config: FetchConfig) -> RecordBatch | None:
+        """The next batch whose records may be returned (checked, not aborted, not a control batch; the position
+        moved past the others), or None (and drained) at the end."""
+        while True:
             batch = next(self._batches, None)
             if batch is None:
                 # v2 batches keep their last offset even when compaction removed the last records: the next
@@ -152,7 +176,7 @@ class CompletedFetch:
                 if self._current_batch is not None:
                     self._next_fetch_offset = self._current_batch.next_offset()
                 self.drain()
-                return False
+                return None
             self._current_batch = batch
             self._last_epoch = _maybe_leader_epoch(batch.partition_leader_epoch())
             self._maybe_ensure_valid_batch(fetch_config, batch)
@@ -176,23 +200,21 @@ class CompletedFetch:
                         self._maybe_ensure_valid_record(fetch_config, record)
                         self._next_fetch_offset = record.offset() + 1
                 continue
-            tp = self.partition
-            if (
-                isinstance(batch, DefaultRecordBatch)
-                and len(batch.buffer()) >= DefaultRecordBatch.RECORD_BATCH_OVERHEAD
-                and batch.count() >= 0
-            ):
-                pending, error = decode_default_batch(batch, tp.topic, tp.partition, self._next_fetch_offset)
-            else:
-                pending, error = decode_generic_batch(
-                    batch, tp.topic, tp.partition, self._next_fetch_offset, fetch_config.check_crcs
-                )
-            self._pending = pending
-            self._pending_index = 0
-            self._pending_error = error
-            self._pending_bytes = batch.size_in_bytes()
-            if pending or error is not None:
-                return True
+            return batch
+
+    def _decode_batch(self, fetch_config: FetchConfig, batch: RecordBatch) -> None:
+        """Decodes a batch's records into the pending list (and the error met after them)."""
+        tp = self.partition
+        if _is_decodable_default_batch(batch):
+            pending, error = decode_default_batch(batch, tp.topic, tp.partition, self._next_fetch_offset)
+        else:
+            pending, error = decode_generic_batch(
+                batch, tp.topic, tp.partition, self._next_fetch_offset, fetch_config.check_crcs
+            )
+        self._pending = pending
+        self._pending_index = 0
+        self._pending_error = error
+        self._pending_bytes = batch.size_in_bytes()
 
     def fetch_records(
         self, fetch_config: FetchConfig, deserializers: Deserializers[K, V], max_records: int
@@ -261,6 +283,69 @@ class CompletedFetch:
                     "past the record to continue consumption."
                 ) from e
         return records
+
+    def fetch_columns(self, fetch_config: FetchConfig, columns: RecordColumns, max_records: int) -> int:
+        """Appends this fetch's next records to `columns` and returns how many: whole batches, until at least
+        `max_records` are appended or the fetch is drained. Keys and values are the records' bytes.
+
+        # PORT: no Java counterpart (KafkaConsumer.poll_columns). The batches are chosen, checked and skipped
+        exactly as for fetch_records (check.crcs, control batches, aborted transactions, offsets before the
+        position) and the position moves the same way; an error after some records ends the call early and is
+        raised on the next one, as fetch_records does."""
+        if self._corrupt_last_record:
+            raise KafkaException(
+                f"Received exception when fetching the next record from {self.partition}. If needed, please seek past "
+                "the record to continue consumption."
+            ) from self._cached_record_exception
+        if self._is_consumed:
+            return 0
+        appended = 0
+        try:
+            while appended < max_records:
+                pending = self._pending
+                index = self._pending_index
+                if index >= len(pending):
+                    self._corrupt_last_record = True
+                    error = self._pending_error
+                    if error is not None:
+                        self._pending_error = None
+                        raise error
+                    batch = self._next_fetchable_batch(fetch_config)
+                    if batch is None:
+                        self._corrupt_last_record = False
+                        break
+                    rows = (
+                        columns.decode_batch(batch, self._next_fetch_offset)
+                        if _is_decodable_default_batch(batch)
+                        else None
+                    )
+                    self._corrupt_last_record = False
+                    if rows is None:
+                        # Not common records only: decoded record by record, then appended below.
+                        self._decode_batch(fetch_config, batch)
+                    elif rows:
+                        self._bytes_read += batch.size_in_bytes()
+                        self._records_read += rows
+                        appended += rows
+                        self._next_fetch_offset = columns.last_offset() + 1
+                    continue
+                if index == 0 and self._pending_bytes:
+                    self._bytes_read += self._pending_bytes
+                    self._pending_bytes = 0
+                chunk = pending[index:]
+                columns.append_records(chunk)
+                self._pending_index = len(pending)
+                self._records_read += len(chunk)
+                appended += len(chunk)
+                self._next_fetch_offset = chunk[-1].offset + 1
+        except KafkaException as e:
+            self._cached_record_exception = e
+            if not appended:
+                raise KafkaException(
+                    f"Received exception when fetching the next record from {self.partition}. If needed, please seek "
+                    "past the record to continue consumption."
+                ) from e
+        return appended
 
     def parse_record(
         self, deserializers: Deserializers[K, V], raw: ConsumerRecord[bytes, bytes]

@@ -19,6 +19,7 @@ from kafka.clients.consumer.internals.fetch_buffer import FetchBuffer
 from kafka.clients.consumer.internals.fetch_config import FetchConfig
 from kafka.clients.consumer.internals.fetch_metrics_manager import FetchMetricsManager
 from kafka.clients.consumer.internals.fetch_utils import request_metadata_update
+from kafka.clients.consumer.internals.fetched_batch_decoder import RecordColumns
 from kafka.clients.consumer.internals.subscription_state import FetchPosition, SubscriptionState
 from kafka.clients.consumer.offset_out_of_range_exception import OffsetOutOfRangeException
 from kafka.common.errors import KafkaException, RecordTooLargeException, TopicAuthorizationException
@@ -52,12 +53,23 @@ class FetchCollector(Generic[K, V]):
         self._deserializers = deserializers
         self._time = time
         self._metrics_manager = metrics_manager
+        # PORT: KafkaConsumer.poll_columns' target (None: records are collected, as in Java) and its record limit.
+        self._columns: RecordColumns | None = None
+        self._columns_max_records = 0
+
+    def set_columns(self, columns: RecordColumns | None, max_records: int = 0) -> None:
+        """Collects into `columns` (see CompletedFetch.fetch_columns) instead of records until set back to None;
+        a collection stops after the batch that reaches `max_records` rows.
+
+        # PORT: no Java counterpart (KafkaConsumer.poll_columns)."""
+        self._columns = columns
+        self._columns_max_records = max_records
 
     def collect_fetch(self, fetch_buffer: FetchBuffer) -> Fetch[K, V]:
         """The records available for the application, at most max.poll.records."""
         fetch: Fetch[K, V] = Fetch.empty()
         paused_completed_fetches: list[CompletedFetch] = []
-        records_remaining = self._fetch_config.max_poll_records
+        records_remaining = self._fetch_config.max_poll_records if self._columns is None else self._columns_max_records
         try:
             while records_remaining > 0:
                 next_in_line = fetch_buffer.next_in_line_fetch()
@@ -112,9 +124,15 @@ class FetchCollector(Generic[K, V]):
             if position is None:
                 raise RuntimeError(f"Missing position for fetchable partition {tp}")
             if next_in_line.next_fetch_offset() == position.offset:
-                part_records = next_in_line.fetch_records(self._fetch_config, self._deserializers, max_records)
+                columns = self._columns
+                if columns is None:
+                    part_records = next_in_line.fetch_records(self._fetch_config, self._deserializers, max_records)
+                    num_records = len(part_records)
+                else:
+                    part_records = []
+                    num_records = next_in_line.fetch_columns(self._fetch_config, columns, max_records)
                 self._log.trace(
-                    f"Returning {len(part_records)} fetched records at offset {position} for assigned partition {tp}"
+                    f"Returning {num_records} fetched records at offset {position} for assigned partition {tp}"
                 )
                 position_advanced = False
                 if next_in_line.next_fetch_offset() > position.offset:
@@ -123,7 +141,7 @@ class FetchCollector(Generic[K, V]):
                     )
                     self._log.trace(
                         f"Updating fetch position from {position} to {next_position} for partition {tp} and returning "
-                        f"{len(part_records)} records from `poll()`"
+                        f"{num_records} records from `poll()`"
                     )
                     self._subscriptions.set_position(tp, next_position)
                     position_advanced = True
@@ -135,7 +153,7 @@ class FetchCollector(Generic[K, V]):
                     lead = self._subscriptions.partition_lead(tp)
                     if lead is not None:
                         metrics_manager.record_partition_lead(tp, lead)
-                return Fetch.for_partition(tp, part_records, position_advanced)
+                return Fetch({tp: part_records} if part_records else {}, position_advanced, num_records)
             # Not next in line for the position: left over from an obsolete request.
             self._log.debug(
                 f"Ignoring fetched records for {tp} at offset {next_in_line.next_fetch_offset()} since the current "

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import struct
+import sys
 from collections.abc import Callable
 from typing import Final
 
@@ -41,7 +42,7 @@ from kafka.common.record.record import Record
 from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH, RecordBatch
 from kafka.common.record.timestamp_type import TimestampType
 
-__all__ = ["DecodedBatch", "decode_default_batch", "decode_generic_batch"]
+__all__ = ["DecodedBatch", "RecordColumns", "decode_default_batch", "decode_generic_batch"]
 
 #: The records of one batch, as raw ConsumerRecords, and the error met after them (None if none).
 DecodedBatch = tuple[list[ConsumerRecord[bytes, bytes]], BaseException | None]
@@ -316,3 +317,155 @@ def _from_record(
         headers=RecordHeaders(headers) if headers else None,
         leader_epoch=leader_epoch,
     )
+
+
+class RecordColumns:
+    """Fetched records laid out as Arrow columns, appended to batch after batch (the consumer's columnar fetch,
+    KafkaConsumer.poll_columns).
+
+    # PORT: no Java counterpart (Java's consumer returns records only). The Spark source reads its rows into
+    Arrow batches: a record object per row, made and then taken apart again, was most of its cost. Here a
+    batch's records go straight from the batch's bytes into growing buffers in Arrow's little-endian layout:
+
+    - `offsets`, `timestamps`: int64 values (the timestamp in milliseconds, as the record gives it);
+    - `timestamp_types`: an int8 per row, TimestampType's id;
+    - `key_validity`, `key_offsets`, `key_data` (and the same for values): a binary column, its validity bitmap
+      (bit set: not null), its int32 offsets (one more than the rows, from 0) and its bytes;
+    - `headers`, with `include_headers`: the headers of the rows that have some, by row index.
+
+    The optional compiled module fills them for batches of common records; any other batch is decoded record
+    by record (fetched_batch_decoder's loops) and its records appended here, with the same result."""
+
+    __slots__ = (
+        "offsets",
+        "timestamps",
+        "timestamp_types",
+        "key_validity",
+        "key_offsets",
+        "key_data",
+        "value_validity",
+        "value_offsets",
+        "value_data",
+        "headers",
+        "include_headers",
+        "_buffers",
+    )
+
+    def __init__(self, include_headers: bool = False) -> None:
+        self.offsets = bytearray()
+        self.timestamps = bytearray()
+        self.timestamp_types = bytearray()
+        self.key_validity = bytearray()
+        self.key_offsets = bytearray(4)
+        self.key_data = bytearray()
+        self.value_validity = bytearray()
+        self.value_offsets = bytearray(4)
+        self.value_data = bytearray()
+        self.headers: dict[int, list[tuple[str, bytes | None]]] = {}
+        self.include_headers = include_headers
+        self._buffers = (
+            self.offsets,
+            self.timestamps,
+            self.timestamp_types,
+            self.key_validity,
+            self.key_offsets,
+            self.key_data,
+            self.value_validity,
+            self.value_offsets,
+            self.value_data,
+        )
+
+    def __len__(self) -> int:
+        return len(self.offsets) // 8
+
+    def last_offset(self) -> int:
+        """The offset of the last row (there must be one)."""
+        value: int = _INT64.unpack_from(self.offsets, len(self.offsets) - 8)[0]
+        return value
+
+    def append_records(self, records: list[ConsumerRecord[bytes, bytes]]) -> None:
+        """Appends decoded records (the record-by-record path and the fallback of the compiled one)."""
+        pack64 = _INT64.pack
+        pack32 = _INT32.pack
+        row = len(self)
+        for record in records:
+            self.offsets += pack64(record._offset)
+            self.timestamps += pack64(record._timestamp)
+            self.timestamp_types += _INT8.pack(record._timestamp_type.id)
+            _append_binary(self.key_validity, self.key_offsets, self.key_data, row, record._key, pack32)
+            _append_binary(self.value_validity, self.value_offsets, self.value_data, row, record._value, pack32)
+            if self.include_headers and record._headers:
+                self.headers[row] = [(h.key(), h.value()) for h in record._headers]
+            row += 1
+
+    def decode_batch(self, batch: DefaultRecordBatch, min_offset: int) -> int | None:
+        """Appends the records of a v2 batch from `min_offset` on with the compiled loop and returns how many, or
+        None (nothing appended) when the module is absent or the batch is not made of common records only. The
+        batch must be at least a header long with a non-negative count. Raises what decompression raises."""
+        decode = _compiled_decode_columns
+        if decode is None:
+            return None
+        (
+            base_offset,
+            _length,
+            _epoch,
+            _magic,
+            _crc,
+            attributes,
+            _last_offset_delta,
+            base_timestamp,
+            max_timestamp,
+            _producer_id,
+            _producer_epoch,
+            _base_sequence,
+            count,
+        ) = _V2_HEADER.unpack_from(batch.buffer(), 0)
+        if count == 0:
+            return 0
+        log_append_time = max_timestamp if attributes & _TIMESTAMP_TYPE_MASK else None
+        timestamp_type = TimestampType.CREATE_TIME if log_append_time is None else TimestampType.LOG_APPEND_TIME
+        rows: int = decode(
+            batch.records_data(),
+            count,
+            base_offset,
+            base_timestamp,
+            log_append_time,
+            timestamp_type.id,
+            min_offset,
+            self._buffers,
+        )
+        return None if rows < 0 else rows
+
+
+_INT64: Final = struct.Struct("<q")
+_INT32: Final = struct.Struct("<i")
+_INT8: Final = struct.Struct("<b")
+
+
+def _append_binary(
+    validity: bytearray,
+    offsets: bytearray,
+    data: bytearray,
+    row: int,
+    value: bytes | None,
+    pack32: Callable[[int], bytes],
+) -> None:
+    if len(validity) < (row + 8) // 8:
+        validity.append(0)
+    if value is not None:
+        data += value
+        validity[row >> 3] |= 1 << (row & 7)
+    offsets += pack32(len(data))
+
+
+def _load_compiled_columns() -> Callable[..., int] | None:
+    # Arrow's buffers are little-endian; the module writes the machine's order.
+    if _compiled_decode_records is None or sys.byteorder != "little":
+        return None
+    from kafka.clients.consumer.internals import _fetched_batch_decoder  # type: ignore[attr-defined]
+
+    decode: Callable[..., int] | None = getattr(_fetched_batch_decoder, "decode_columns", None)
+    return decode
+
+
+_compiled_decode_columns = _load_compiled_columns()

@@ -22,6 +22,7 @@ from kafka.clients.consumer.internals.fetch_buffer import FetchBuffer
 from kafka.clients.consumer.internals.fetch_collector import FetchCollector
 from kafka.clients.consumer.internals.fetch_config import FetchConfig
 from kafka.clients.consumer.internals.fetch_metrics_manager import FetchMetricsManager
+from kafka.clients.consumer.internals.fetched_batch_decoder import RecordColumns
 from kafka.clients.consumer.internals.request_future import RequestFuture
 from kafka.clients.consumer.internals.subscription_state import SubscriptionState
 from kafka.clients.fetch_session_handler import FetchRequestData
@@ -115,6 +116,10 @@ class Fetcher(AbstractFetch, Generic[K, V]):
 
     def collect_fetch(self) -> Fetch[K, V]:
         return self._fetch_collector.collect_fetch(self.fetch_buffer)
+
+    def set_columns(self, columns: RecordColumns | None, max_records: int = 0) -> None:
+        """# PORT: no Java counterpart: KafkaConsumer.poll_columns' switch (FetchCollector.set_columns)."""
+        self._fetch_collector.set_columns(columns, max_records)
 
     def close_internal(self, timer: Timer) -> None:
         with self._lock:
