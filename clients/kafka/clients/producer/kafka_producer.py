@@ -10,9 +10,10 @@ sends, `send_offsets_to_transaction` and `commit_transaction` or `abort_transact
 max.block.ms for the TransactionManager's requests.
 
 `metrics()` returns the producer's metrics as Java's do (producer-metrics, producer-topic-metrics,
-producer-node-metrics, app-info), recorded by the Sender, the accumulator, the buffer pool and the selector.
+producer-node-metrics, app-info), recorded by the Sender, the accumulator, the buffer pool and the selector, and
+(KafkaProducerMetrics) the time spent in flush, the transaction calls and the waits for metadata.
 
-# PORT: no telemetry (KIP-714); no KafkaProducerMetrics (the flush and transaction call timings); no reporters.
+# PORT: no telemetry (KIP-714); no reporters.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from kafka.clients.producer.internals.buffer_pool import BufferPool
 from kafka.clients.producer.internals.built_in_partitioner import BuiltInPartitioner
 from kafka.clients.producer.internals.default_partitioner import DefaultPartitioner
 from kafka.clients.producer.internals.future_record_metadata import FutureFailure, FutureRecordMetadata
+from kafka.clients.producer.internals.kafka_producer_metrics import KafkaProducerMetrics
 from kafka.clients.producer.internals.producer_interceptors import ProducerInterceptors
 from kafka.clients.producer.internals.producer_metadata import ProducerMetadata
 from kafka.clients.producer.internals.record_accumulator import AppendCallbacks, PartitionerConfig, RecordAccumulator
@@ -124,6 +126,7 @@ class KafkaProducer(Generic[K, V]):
         self._partitioner: Partitioner | None = None
         self._metadata: ProducerMetadata | None = None
         self._metrics: Metrics | None = None
+        self._producer_metrics: KafkaProducerMetrics | None = None
         self._client_id = "unknown"
         self._log = LogContext("[Producer clientId=unknown] ").logger("org.apache.kafka.clients.producer.KafkaProducer")
         # As in Java, an invalid configuration fails here, before anything is built.
@@ -161,6 +164,7 @@ class KafkaProducer(Generic[K, V]):
         self._log = log_context.logger("org.apache.kafka.clients.producer.KafkaProducer")
         self._log.trace("Starting the Kafka producer")
         self._metrics = client_utils.create_metrics(config, self._client_id, time)
+        self._producer_metrics = KafkaProducerMetrics(self._metrics)
         client_id_override = {ProducerConfig.CLIENT_ID_CONFIG: self._client_id}
         self._partitioner = AbstractConfig.configured_instance(
             config.get_class(ProducerConfig.PARTITIONER_CLASS_CONFIG), Partitioner, config.originals(client_id_override)
@@ -370,16 +374,20 @@ class KafkaProducer(Generic[K, V]):
         self._throw_if_no_transaction_manager()
         self._throw_if_producer_closed()
         assert self._transaction_manager is not None and self._sender is not None
+        now = self._time.nanoseconds()
         result = self._transaction_manager.initialize_transactions()
         self._sender.wakeup()
         result.await_(self._max_block_time_ms)
+        self._require_producer_metrics().record_init(self._time.nanoseconds() - now)
 
     def begin_transaction(self) -> None:
         """Starts a transaction: the records sent until commit or abort belong to it."""
         self._throw_if_no_transaction_manager()
         self._throw_if_producer_closed()
         assert self._transaction_manager is not None
+        now = self._time.nanoseconds()
         self._transaction_manager.begin_transaction()
+        self._require_producer_metrics().record_begin_txn(self._time.nanoseconds() - now)
 
     def send_offsets_to_transaction(
         self, offsets: Mapping[TopicPartition, OffsetAndMetadata], group_metadata: ConsumerGroupMetadata | str
@@ -395,9 +403,11 @@ class KafkaProducer(Generic[K, V]):
         self._throw_if_producer_closed()
         assert self._transaction_manager is not None and self._sender is not None
         if offsets:
+            start = self._time.nanoseconds()
             result = self._transaction_manager.send_offsets_to_transaction(offsets, group_metadata)
             self._sender.wakeup()
             result.await_(self._max_block_time_ms)
+            self._require_producer_metrics().record_send_offsets(self._time.nanoseconds() - start)
 
     def commit_transaction(self) -> None:
         """Sends the records not sent yet, then commits the transaction; waits at most max.block.ms.
@@ -407,9 +417,11 @@ class KafkaProducer(Generic[K, V]):
         self._throw_if_no_transaction_manager()
         self._throw_if_producer_closed()
         assert self._transaction_manager is not None and self._sender is not None
+        commit_start = self._time.nanoseconds()
         result = self._transaction_manager.begin_commit()
         self._sender.wakeup()
         result.await_(self._max_block_time_ms)
+        self._require_producer_metrics().record_commit_txn(self._time.nanoseconds() - commit_start)
 
     def abort_transaction(self) -> None:
         """Aborts the transaction: its records not sent yet fail, those written are never read by read_committed
@@ -418,9 +430,11 @@ class KafkaProducer(Generic[K, V]):
         self._throw_if_producer_closed()
         self._log.info("Aborting incomplete transaction")
         assert self._transaction_manager is not None and self._sender is not None
+        abort_start = self._time.nanoseconds()
         result = self._transaction_manager.begin_abort()
         self._sender.wakeup()
         result.await_(self._max_block_time_ms)
+        self._require_producer_metrics().record_abort_txn(self._time.nanoseconds() - abort_start)
 
     # ---- sending ---------------------------------------------------------------------------------
 
@@ -597,6 +611,7 @@ class KafkaProducer(Generic[K, V]):
             return cluster, 0
         remaining_wait_ms = max_wait_ms
         elapsed = 0
+        now_nanos = self._time.nanoseconds()
         # Ask until the topic (and the partition, which may be newly added) is known or the time is up.
         while True:
             if self._log.is_trace_enabled():
@@ -624,6 +639,7 @@ class KafkaProducer(Generic[K, V]):
             remaining_wait_ms = max_wait_ms - elapsed
             partitions_count = cluster.partition_count_for_topic(topic)
             if partitions_count is not None and (partition is None or partition < partitions_count):
+                self._require_producer_metrics().record_metadata_wait(self._time.nanoseconds() - now_nanos)
                 return cluster, elapsed
 
     def _ensure_valid_record_size(self, size: int) -> None:
@@ -645,10 +661,15 @@ class KafkaProducer(Generic[K, V]):
         TimeoutException when records are still incomplete then.
         """
         self._log.trace("Flushing accumulated records in producer.")
+        start = self._time.nanoseconds()
         self._accumulator.begin_flush()
         assert self._sender is not None
         self._sender.wakeup()
-        if not self._accumulator.await_flush_completion(timeout_ms):
+        try:
+            completed = self._accumulator.await_flush_completion(timeout_ms)
+        finally:
+            self._require_producer_metrics().record_flush(self._time.nanoseconds() - start)
+        if not completed:
             raise TimeoutException(f"Flush did not complete within {timeout_ms} ms.")
 
     def partitions_for(self, topic: str) -> Sequence[PartitionInfo]:
@@ -718,6 +739,7 @@ class KafkaProducer(Generic[K, V]):
                 io_thread.join()
         for closeable, name in (
             (self._interceptors, "producer interceptors"),
+            (self._producer_metrics, "producer metrics wrapper"),
             (self._key_serializer, "producer keySerializer"),
             (self._value_serializer, "producer valueSerializer"),
             (self._partitioner, "producer partitioner"),
@@ -776,6 +798,10 @@ class KafkaProducer(Generic[K, V]):
             raise ValueError("Consumer group metadata could not be null")
         if group_metadata.generation_id > 0 and group_metadata.member_id == UNKNOWN_MEMBER_ID:
             raise ValueError(f"Passed in group metadata {group_metadata} has generationId > 0 but member.id ")
+
+    def _require_producer_metrics(self) -> KafkaProducerMetrics:
+        assert self._producer_metrics is not None
+        return self._producer_metrics
 
     def _throw_if_no_transaction_manager(self) -> None:
         if self._transaction_manager is None:

@@ -16,7 +16,10 @@ Threads and locks: the application thread and the heartbeat thread share this ob
 by one reentrant lock (Java's `synchronized` on the coordinator) with a condition the heartbeat thread waits
 on (Java's wait/notify). Lock order: this lock, then ConsumerNetworkClient's lock.
 
-# PORT: no metrics (the Java sensors record join/sync/heartbeat latencies) and no client telemetry.
+Metrics (group `{prefix}-coordinator-metrics`): join, sync and heartbeat response times and rates, successful
+and failed rebalances, and the seconds since the last rebalance and the last heartbeat sent.
+
+# PORT: no client telemetry.
 """
 
 from __future__ import annotations
@@ -59,6 +62,17 @@ from kafka.common.message import (
     LeaveGroupRequestData,
     SyncGroupRequestData,
 )
+from kafka.common.metric_name import MetricName
+from kafka.common.metrics.internals.metric_functions import MeasurableFn
+from kafka.common.metrics.internals.metrics_utils import TimeUnit
+from kafka.common.metrics.metrics import Metrics
+from kafka.common.metrics.stats.avg import Avg
+from kafka.common.metrics.stats.cumulative_count import CumulativeCount
+from kafka.common.metrics.stats.cumulative_sum import CumulativeSum
+from kafka.common.metrics.stats.max import Max
+from kafka.common.metrics.stats.meter import Meter
+from kafka.common.metrics.stats.rate import Rate
+from kafka.common.metrics.stats.windowed_count import WindowedCount
 from kafka.common.node import Node
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
@@ -129,9 +143,11 @@ class AbstractCoordinator(abc.ABC):
         rebalance_config: GroupRebalanceConfig,
         log_context: LogContext,
         client: ConsumerNetworkClient,
+        metrics: Metrics,
+        metric_grp_prefix: str,
         time: Time,
     ) -> None:
-        """# PORT: Java also takes Metrics, a metric group prefix and a telemetry reporter; none are ported."""
+        """# PORT: Java also takes a telemetry reporter."""
         if rebalance_config.group_id is None:
             raise ValueError("Expected a non-null group id for coordinator construction")
         self._rebalance_config = rebalance_config
@@ -145,6 +161,7 @@ class AbstractCoordinator(abc.ABC):
             common_client_configs.RETRY_BACKOFF_JITTER,
         )
         self._heartbeat = Heartbeat(rebalance_config, time)
+        self._sensors = _GroupCoordinatorMetrics(self, metrics, metric_grp_prefix)
         # Java's monitor: the lock guards all of the state below; the condition wakes the heartbeat thread.
         self._lock = threading.RLock()
         self._cond = threading.Condition(self._lock)
@@ -393,7 +410,13 @@ class AbstractCoordinator(abc.ABC):
                 if self._last_rebalance_start_ms == -1:
                     self._last_rebalance_start_ms = self.time.milliseconds()
                 self._join_future = self.send_join_group_request()
+                # A failed join or sync (handled by the caller, which rejoins) is a failed rebalance.
+                self._join_future.add_callbacks(lambda _: None, self._record_failed_rebalance)
             return self._join_future
+
+    def _record_failed_rebalance(self, _: BaseException) -> None:
+        with self._lock:
+            self._sensors.failed_rebalance_sensor.record()
 
     def send_join_group_request(self) -> RequestFuture[bytes]:
         if self.coordinator_unknown():
@@ -665,6 +688,15 @@ class AbstractCoordinator(abc.ABC):
             )
             return self.client.send(coordinator, builder).compose(_HeartbeatResponseHandler(self, self._generation))
 
+    def create_meter(self, metrics: Metrics, group_name: str, base_name: str, descriptive_name: str) -> Meter:
+        """A `{base_name}-rate` (per second) and `{base_name}-total` meter counting occurrences."""
+        return Meter(
+            metrics.metric_name(f"{base_name}-rate", group_name, f"The number of {descriptive_name} per second"),
+            metrics.metric_name(f"{base_name}-total", group_name, f"The total number of {descriptive_name}"),
+            TimeUnit.SECONDS,
+            WindowedCount(),
+        )
+
     # -- for tests ------------------------------------------------------------------------------------------
 
     def heartbeat(self) -> Heartbeat:
@@ -733,6 +765,11 @@ class CoordinatorResponseHandler(RequestFutureAdapter[ClientResponse, T], Generi
         with self.coordinator._lock:
             return self.coordinator._generation == self.sent_generation
 
+    def _request_latency_ms(self) -> int:
+        """The latency of the response being handled."""
+        assert self.response is not None
+        return self.response.request_latency_ms
+
 
 class _JoinGroupResponseHandler(CoordinatorResponseHandler[JoinGroupResponse, bytes]):
     def handle(self, join_response: JoinGroupResponse, future: RequestFuture[bytes]) -> None:
@@ -749,6 +786,7 @@ class _JoinGroupResponseHandler(CoordinatorResponseHandler[JoinGroupResponse, by
                 future.raise_(Errors.INCONSISTENT_GROUP_PROTOCOL)
                 return
             log.debug(f"Received successful JoinGroup response: {data}")
+            c._sensors.join_sensor.record(self._request_latency_ms())
             with c._lock:
                 if c.state is not MemberState.PREPARING_REBALANCE:
                     # Woken up before the rebalance completed: the group may have been left already.
@@ -852,6 +890,7 @@ class _SyncGroupResponseHandler(CoordinatorResponseHandler[SyncGroupResponse, by
                 future.raise_(Errors.INCONSISTENT_GROUP_PROTOCOL)
                 return
             log.debug(f"Received successful SyncGroup response: {data}")
+            c._sensors.sync_sensor.record(self._request_latency_ms())
             with c._lock:
                 generation = c._generation
                 if not c._has_generation_reset(generation) and c.state is MemberState.COMPLETING_REBALANCE:
@@ -868,6 +907,9 @@ class _SyncGroupResponseHandler(CoordinatorResponseHandler[SyncGroupResponse, by
                         c._rejoin_reason = ""
                         c._rejoin_needed = False
                         c._last_rebalance_end_ms = c.time.milliseconds()
+                        c._sensors.successful_rebalance_sensor.record(
+                            c._last_rebalance_end_ms - c._last_rebalance_start_ms
+                        )
                         c._last_rebalance_start_ms = -1
                         future.complete(bytes(data.assignment))
                 else:
@@ -983,6 +1025,7 @@ class _LeaveGroupResponseHandler(CoordinatorResponseHandler[LeaveGroupResponse, 
 class _HeartbeatResponseHandler(CoordinatorResponseHandler[HeartbeatResponse, None]):
     def handle(self, heartbeat_response: HeartbeatResponse, future: RequestFuture[None]) -> None:
         c = self.coordinator
+        c._sensors.heartbeat_sensor.record(self._request_latency_ms())
         log = c._log
         error = heartbeat_response.error()
         if error is Errors.NONE:
@@ -1026,6 +1069,106 @@ class _HeartbeatResponseHandler(CoordinatorResponseHandler[HeartbeatResponse, No
 
 
 # -- the heartbeat thread ------------------------------------------------------------------------------------
+
+
+def _seconds_since(now_ms: int, then_ms: int) -> float:
+    """Whole seconds from `then_ms` to `now_ms`, truncated toward zero as Java's TimeUnit.convert."""
+    return float(int((now_ms - then_ms) / 1000))
+
+
+class _GroupCoordinatorMetrics:
+    """Java's AbstractCoordinator.GroupCoordinatorMetrics: the group membership sensors, in group
+    `{prefix}-coordinator-metrics`."""
+
+    def __init__(self, coordinator: AbstractCoordinator, metrics: Metrics, metric_grp_prefix: str) -> None:
+        group = f"{metric_grp_prefix}-coordinator-metrics"
+        self.metric_grp_name = group
+
+        def name(metric: str, description: str) -> MetricName:
+            return metrics.metric_name(metric, group, description)
+
+        self.heartbeat_sensor = metrics.sensor("heartbeat-latency")
+        self.heartbeat_sensor.add(
+            name("heartbeat-response-time-max", "The max time taken to receive a response to a heartbeat request"),
+            Max(),
+        )
+        self.heartbeat_sensor.add(coordinator.create_meter(metrics, group, "heartbeat", "heartbeats"))
+
+        self.join_sensor = metrics.sensor("join-latency")
+        self.join_sensor.add(name("join-time-avg", "The average time taken for a group rejoin"), Avg())
+        self.join_sensor.add(name("join-time-max", "The max time taken for a group rejoin"), Max())
+        self.join_sensor.add(coordinator.create_meter(metrics, group, "join", "group joins"))
+
+        self.sync_sensor = metrics.sensor("sync-latency")
+        self.sync_sensor.add(name("sync-time-avg", "The average time taken for a group sync"), Avg())
+        self.sync_sensor.add(name("sync-time-max", "The max time taken for a group sync"), Max())
+        self.sync_sensor.add(coordinator.create_meter(metrics, group, "sync", "group syncs"))
+
+        retried = ", which may be composed of several failed re-trials until it succeeded"
+        self.successful_rebalance_sensor = metrics.sensor("rebalance-latency")
+        self.successful_rebalance_sensor.add(
+            name(
+                "rebalance-latency-avg",
+                "The average time taken for a group to complete a successful rebalance" + retried,
+            ),
+            Avg(),
+        )
+        self.successful_rebalance_sensor.add(
+            name(
+                "rebalance-latency-max", "The max time taken for a group to complete a successful rebalance" + retried
+            ),
+            Max(),
+        )
+        self.successful_rebalance_sensor.add(
+            name(
+                "rebalance-latency-total",
+                "The total number of milliseconds this consumer has spent in successful rebalances since creation",
+            ),
+            CumulativeSum(),
+        )
+        self.successful_rebalance_sensor.add(
+            name(
+                "rebalance-total",
+                "The total number of successful rebalance events, each event is composed of several failed re-trials "
+                "until it succeeded",
+            ),
+            CumulativeCount(),
+        )
+        self.successful_rebalance_sensor.add(
+            name(
+                "rebalance-rate-per-hour",
+                "The number of successful rebalance events per hour, each event is composed of several failed "
+                "re-trials until it succeeded",
+            ),
+            Rate(TimeUnit.HOURS, WindowedCount()),
+        )
+
+        self.failed_rebalance_sensor = metrics.sensor("failed-rebalance")
+        self.failed_rebalance_sensor.add(
+            name("failed-rebalance-total", "The total number of failed rebalance events"), CumulativeCount()
+        )
+        self.failed_rebalance_sensor.add(
+            name("failed-rebalance-rate-per-hour", "The number of failed rebalance events per hour"),
+            Rate(TimeUnit.HOURS, WindowedCount()),
+        )
+
+        def last_rebalance(config: object, now: int) -> float:
+            end_ms = coordinator._last_rebalance_end_ms
+            return -1.0 if end_ms == -1 else _seconds_since(now, end_ms)
+
+        metrics.add_metric(
+            name("last-rebalance-seconds-ago", "The number of seconds since the last successful rebalance event"),
+            MeasurableFn(last_rebalance),
+        )
+
+        def last_heartbeat(config: object, now: int) -> float:
+            sent_ms = coordinator._heartbeat.last_heartbeat_send()
+            return -1.0 if sent_ms == 0 else _seconds_since(now, sent_ms)
+
+        metrics.add_metric(
+            name("last-heartbeat-seconds-ago", "The number of seconds since the last coordinator heartbeat was sent"),
+            MeasurableFn(last_heartbeat),
+        )
 
 
 class _HeartbeatThread(KafkaThread):

@@ -9,7 +9,10 @@ or (as leader) the subscribed topics' metadata change. It also commits offsets (
 asynchronously with callbacks, and automatically every auto.commit.interval.ms) and fetches committed
 offsets.
 
-# PORT: no metrics and no client telemetry. Commit callbacks of async commits run on the application thread
+Metrics: ConsumerCoordinatorMetrics (commit latency and counts, rebalance listener callback times,
+assigned-partitions) beside AbstractCoordinator's group membership ones.
+
+# PORT: no client telemetry. Commit callbacks of async commits run on the application thread
 from `invoke_completed_offset_commit_callbacks`, as in Java.
 """
 
@@ -39,6 +42,7 @@ from kafka.clients.consumer.internals.abstract_coordinator import (
     Generation,
     MemberState,
 )
+from kafka.clients.consumer.internals.consumer_coordinator_metrics import ConsumerCoordinatorMetrics
 from kafka.clients.consumer.internals.consumer_interceptors import ConsumerInterceptors
 from kafka.clients.consumer.internals.consumer_metadata import ConsumerMetadata
 from kafka.clients.consumer.internals.consumer_network_client import ConsumerNetworkClient
@@ -64,6 +68,7 @@ from kafka.common.errors import (
     WakeupException,
 )
 from kafka.common.message import JoinGroupRequestData, OffsetCommitRequestData
+from kafka.common.metrics.metrics import Metrics
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH
@@ -185,6 +190,8 @@ class ConsumerCoordinator(AbstractCoordinator):
         assignors: Sequence[ConsumerPartitionAssignor],
         metadata: ConsumerMetadata,
         subscriptions: SubscriptionState,
+        metrics: Metrics,
+        metric_grp_prefix: str,
         time: Time,
         auto_commit_enabled: bool,
         auto_commit_interval_ms: int,
@@ -192,8 +199,8 @@ class ConsumerCoordinator(AbstractCoordinator):
         throw_on_fetch_stable_offsets_unsupported: bool,
         rack_id: str | None,
     ) -> None:
-        """# PORT: Java also takes Metrics, a metric group prefix and a telemetry reporter."""
-        super().__init__(rebalance_config, log_context, client, time)
+        """# PORT: Java also takes a telemetry reporter."""
+        super().__init__(rebalance_config, log_context, client, metrics, metric_grp_prefix, time)
         self._log = log_context.logger("org.apache.kafka.clients.consumer.internals.ConsumerCoordinator")
         self._metadata = metadata
         self._rack_id = rack_id if rack_id else None
@@ -208,6 +215,7 @@ class ConsumerCoordinator(AbstractCoordinator):
         # Completed async commits, queued by whichever thread handled the response, run on the application
         # thread.
         self._completed_offset_commits: deque[_OffsetCommitCompletion] = deque()
+        self._coordinator_metrics = ConsumerCoordinatorMetrics(subscriptions, metrics, metric_grp_prefix)
         self._interceptors = interceptors
         self._counter_lock = threading.Lock()
         # Async commits in flight, and those waiting for the coordinator lookup.
@@ -241,7 +249,9 @@ class ConsumerCoordinator(AbstractCoordinator):
             self._protocol = max(supported, key=lambda p: p.id)
         else:
             self._protocol = None
-        self._rebalance_listener_invoker = ConsumerRebalanceListenerInvoker(log_context, subscriptions, time)
+        self._rebalance_listener_invoker = ConsumerRebalanceListenerInvoker(
+            log_context, subscriptions, time, self._coordinator_metrics
+        )
         self._metadata.request_update(True)
 
     def _logger_name(self) -> str:
@@ -981,6 +991,7 @@ class _OffsetCommitResponseHandler(CoordinatorResponseHandler[OffsetCommitRespon
 
     def handle(self, commit_response: OffsetCommitResponse, future: RequestFuture[None]) -> None:
         c = self.consumer_coordinator
+        c._coordinator_metrics.commit_sensor.record(self._request_latency_ms())
         log = c._log
         unauthorized_topics: set[str] = set()
         for topic in commit_response.data.topics:

@@ -3,15 +3,15 @@
 
 Calls the user's ConsumerRebalanceListener (if any) for assigned, revoked and lost partitions, logging what
 happens. An error from the listener is returned, not raised (except WakeupException and InterruptException),
-so that the coordinator can finish its bookkeeping first.
-
-# PORT: no callback-latency metrics.
+so that the coordinator can finish its bookkeeping first. The time each callback that returns takes is
+recorded in the coordinator's partition-assigned/revoked/lost-latency sensors.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
+from kafka.clients.consumer.internals.consumer_coordinator_metrics import ConsumerCoordinatorMetrics
 from kafka.clients.consumer.internals.subscription_state import SubscriptionState
 from kafka.common.errors import InterruptException, WakeupException
 from kafka.common.topic_partition import TopicPartition
@@ -26,17 +26,26 @@ def _join(partitions: Collection[TopicPartition]) -> str:
 
 
 class ConsumerRebalanceListenerInvoker:
-    def __init__(self, log_context: LogContext, subscriptions: SubscriptionState, time: Time) -> None:
+    def __init__(
+        self,
+        log_context: LogContext,
+        subscriptions: SubscriptionState,
+        time: Time,
+        coordinator_metrics: ConsumerCoordinatorMetrics,
+    ) -> None:
         self._log = log_context.logger("org.apache.kafka.clients.consumer.internals.ConsumerRebalanceListenerInvoker")
         self._subscriptions = subscriptions
         self._time = time
+        self._coordinator_metrics = coordinator_metrics
 
     def invoke_partitions_assigned(self, assigned_partitions: Collection[TopicPartition]) -> Exception | None:
         self._log.info(f"Adding newly assigned partitions: {_join(assigned_partitions)}")
         listener = self._subscriptions.rebalance_listener()
         if listener is not None:
             try:
+                start_ms = self._time.milliseconds()
                 listener.on_partitions_assigned(assigned_partitions)
+                self._coordinator_metrics.assign_callback_sensor.record(self._time.milliseconds() - start_ms)
             except (WakeupException, InterruptException):
                 raise
             except Exception as e:
@@ -56,7 +65,9 @@ class ConsumerRebalanceListenerInvoker:
         listener = self._subscriptions.rebalance_listener()
         if listener is not None:
             try:
+                start_ms = self._time.milliseconds()
                 listener.on_partitions_revoked(revoked_partitions)
+                self._coordinator_metrics.revoke_callback_sensor.record(self._time.milliseconds() - start_ms)
             except (WakeupException, InterruptException):
                 raise
             except Exception as e:
@@ -78,7 +89,9 @@ class ConsumerRebalanceListenerInvoker:
         listener = self._subscriptions.rebalance_listener()
         if listener is not None:
             try:
+                start_ms = self._time.milliseconds()
                 listener.on_partitions_lost(lost_partitions)
+                self._coordinator_metrics.lose_callback_sensor.record(self._time.milliseconds() - start_ms)
             except (WakeupException, InterruptException):
                 raise
             except Exception as e:

@@ -9,10 +9,10 @@ overlaps with processing.
 Not safe for use by several threads at once: a second thread gets ConcurrentModificationException, except
 for `wakeup`, which any thread may call.
 
-`metrics()` returns the consumer's metrics as Java's do (consumer-fetch-manager-metrics, consumer-metrics,
-consumer-node-metrics, app-info).
+`metrics()` returns the consumer's metrics as Java's do (consumer-fetch-manager-metrics, consumer-metrics with
+KafkaConsumerMetrics' poll and commit timings, consumer-coordinator-metrics, consumer-node-metrics, app-info).
 
-# PORT: no telemetry; no KafkaConsumerMetrics (poll and commit timings); no reporters.
+# PORT: no telemetry; no reporters.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from kafka.clients.consumer.internals.fetch_config import FetchConfig
 from kafka.clients.consumer.internals.fetch_metrics_manager import FetchMetricsManager
 from kafka.clients.consumer.internals.fetch_metrics_registry import FetchMetricsRegistry
 from kafka.clients.consumer.internals.fetcher import Fetcher
+from kafka.clients.consumer.internals.kafka_consumer_metrics import KafkaConsumerMetrics
 from kafka.clients.consumer.internals.offset_fetcher import OffsetFetcher
 from kafka.clients.consumer.internals.subscription_state import FetchPosition, SubscriptionState
 from kafka.clients.consumer.internals.topic_metadata_fetcher import TopicMetadataFetcher
@@ -108,6 +109,7 @@ class LegacyKafkaConsumer(Generic[K, V]):
         self._closed = False
         self._time = time
         self._metrics: Metrics | None = None
+        self._kafka_consumer_metrics: KafkaConsumerMetrics | None = None
         self._client_id = "unknown"
         self._current_thread = _NO_CURRENT_THREAD
         self._refcount = 0
@@ -219,6 +221,8 @@ class LegacyKafkaConsumer(Generic[K, V]):
                 self._assignors,
                 self._metadata,
                 self._subscriptions,
+                self._metrics,
+                CONSUMER_METRIC_GROUP_PREFIX,
                 time,
                 enable_auto_commit,
                 config.get_int(ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG),
@@ -251,6 +255,7 @@ class LegacyKafkaConsumer(Generic[K, V]):
         self._topic_metadata_fetcher = TopicMetadataFetcher(
             log_context, self._client, self._retry_backoff_ms, self._retry_backoff_max_ms
         )
+        self._kafka_consumer_metrics = KafkaConsumerMetrics(self._metrics, CONSUMER_METRIC_GROUP_PREFIX)
         config.log_unused()
         register_app_info(CONSUMER_JMX_PREFIX, self._client_id, self._metrics, time.milliseconds())
         self._log.debug("Kafka consumer initialized")
@@ -381,7 +386,10 @@ class LegacyKafkaConsumer(Generic[K, V]):
         timer = self._time.timer(timeout_ms)
         client = self._require_client()
         self._acquire_and_ensure_open()
+        kafka_consumer_metrics = self._kafka_consumer_metrics
+        assert kafka_consumer_metrics is not None
         try:
+            kafka_consumer_metrics.record_poll_start(timer.current_time_ms())
             if self._subscriptions.has_no_subscription_or_user_assignment():
                 raise RuntimeError("Consumer is not subscribed to any topics or assigned any partitions")
             while True:
@@ -406,6 +414,7 @@ class LegacyKafkaConsumer(Generic[K, V]):
             return ConsumerRecords.empty()
         finally:
             self._release()
+            kafka_consumer_metrics.record_poll_end(timer.current_time_ms())
 
     def _send_fetches(self) -> int:
         self._offset_fetcher.validate_positions_on_metadata_change()
@@ -450,6 +459,7 @@ class LegacyKafkaConsumer(Generic[K, V]):
         # PORT: Java's four commitSync overloads."""
         timeout = self._default_api_timeout_ms if timeout_ms is None else timeout_ms
         self._acquire_and_ensure_open()
+        commit_start = self._time.nanoseconds()
         try:
             self._maybe_throw_invalid_group_id_exception()
             if offsets is None:
@@ -463,6 +473,8 @@ class LegacyKafkaConsumer(Generic[K, V]):
                     f"{{{', '.join(f'{tp}={o!r}' for tp, o in offsets.items())}}}"
                 )
         finally:
+            assert self._kafka_consumer_metrics is not None
+            self._kafka_consumer_metrics.record_commit_sync(self._time.nanoseconds() - commit_start)
             self._release()
 
     def commit_async(
@@ -577,6 +589,7 @@ class LegacyKafkaConsumer(Generic[K, V]):
             return result.get(partitions)
         timeout = self._default_api_timeout_ms if timeout_ms is None else timeout_ms
         self._acquire_and_ensure_open()
+        start = self._time.nanoseconds()
         try:
             self._maybe_throw_invalid_group_id_exception()
             assert self._coordinator is not None
@@ -591,6 +604,8 @@ class LegacyKafkaConsumer(Generic[K, V]):
                 self._update_last_seen_epoch_if_newer(tp, offset_and_metadata)
             return offsets
         finally:
+            assert self._kafka_consumer_metrics is not None
+            self._kafka_consumer_metrics.record_committed(self._time.nanoseconds() - start)
             self._release()
 
     def metrics(self) -> Mapping[MetricName, Metric]:
@@ -770,6 +785,7 @@ class LegacyKafkaConsumer(Generic[K, V]):
                 first_exception = first_exception or e
         for name, closeable in (
             ("consumer interceptors", self._interceptors),
+            ("kafka consumer metrics", self._kafka_consumer_metrics),
             ("consumer network client", self._client),
             ("consumer deserializers", self._deserializers),
         ):

@@ -83,8 +83,10 @@ class ProducerBatch:
         self._final_state: FinalState | None = None
         self._state_lock = threading.Lock()
         self.record_count = 0
-        # PORT: Java also tracks maxRecordSize, read only by the record-size metrics; without metrics it is left out
-        # rather than computed for every record.
+        # PORT: no maxRecordSize. Java raises it on every append to the record's size upper bound (key, value and
+        # headers lengths plus worst-case overheads, not the encoded size), read only by record-size-avg/max.
+        # MemoryRecordsBuilder keeps no per-batch maximum, so it would take a computation per record on the append
+        # path; those two metrics are registered but stay unrecorded.
         self._drained_ms = 0
         self._retry = False
         self._reopened = False

@@ -801,8 +801,9 @@ class SenderMetrics:
     """Java's Sender.SenderMetrics: the producer's sensors, recorded once per batch or per request (never per
     record).
 
-    # PORT: record-size-avg/max are registered but not recorded: Java updates a batch's largest record size on every
-    # append, a per-record cost our producer's append path leaves out."""
+    # PORT: record-size-avg/max are registered but not recorded: Java records each batch's largest record size,
+    # which it updates on every append; MemoryRecordsBuilder does not keep it, so it would be a per-record cost on
+    # the append path (see ProducerBatch)."""
 
     def __init__(
         self, metrics: SenderMetricsRegistry, metadata: ProducerMetadata, client: KafkaClient, time: Time

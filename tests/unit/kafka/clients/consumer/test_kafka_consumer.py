@@ -28,6 +28,7 @@ from kafka.common.message import (
     ListOffsetsResponseData,
     SyncGroupResponseData,
 )
+from kafka.common.metric_name import MetricName
 from kafka.common.node import Node
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
@@ -425,3 +426,52 @@ def test_commit_async_callback(env: _Env) -> None:
         if results:
             break
     assert results == [({TP0: OffsetAndMetadata(3)}, None)]
+
+
+def _metric(env: _Env, group: str, name: str) -> Any:
+    metric = env.consumer.metrics()[MetricName(name, group, "", {"client-id": "mock-consumer"})]
+    return metric.metric_value()
+
+
+def test_poll_commit_and_coordinator_metrics(env: _Env) -> None:
+    """The consumer records its polls (last-poll-seconds-ago, time-between-poll), the time spent in commit_sync and
+    committed (ns, here the mock clock's time the coordinator took to answer), and its coordinator's group join
+    and assignment, under Java's names."""
+    assert _metric(env, "consumer-metrics", "last-poll-seconds-ago") == -1.0
+    env.consumer.subscribe([TOPIC])
+    coordinator = env.prepare_rebalance([TP0, TP1])
+    env.prepare_offset_fetch(coordinator, {TP0: 0, TP1: 0})
+    env.prepare_fetch({TP0: (0, 2), TP1: (0, 1)})
+    assert len(env.consumer.poll(100)) == 3
+    assert env.consumer.assignment() == {TP0, TP1}
+    assert _metric(env, "consumer-coordinator-metrics", "join-total") == 1.0
+    assert _metric(env, "consumer-coordinator-metrics", "rebalance-total") == 1.0
+    assert _metric(env, "consumer-coordinator-metrics", "assigned-partitions") == 2.0
+    assert _metric(env, "consumer-metrics", "last-poll-seconds-ago") == 0.0
+    env.time.sleep(3_000)
+    assert _metric(env, "consumer-metrics", "last-poll-seconds-ago") == 3.0
+    env.consumer.poll(0)
+    assert _metric(env, "consumer-metrics", "time-between-poll-max") == 3_000.0
+    assert _metric(env, "consumer-metrics", "time-between-poll-avg") == 1_500.0
+    assert _metric(env, "consumer-metrics", "poll-idle-ratio-avg") is not None
+
+    def slow_commit(body: AbstractRequest[Any]) -> bool:
+        env.time.sleep(5)
+        return isinstance(body, OffsetCommitRequest)
+
+    env.client.prepare_response_from(slow_commit, OffsetCommitResponse.of({(TOPIC, 0): Errors.NONE}), coordinator)
+    env.consumer.commit_sync({TP0: OffsetAndMetadata(1)})
+    assert _metric(env, "consumer-metrics", "commit-sync-time-ns-total") == 5_000_000.0
+    assert _metric(env, "consumer-coordinator-metrics", "commit-total") == 1.0
+    assert _metric(env, "consumer-coordinator-metrics", "commit-latency-max") == 5.0
+
+    def slow_fetch(body: AbstractRequest[Any]) -> bool:
+        env.time.sleep(2)
+        return True
+
+    data = {(TOPIC, 0): PartitionData(1, None, "", Errors.NONE)}
+    env.client.prepare_response_from(
+        slow_fetch, OffsetFetchResponse.of_groups(0, {GROUP: Errors.NONE}, {GROUP: data}), coordinator
+    )
+    assert env.consumer.committed({TP0})[TP0] == OffsetAndMetadata(1)
+    assert _metric(env, "consumer-metrics", "committed-time-ns-total") == 2_000_000.0

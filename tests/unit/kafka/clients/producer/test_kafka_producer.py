@@ -37,6 +37,7 @@ from kafka.common.message import (
     InitProducerIdResponseData,
     TxnOffsetCommitResponseData,
 )
+from kafka.common.metric_name import MetricName
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.add_offsets_to_txn_response import AddOffsetsToTxnResponse
@@ -507,6 +508,22 @@ class TxnFixture(Fixture):
             lambda d: d.committed == committed and (d.producer_id, d.producer_epoch) == (42, 0),
         )
 
+    def expect_txn_offset_commit(self, topic: str, check: Any = lambda data: True) -> None:
+        """TxnOffsetCommit answered with no error for partition 0 of `topic`."""
+        self.expect(
+            ApiKeys.TXN_OFFSET_COMMIT,
+            TxnOffsetCommitResponse(
+                TxnOffsetCommitResponseData(
+                    topics=[
+                        TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic(
+                            name=topic, partitions=[TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition()]
+                        )
+                    ]
+                )
+            ),
+            check,
+        )
+
     def api_keys_sent(self) -> list[ApiKeys]:
         return [b.api_key for b in self.sent]
 
@@ -557,20 +574,7 @@ def test_send_offsets_to_transaction_with_group_metadata_or_group_id() -> None:
             f.expect(ApiKeys.ADD_OFFSETS_TO_TXN, AddOffsetsToTxnResponse(AddOffsetsToTxnResponseData()))
             if member == "m-1":
                 f.expect_find_coordinator("g")
-            f.expect(
-                ApiKeys.TXN_OFFSET_COMMIT,
-                TxnOffsetCommitResponse(
-                    TxnOffsetCommitResponseData(
-                        topics=[
-                            TxnOffsetCommitResponseData.TxnOffsetCommitResponseTopic(
-                                name="input",
-                                partitions=[TxnOffsetCommitResponseData.TxnOffsetCommitResponsePartition()],
-                            )
-                        ]
-                    )
-                ),
-                lambda d, member=member: d.group_id == "g" and d.member_id == member,
-            )
+            f.expect_txn_offset_commit("input", lambda d, member=member: d.group_id == "g" and d.member_id == member)
             f.producer.send_offsets_to_transaction({tp: OffsetAndMetadata(3)}, group_metadata)
         f.expect_end_txn(committed=True)
         f.producer.commit_transaction()
@@ -688,3 +692,52 @@ def test_default_idempotence_is_dropped_quietly_when_settings_disagree() -> None
     assert ProducerConfig({**base, "acks": "1"}, False).get_boolean("enable.idempotence") is False
     assert ProducerConfig({**base, "retries": 0}, False).get_boolean("enable.idempotence") is False
     assert ProducerConfig({**base, "acks": "all"}, False).get_boolean("enable.idempotence") is True
+
+
+def _producer_metric(producer: KafkaProducer[Any, Any], name: str) -> Any:
+    client_id = producer.client_id
+    metric = producer.metrics()[MetricName(name, "producer-metrics", "", {"client-id": client_id})]
+    return metric.metric_value()
+
+
+def test_transaction_and_flush_times_are_recorded() -> None:
+    """init_transactions, begin_transaction, send_offsets_to_transaction, commit_transaction, abort_transaction
+    and flush each add the time they took to their `*-time-ns-total` (KafkaProducerMetrics), and the first send to
+    a topic the time it waited for the topic's metadata."""
+    f = TxnFixture()
+    names = (
+        "txn-init-time-ns-total",
+        "txn-begin-time-ns-total",
+        "txn-send-offsets-time-ns-total",
+        "txn-commit-time-ns-total",
+        "txn-abort-time-ns-total",
+        "flush-time-ns-total",
+    )
+    try:
+        assert all(_producer_metric(f.producer, n) == 0.0 for n in names)
+        f.expect_find_coordinator()
+        f.expect_init_producer_id()
+        f.producer.init_transactions()
+        assert _producer_metric(f.producer, "txn-init-time-ns-total") > 0
+        f.producer.begin_transaction()
+        assert _producer_metric(f.producer, "txn-begin-time-ns-total") > 0
+        f.expect_add_partitions(TopicPartition(TOPIC, 1))
+        f.expect(ApiKeys.PRODUCE, produce_response(TopicPartition(TOPIC, 1), offset=5))
+        f.producer.send(ProducerRecord(TOPIC, "value", partition=1))
+        f.producer.flush()
+        assert _producer_metric(f.producer, "flush-time-ns-total") > 0
+        f.expect(ApiKeys.ADD_OFFSETS_TO_TXN, AddOffsetsToTxnResponse(AddOffsetsToTxnResponseData()))
+        f.expect_find_coordinator("g")
+        f.expect_txn_offset_commit("input")
+        f.producer.send_offsets_to_transaction({TopicPartition("input", 0): OffsetAndMetadata(3)}, "g")
+        assert _producer_metric(f.producer, "txn-send-offsets-time-ns-total") > 0
+        f.expect_end_txn(committed=True)
+        f.producer.commit_transaction()
+        assert _producer_metric(f.producer, "txn-commit-time-ns-total") > 0
+        f.producer.begin_transaction()
+        f.producer.abort_transaction()
+        assert _producer_metric(f.producer, "txn-abort-time-ns-total") > 0
+        # The producer's metadata keeps only the topics it uses: the first send waited for the topic's.
+        assert _producer_metric(f.producer, "metadata-wait-time-ns-total") > 0
+    finally:
+        f.producer.close(0)

@@ -37,6 +37,7 @@ from kafka.clients.group_rebalance_config import GroupRebalanceConfig
 from kafka.common.cluster import Cluster
 from kafka.common.internals.cluster_resource_listeners import ClusterResourceListeners
 from kafka.common.message import HeartbeatResponseData, JoinGroupResponseData, SyncGroupResponseData
+from kafka.common.metrics.metrics import Metrics
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.abstract_request import AbstractRequest
@@ -98,6 +99,7 @@ class _Listener(ConsumerRebalanceListener):
 class _Env:
     def __init__(self, protocol: RebalanceProtocol = RebalanceProtocol.EAGER) -> None:
         self.time = MockTime()
+        self.metrics = Metrics(time=self.time)
         self.subscriptions = SubscriptionState(LogContext(), OffsetResetStrategy.EARLIEST)
         self.metadata = ConsumerMetadata(
             0, 0, 2**63 - 1, False, False, self.subscriptions, LogContext(), ClusterResourceListeners()
@@ -118,6 +120,8 @@ class _Env:
             [self.assignor],
             self.metadata,
             self.subscriptions,
+            self.metrics,
+            "consumer",
             self.time,
             False,
             5000,
@@ -128,6 +132,7 @@ class _Env:
 
     def close(self) -> None:
         self.coordinator.close(self.time.timer(0))
+        self.metrics.close()
 
     def find_coordinator(self) -> None:
         self.client.prepare_response(FindCoordinatorResponse.prepare_response(Errors.NONE, GROUP, self.node))
@@ -350,3 +355,140 @@ def test_sync_group_error_rejoins(env: _Env) -> None:
     assert env.coordinator.poll(env.time.timer(MAX))
     assert env.subscriptions.assigned_partitions() == {T1P0}
     assert env.coordinator.generation().generation_id == 2
+
+
+# -- metrics (consumer-coordinator-metrics) --------------------------------------------------------------------
+
+
+def _coordinator_metric(env: _Env, name: str) -> Any:
+    metric = env.metrics.metric(env.metrics.metric_name(name, "consumer-coordinator-metrics"))
+    assert metric is not None, name
+    return metric.metric_value()
+
+
+def _taking(env: _Env, ms: int) -> Any:
+    """A request matcher that lets `ms` of the mock clock pass, so the response's latency is `ms`."""
+
+    def matcher(body: AbstractRequest[Any]) -> bool:
+        env.time.sleep(ms)
+        return True
+
+    return matcher
+
+
+class _SlowListener(ConsumerRebalanceListener):
+    """Each callback takes `ms` of the mock clock."""
+
+    def __init__(self, time: MockTime, ms: int) -> None:
+        self._time = time
+        self._ms = ms
+
+    def on_partitions_revoked(self, partitions: Collection[TopicPartition]) -> None:
+        self._time.sleep(self._ms)
+
+    def on_partitions_assigned(self, partitions: Collection[TopicPartition]) -> None:
+        self._time.sleep(self._ms)
+
+    def on_partitions_lost(self, partitions: Collection[TopicPartition]) -> None:
+        self._time.sleep(self._ms)
+
+
+def test_join_sync_rebalance_and_callback_metrics(env: _Env) -> None:
+    """A rebalance records the JoinGroup and SyncGroup response times and counts, one successful rebalance whose
+    latency runs from the join to the sync, the listener's callback time and the assigned partitions; the seconds
+    since the last rebalance count from its end."""
+    assert _coordinator_metric(env, "last-rebalance-seconds-ago") == -1.0
+    assert _coordinator_metric(env, "assigned-partitions") == 0.0
+    env.subscriptions.subscribe({TOPIC1}, _SlowListener(env.time, 4))
+    env.find_coordinator()
+    env.client.prepare_response(_taking(env, 7), env.join_response(1, "consumer", "leader"))
+    env.client.prepare_response(_taking(env, 3), env.sync_response([T1P0, T1P1]))
+    assert env.coordinator.poll(env.time.timer(MAX))
+    expected = {
+        "join-total": 1.0,
+        "join-time-max": 7.0,
+        "join-time-avg": 7.0,
+        "sync-total": 1.0,
+        "sync-time-max": 3.0,
+        "sync-time-avg": 3.0,
+        "rebalance-total": 1.0,
+        "rebalance-latency-total": 10.0,
+        "rebalance-latency-max": 10.0,
+        "failed-rebalance-total": 0.0,
+        "partition-assigned-latency-max": 4.0,
+        "assigned-partitions": 2.0,
+        "last-rebalance-seconds-ago": 0.0,
+    }
+    assert {name: _coordinator_metric(env, name) for name in expected} == expected
+    assert _coordinator_metric(env, "join-rate") > 0
+    assert _coordinator_metric(env, "rebalance-rate-per-hour") > 0
+    env.time.sleep(5_500)
+    assert _coordinator_metric(env, "last-rebalance-seconds-ago") == 5.0
+    # An eager rebalance revokes everything first.
+    env.coordinator.request_rejoin("test")
+    env.rebalance_as_follower(2, [T1P0])
+    assert _coordinator_metric(env, "partition-revoked-latency-max") == 4.0
+    assert _coordinator_metric(env, "partition-revoked-latency-avg") == 4.0
+    assert _coordinator_metric(env, "rebalance-total") == 2.0
+    assert _coordinator_metric(env, "assigned-partitions") == 1.0
+
+
+def test_failed_rebalance_metrics(env: _Env) -> None:
+    """A SyncGroup refused with REBALANCE_IN_PROGRESS counts one failed rebalance; the retry that succeeds counts
+    one successful rebalance, timed from the first join."""
+    env.subscriptions.subscribe({TOPIC1}, env.listener)
+    env.find_coordinator()
+    env.client.prepare_response(_taking(env, 2), env.join_response(1, "consumer", "leader"))
+    env.client.prepare_response(env.sync_response([], Errors.REBALANCE_IN_PROGRESS))
+    env.client.prepare_response(_taking(env, 2), env.join_response(2, "consumer", "leader"))
+    env.client.prepare_response(env.sync_response([T1P0]))
+    assert env.coordinator.poll(env.time.timer(MAX))
+    assert _coordinator_metric(env, "failed-rebalance-total") == 1.0
+    assert _coordinator_metric(env, "failed-rebalance-rate-per-hour") > 0
+    assert _coordinator_metric(env, "rebalance-total") == 1.0
+    assert _coordinator_metric(env, "rebalance-latency-total") == 4.0
+    assert _coordinator_metric(env, "join-total") == 2.0
+    # Only successful SyncGroup responses are timed, as in Java.
+    assert _coordinator_metric(env, "sync-total") == 1.0
+
+
+def test_heartbeat_metrics(env: _Env) -> None:
+    """A heartbeat response records its time and count; last-heartbeat-seconds-ago is -1 until one is sent, then
+    counts the seconds since it was."""
+    env.subscriptions.subscribe({TOPIC1}, env.listener)
+    env.find_coordinator()
+    env.rebalance_as_follower(1, [T1P0])
+    assert _coordinator_metric(env, "last-heartbeat-seconds-ago") == -1.0
+    env.coordinator.heartbeat().sent_heartbeat(env.time.milliseconds())
+    future = env.coordinator.send_heartbeat_request()
+    env.client.prepare_response(_taking(env, 6), HeartbeatResponse(HeartbeatResponseData(error_code=Errors.NONE.code)))
+    env.consumer_client.poll_future(future, env.time.timer(MAX))
+    assert future.succeeded()
+    assert _coordinator_metric(env, "heartbeat-total") == 1.0
+    assert _coordinator_metric(env, "heartbeat-rate") > 0
+    assert _coordinator_metric(env, "heartbeat-response-time-max") == 6.0
+    env.time.sleep(2_000)
+    assert _coordinator_metric(env, "last-heartbeat-seconds-ago") == 2.0
+
+
+def test_commit_metrics(env: _Env) -> None:
+    """Each OffsetCommit response records its time in commit-latency-avg/max and counts in commit-total."""
+    env.subscriptions.assign_from_user({T1P0})
+    env.find_coordinator()
+    for ms in (2, 8):
+        env.client.prepare_response(_taking(env, ms), OffsetCommitResponse.of({(TOPIC1, 0): Errors.NONE}))
+        assert env.coordinator.commit_offsets_sync({T1P0: OffsetAndMetadata(ms)}, env.time.timer(MAX))
+    assert _coordinator_metric(env, "commit-total") == 2.0
+    assert _coordinator_metric(env, "commit-latency-max") == 8.0
+    assert _coordinator_metric(env, "commit-latency-avg") == 5.0
+    assert _coordinator_metric(env, "commit-rate") > 0
+
+
+def test_lost_partitions_callback_metric(env: _Env) -> None:
+    """Partitions lost (the member's generation was reset) record the listener's on_partitions_lost time."""
+    env.subscriptions.subscribe({TOPIC1}, _SlowListener(env.time, 9))
+    env.find_coordinator()
+    env.rebalance_as_follower(1, [T1P0])
+    # Preparing to join with no generation (reset by an error) gives the partitions away as lost.
+    env.coordinator.on_join_prepare(env.time.timer(0), -1, "")
+    assert _coordinator_metric(env, "partition-lost-latency-max") == 9.0
