@@ -1,7 +1,9 @@
 """Our clients' metrics() against a broker started with bin/kafka-server-start.sh (issue 16): the producer counts the
 records it sent (record-send-total, as Java's producer-metrics), the consumer the records it consumed
-(records-consumed-total) with its lag falling to 0 once it has read everything, the admin client reports its
-app-info and connections, and bin/kafka-producer-perf-test.sh --print-metrics prints Java's metrics table."""
+(records-consumed-total) with its lag falling to 0 once it has read everything, a consumer in a group counts its joins,
+assignment, heartbeats and commits (consumer-coordinator-metrics) and its poll and commit timings, a transactional
+producer the time spent in its transaction calls, the admin client reports its app-info and connections, and
+bin/kafka-producer-perf-test.sh --print-metrics prints Java's metrics table."""
 
 from __future__ import annotations
 
@@ -26,6 +28,7 @@ from kafka.common.serialization.byte_array_deserializer import ByteArrayDeserial
 from kafka.common.serialization.byte_array_serializer import ByteArraySerializer
 from kafka.common.topic_partition import TopicPartition
 from tests.integration.broker import BrokerProcess
+from tests.integration.txn_support import ONE_BROKER_OVERRIDES
 
 pytestmark = pytest.mark.integration
 
@@ -36,7 +39,10 @@ N = 500
 @pytest.fixture(scope="module")
 def broker(zookeeper: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
     work = Path(tmp_path_factory.mktemp("client-metrics"))
-    b = BrokerProcess(work, zookeeper.connect_string + "/client-metrics-" + work.name)
+    # One replica for the transaction log too, for the transactional producer.
+    b = BrokerProcess(
+        work, zookeeper.connect_string + "/client-metrics-" + work.name, overrides=dict(ONE_BROKER_OVERRIDES)
+    )
     b.start()
     yield b
     assert b.stop() == 0, b.console_tail()
@@ -183,6 +189,110 @@ def test_records_lag_max_reaches_zero(broker: BrokerProcess) -> None:
     finally:
         producer.close()
         consumer.close()
+
+
+def test_group_consumer_coordinator_metrics(broker: BrokerProcess) -> None:
+    """A consumer in a group has joined (join-total, sync-total, rebalance-total >= 1), has assigned-partitions equal
+    to the partitions it was given, heartbeats (heartbeat-total), and its commit-total rises by one with each
+    commit_sync, whose time adds to commit-sync-time-ns-total; committed() adds to committed-time-ns-total."""
+    topic = _new_topic(broker, partitions=3)
+    _produce(broker, topic)
+    group_id = f"metrics-group-{uuid.uuid4().hex[:8]}"
+    consumer: KafkaConsumer[bytes, bytes] = KafkaConsumer(
+        {
+            "bootstrap.servers": broker.bootstrap,
+            "client.id": "group-consumer",
+            "group.id": group_id,
+            "auto.offset.reset": "earliest",
+            "enable.auto.commit": "false",
+            "heartbeat.interval.ms": "200",
+        },
+        ByteArrayDeserializer(),
+        ByteArrayDeserializer(),
+    )
+    tags = {"client-id": "group-consumer"}
+    coordinator_group = "consumer-coordinator-metrics"
+
+    def coordinator_metric(name: str) -> Any:
+        return _value(consumer.metrics(), coordinator_group, name, **tags)
+
+    try:
+        assert coordinator_metric("assigned-partitions") == 0
+        assert coordinator_metric("last-rebalance-seconds-ago") == -1
+        consumer.subscribe([topic])
+        consumed = 0
+        deadline = time.monotonic() + 60
+        while consumed < N:
+            assert time.monotonic() < deadline, f"consumed {consumed} of {N}"
+            consumed += consumer.poll(500).count()
+        partitions = {TopicPartition(topic, p) for p in range(3)}
+        assert consumer.assignment() == partitions
+        assert coordinator_metric("join-total") >= 1
+        assert coordinator_metric("sync-total") >= 1
+        assert coordinator_metric("rebalance-total") >= 1
+        assert coordinator_metric("rebalance-latency-max") >= 0
+        assert coordinator_metric("assigned-partitions") == len(partitions)
+        assert coordinator_metric("last-rebalance-seconds-ago") >= 0
+        assert coordinator_metric("failed-rebalance-total") >= 0
+        _wait_for(
+            lambda: (consumer.poll(100), coordinator_metric("heartbeat-total"))[1] >= 1,
+            "no heartbeat was ever answered",
+        )
+        assert coordinator_metric("heartbeat-response-time-max") >= 0
+        assert coordinator_metric("last-heartbeat-seconds-ago") >= 0
+        commits_before = coordinator_metric("commit-total")
+        consumer.commit_sync()
+        assert coordinator_metric("commit-total") == commits_before + 1
+        assert coordinator_metric("commit-latency-max") >= 0
+        metrics = consumer.metrics()
+        assert _value(metrics, "consumer-metrics", "commit-sync-time-ns-total", **tags) > 0
+        assert _value(metrics, "consumer-metrics", "last-poll-seconds-ago", **tags) >= 0
+        assert _value(metrics, "consumer-metrics", "time-between-poll-max", **tags) >= 0
+        committed = consumer.committed(partitions)
+        assert isinstance(committed, dict)
+        assert sum(o.offset for o in committed.values() if o is not None) == N
+        assert _value(consumer.metrics(), "consumer-metrics", "committed-time-ns-total", **tags) > 0
+    finally:
+        consumer.close()
+
+
+def test_transactional_producer_metrics(broker: BrokerProcess) -> None:
+    """A transactional producer adds the time of init_transactions, begin_transaction, flush and commit_transaction
+    to their *-time-ns-total in producer-metrics, and the wait for the new topic's metadata to
+    metadata-wait-time-ns-total."""
+    topic = _new_topic(broker)
+    producer = KafkaProducer(
+        {
+            "bootstrap.servers": broker.bootstrap,
+            "client.id": "txn-metrics-producer",
+            "transactional.id": f"txn-metrics-{uuid.uuid4().hex[:8]}",
+            # The first transactional producer waits for __transaction_state to be created and loaded.
+            "max.block.ms": "90000",
+        },
+        ByteArraySerializer(),
+        ByteArraySerializer(),
+    )
+    tags = {"client-id": "txn-metrics-producer"}
+    try:
+        assert _value(producer.metrics(), "producer-metrics", "txn-commit-time-ns-total", **tags) == 0
+        producer.init_transactions()
+        producer.begin_transaction()
+        future = producer.send(ProducerRecord(topic, value=b"in a transaction"))
+        producer.flush()
+        producer.commit_transaction()
+        assert future.get(30).offset == 0
+        metrics = producer.metrics()
+        for name in (
+            "txn-init-time-ns-total",
+            "txn-begin-time-ns-total",
+            "flush-time-ns-total",
+            "txn-commit-time-ns-total",
+            "metadata-wait-time-ns-total",
+        ):
+            assert _value(metrics, "producer-metrics", name, **tags) > 0, name
+        assert _value(metrics, "producer-metrics", "txn-abort-time-ns-total", **tags) == 0
+    finally:
+        producer.close()
 
 
 def test_admin_client_metrics(broker: BrokerProcess) -> None:
