@@ -31,10 +31,6 @@ import struct
 import zlib
 from typing import ClassVar, Final
 
-import cramjam
-import lz4.block
-import zstandard
-
 from kafka.common.errors import CorruptRecordException
 
 Buffer = bytes | bytearray | memoryview
@@ -132,6 +128,8 @@ _LZ4_END_MARK: Final = b"\x00\x00\x00\x00"
 
 
 def _lz4_compress(data: Buffer, magic: int) -> bytes:
+    import lz4.block  # each codec's library is loaded when a batch first needs it
+
     view = memoryview(data)
     parts: list[bytes | memoryview] = [_LZ4_HEADER_BROKEN_HC if magic == _MAGIC_VALUE_V0 else _LZ4_HEADER]
     pack = _U32LE.pack
@@ -149,6 +147,8 @@ def _lz4_compress(data: Buffer, magic: int) -> bytes:
 
 
 def _lz4_decompress(data: Buffer, magic: int, limit: int) -> bytes:
+    import lz4.block
+
     view = memoryview(data)
     n = len(view)
     if n < 7:
@@ -240,6 +240,8 @@ _INT32BE: Final = struct.Struct(">i")
 
 
 def _snappy_compress(data: Buffer) -> bytes:
+    import cramjam
+
     view = memoryview(data)
     parts: list[bytes] = [_XERIAL_HEADER]
     pack = _INT32BE.pack
@@ -251,6 +253,8 @@ def _snappy_compress(data: Buffer) -> bytes:
 
 
 def _snappy_raw_block(block: memoryview, budget: int, limit: int) -> bytes:
+    import cramjam
+
     # The raw format starts with the uncompressed length as an unsigned varint: check it before
     # the codec allocates for it.
     length = 0
@@ -352,6 +356,8 @@ _ZSTD_LEVEL: Final = 3
 
 
 def _zstd_compress(data: Buffer) -> bytes:
+    import zstandard
+
     # Streaming, like zstd-jni's ZstdOutputStream: no content size in the frame header.
     cctx = zstandard.ZstdCompressor(level=_ZSTD_LEVEL, write_content_size=False, write_checksum=False)
     compressor = cctx.compressobj()
@@ -465,6 +471,8 @@ def _zstd_frames(view: memoryview) -> list[_ZstdFrame]:
 
 
 def _zstd_decompress(data: Buffer, limit: int) -> bytes:
+    import zstandard
+
     view = memoryview(data)
     frames = _zstd_frames(view)
     if not frames:
