@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import socket
 import statistics
 import struct
@@ -214,6 +215,7 @@ def main(argv: list[str]) -> int:
     finally:
         if zk is not None:
             zk.stop()
+    shutil.rmtree(work, ignore_errors=True)  # kept when a round failed, for its console.log
     keys = ("ready_s", "started_s", "ready_cpu_s", "rss_mb", "pss_mb", "uss_mb", "vsz_mb", "threads")
     medians = {who: {k: statistics.median(r[k] for r in rs) for k in keys} for who, rs in rounds.items()}
     if "baseline" in trees:
