@@ -55,6 +55,7 @@ def test_startup_order_threads_and_clean_shutdown(zookeeper, zk_chroot: str, tmp
             "socket-server",
             "replica-manager",
             "kafka-healthcheck",
+            "token-manager",
             "kafka-controller",
             "coordinators",
             "authorizer",
