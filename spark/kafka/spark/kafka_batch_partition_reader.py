@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from pyspark.sql.datasource import InputPartition
 
-from kafka.clients.consumer.consumer_record import ConsumerRecord
 from kafka.spark.consumer.kafka_data_consumer import KafkaDataConsumer
 from kafka.spark.kafka_offset_range_calculator import KafkaOffsetRange
 
@@ -61,17 +60,17 @@ class KafkaBatchPartitionReader:
         r = self.offset_range
         if r.from_offset >= r.until_offset:
             return
+        include_headers = self.partition.include_headers
         consumer = KafkaDataConsumer.acquire(r.topic_partition, self.partition.executor_kafka_params)
         try:
-            pending: list[ConsumerRecord[bytes, bytes]] = []
-            for records in consumer.get_batches(
-                r.from_offset, r.until_offset, self.partition.poll_timeout_ms, self.partition.fail_on_data_loss
+            for columns, rows in consumer.get_column_batches(
+                r.from_offset,
+                r.until_offset,
+                self.partition.poll_timeout_ms,
+                self.partition.fail_on_data_loss,
+                include_headers,
+                MAX_RECORDS_PER_ARROW_BATCH,
             ):
-                pending.extend(records)
-                if len(pending) >= MAX_RECORDS_PER_ARROW_BATCH:
-                    yield to_record_batch(r.topic, r.partition, pending, self.partition.include_headers)
-                    pending = []
-            if pending:
-                yield to_record_batch(r.topic, r.partition, pending, self.partition.include_headers)
+                yield to_record_batch(r.topic, r.partition, columns, rows, include_headers)
         finally:
             consumer.release()

@@ -10,9 +10,10 @@ read_committed) are not losses and are skipped quietly.
 
 # PORT: Spark hands out one record per call and asks the broker for the partition's earliest and latest offsets
 after every poll; in Python that per-record path and the two extra requests per poll would cost more than the
-fetch itself. Here records come out a poll at a time (`get_batches`), and the available range is asked for only
-when a poll returns nothing or starts past the requested offset, the only cases where Spark's checks use it. The
-consumer is not pooled across tasks (Spark caches one per executor, partition and group).
+fetch itself. Here records come out as Arrow columns, several polls at a time (`get_column_batches`, with the
+consumer's columnar poll, KafkaConsumer.poll_columns), and the available range is asked for only when a poll
+returns nothing or starts past the requested offset, the only cases where Spark's checks use it. The consumer is
+not pooled across tasks (Spark caches one per executor, partition and group).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kafka.clients.consumer.consumer_record import ConsumerRecord
+from kafka.clients.consumer.internals.fetched_batch_decoder import RecordColumns
 from kafka.clients.consumer.kafka_consumer import KafkaConsumer
 from kafka.clients.consumer.offset_out_of_range_exception import OffsetOutOfRangeException
 from kafka.common.serialization.byte_array_deserializer import ByteArrayDeserializer
@@ -36,8 +37,6 @@ __all__ = ["UNKNOWN_OFFSET", "AvailableOffsetRange", "InternalKafkaConsumer", "K
 log = logging.getLogger("org.apache.spark.sql.kafka010.consumer.KafkaDataConsumer")
 
 UNKNOWN_OFFSET = -2
-
-Records = list[ConsumerRecord[bytes, bytes]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,16 +61,17 @@ class InternalKafkaConsumer:
         self._consumer.assign([topic_partition])
         self._position: int | None = None
 
-    def fetch(self, offset: int, poll_timeout_ms: int) -> tuple[Records, int]:
-        """The records of one poll from `offset` and the position after it. Raises OffsetOutOfRangeException."""
+    def fetch(self, offset: int, poll_timeout_ms: int, columns: RecordColumns, max_records: int) -> tuple[int, int]:
+        """Appends the records of one poll from `offset` to `columns` (whole batches, until `max_records`); returns
+        how many and the position after them. Raises OffsetOutOfRangeException."""
         if self._position != offset:
             # Seeking only when the position differs keeps the consumer's prefetched records.
             self._consumer.seek(self.topic_partition, offset)
         self._position = None
-        records = self._consumer.poll(poll_timeout_ms).records(self.topic_partition)
+        rows = self._consumer.poll_columns(poll_timeout_ms, columns, max_records)
         position = self._consumer.position(self.topic_partition)
         self._position = position
-        return records, position
+        return rows, position
 
     def get_available_offset_range(self) -> AvailableOffsetRange:
         tps = [self.topic_partition]
@@ -124,23 +124,33 @@ class KafkaDataConsumer:
         )
         self._release_consumer()
 
-    def get_batches(
-        self, offset: int, until_offset: int, poll_timeout_ms: int, fail_on_data_loss: bool
-    ) -> Iterator[Records]:
-        """The records of [offset, until_offset) in offset order, a poll's worth at a time (never empty)."""
+    def get_column_batches(
+        self,
+        offset: int,
+        until_offset: int,
+        poll_timeout_ms: int,
+        fail_on_data_loss: bool,
+        include_headers: bool,
+        batch_rows: int,
+    ) -> Iterator[tuple[RecordColumns, int]]:
+        """The records of [offset, until_offset) in offset order as columns, about `batch_rows` rows at a time:
+        (columns, rows), the columns' first `rows` rows (never none) being the range's; a yielded RecordColumns is
+        not touched again."""
         if offset >= until_offset:
             raise ValueError(
                 f"requirement failed: offset must always be less than untilOffset [offset: {offset}, "
                 f"untilOffset: {until_offset}]"
             )
         tp = self.topic_partition
+        columns = RecordColumns(include_headers)
         to_fetch = offset
         while to_fetch < until_offset:
             consumer = self._get_or_retrieve_consumer()
+            before = len(columns)
             try:
-                records, offset_after_poll = consumer.fetch(to_fetch, poll_timeout_ms)
+                rows, offset_after_poll = consumer.fetch(to_fetch, poll_timeout_ms, columns, batch_rows - before)
                 self.num_polls += 1
-                if not records:
+                if not rows:
                     available = consumer.get_available_offset_range()
                     if to_fetch < available.earliest or to_fetch >= available.latest:
                         raise OffsetOutOfRangeException({tp: to_fetch})
@@ -162,10 +172,10 @@ class KafkaDataConsumer:
                 to_fetch = self._get_earliest_available_offset_between(to_fetch, until_offset)
                 if to_fetch == UNKNOWN_OFFSET:
                     self.offset_out_of_range += until_offset - old
-                    return
+                    break
                 self.offset_out_of_range += to_fetch - old
                 continue
-            first = records[0].offset
+            first = columns.offset_at(before)
             if first < to_fetch:
                 raise IllegalStateException(f"Tried to fetch {to_fetch} but the returned record offset was {first}")
             if first > to_fetch:
@@ -176,12 +186,21 @@ class KafkaDataConsumer:
                         self.data_loss += 1
                         raise kafka_exceptions.could_not_read_offset_range(to_fetch, first, tp, self.group_id)
                     self._log_on_data_loss(f"Skip missing records in [{to_fetch}, {min(first, until_offset)})")
-            if records[-1].offset >= until_offset:
-                records = records[: bisect.bisect_left(records, until_offset, key=_offset)]
-            if records:
-                self.total_records_read += len(records)
-                yield records
+            end = len(columns)
+            if columns.last_offset() >= until_offset:
+                # The last batch goes past the range: its rows from until_offset on are left out.
+                end = bisect.bisect_left(range(before, end), until_offset, key=columns.offset_at) + before
+                self.total_records_read += end - before
+                if end:
+                    yield columns, end
+                return
+            self.total_records_read += end - before
             to_fetch = offset_after_poll
+            if end >= batch_rows:
+                yield columns, end
+                columns = RecordColumns(include_headers)
+        if len(columns):
+            yield columns, len(columns)
 
     def _get_earliest_available_offset_between(self, offset: int, until_offset: int) -> int:
         """The first available offset in [offset, until_offset), or UNKNOWN_OFFSET when none is."""
@@ -223,7 +242,3 @@ class KafkaDataConsumer:
     def _log_on_data_loss(self, message: str, cause: BaseException | None = None) -> None:
         self.data_loss += 1
         log.warning("%s %s", message, self._additional_warning_message(), exc_info=cause)
-
-
-def _offset(record: ConsumerRecord[bytes, bytes]) -> int:
-    return record.offset

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from kafka.clients.consumer.consumer_record import ConsumerRecord
+from kafka.clients.consumer.internals.fetched_batch_decoder import RecordColumns
 from kafka.clients.consumer.offset_out_of_range_exception import OffsetOutOfRangeException
 from kafka.common.topic_partition import TopicPartition
 from kafka.spark.consumer.kafka_data_consumer import AvailableOffsetRange, KafkaDataConsumer
@@ -26,13 +27,13 @@ class FakeConsumer:
         self.per_poll = per_poll
         self.closed = False
 
-    def fetch(self, offset: int, poll_timeout_ms: int) -> tuple[list[ConsumerRecord[bytes, bytes]], int]:
+    def fetch(self, offset: int, poll_timeout_ms: int, columns: RecordColumns, max_records: int) -> tuple[int, int]:
         if offset < self.range.earliest or offset > self.range.latest:
             raise OffsetOutOfRangeException({TP: offset})
         found = [o for o in self.offsets if o >= offset][: self.per_poll]
-        records = [ConsumerRecord("t", 0, o, b"k", b"v") for o in found]
+        columns.append_records([ConsumerRecord("t", 0, o, b"k", b"v") for o in found])
         position = found[-1] + 1 if found else offset
-        return records, position
+        return len(found), position
 
     def get_available_offset_range(self) -> AvailableOffsetRange:
         return self.range
@@ -41,19 +42,28 @@ class FakeConsumer:
         self.closed = True
 
 
-def _read(fake: FakeConsumer, start: int, until: int, fail_on_data_loss: bool) -> list[int]:
+def _read(fake: FakeConsumer, start: int, until: int, fail_on_data_loss: bool, batch_rows: int = 4) -> list[int]:
     consumer = KafkaDataConsumer(TP, {"group.id": "g"})
     consumer._consumer = fake  # type: ignore[assignment]
     consumer._get_or_retrieve_consumer = lambda: fake  # type: ignore[method-assign]
     try:
-        return [r.offset for batch in consumer.get_batches(start, until, 1000, fail_on_data_loss) for r in batch]
+        offsets = []
+        seen = []
+        for columns, rows in consumer.get_column_batches(start, until, 1000, fail_on_data_loss, False, batch_rows):
+            assert rows > 0 and all(columns is not c for c in seen)
+            seen.append(columns)
+            offsets += [columns.offset_at(i) for i in range(rows)]
+        return offsets
     finally:
         consumer.release()
 
 
 def test_reads_the_range_and_stops_at_its_end() -> None:
-    """Records of [from, until) come out in order; those at and past `until` are not returned."""
-    assert _read(FakeConsumer(range(10), 0, 10), 2, 8, True) == list(range(2, 8))
+    """Records of [from, until) come out in order; those at and past `until` are not returned, whatever the
+    columns' size."""
+    for batch_rows in (1, 2, 4, 100):
+        assert _read(FakeConsumer(range(10), 0, 10), 2, 8, True, batch_rows) == list(range(2, 8))
+        assert _read(FakeConsumer(range(10), 0, 10, per_poll=5), 2, 8, True, batch_rows) == list(range(2, 8))
 
 
 def test_gaps_above_log_start_are_not_loss() -> None:
@@ -75,10 +85,10 @@ def test_gap_at_log_start_detected_after_poll() -> None:
     assert _read(fake, 3, 10, True) == list(range(6, 10))
 
     class Moved(FakeConsumer):
-        def fetch(self, offset: int, poll_timeout_ms: int) -> tuple[list[ConsumerRecord[bytes, bytes]], int]:
-            records, position = super().fetch(offset, poll_timeout_ms)
+        def fetch(self, offset: int, poll_timeout_ms: int, columns: RecordColumns, max_records: int) -> tuple[int, int]:
+            rows, position = super().fetch(offset, poll_timeout_ms, columns, max_records)
             self.range = AvailableOffsetRange(7, 10)  # retention moved the log start during the poll
-            return records, position
+            return rows, position
 
     with pytest.raises(KafkaIllegalStateException, match=r"COULD_NOT_READ_OFFSET_RANGE"):
         _read(Moved(range(7, 10), 3, 10), 3, 10, True)
@@ -93,8 +103,8 @@ def test_nothing_fetched_is_a_timeout() -> None:
     """No record within the poll timeout although the range is available is Spark's TimeoutException."""
 
     class Silent(FakeConsumer):
-        def fetch(self, offset: int, poll_timeout_ms: int) -> tuple[list[ConsumerRecord[bytes, bytes]], int]:
-            return [], offset
+        def fetch(self, offset: int, poll_timeout_ms: int, columns: RecordColumns, max_records: int) -> tuple[int, int]:
+            return 0, offset
 
     with pytest.raises(TimeoutException, match="Cannot fetch record for offset 2 in 1000 milliseconds"):
         _read(Silent(range(10), 0, 10), 2, 8, True)

@@ -9,12 +9,9 @@
  * returns it or raises the error the record-at-a-time path raises, and calls again for the rest. It never raises
  * for the data it is given: whatever it does not decode is left to the caller.
  *
- * record_columns(records, cls) lays the offsets, timestamps, keys and values of such records out as Arrow columns
- * (the Spark source's batches, kafka.spark.kafka_record_to_row_converter, which falls back to pyarrow's own
- * conversion where this module is absent).
- *
  * decode_columns(...) appends a whole record section of common records straight to Arrow column buffers, with no
- * record object per row (the consumer's columnar fetch, fetched_batch_decoder.RecordColumns).
+ * record object per row (the consumer's columnar fetch, fetched_batch_decoder.RecordColumns, which the Spark source
+ * reads).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -227,154 +224,6 @@ static PyObject *decode_records(PyObject *self, PyObject *const *args, Py_ssize_
 }
 
 
-/* Appends `n` bytes to a growing buffer (a bytearray-like C array); -1 with MemoryError. */
-typedef struct {
-    char *data;
-    Py_ssize_t size, capacity;
-} growing_buffer;
-
-static int buffer_append(growing_buffer *b, const char *src, Py_ssize_t n) {
-    if (b->size + n > b->capacity) {
-        Py_ssize_t capacity = b->capacity ? b->capacity : 4096;
-        while (capacity < b->size + n) {
-            capacity *= 2;
-        }
-        char *data = PyMem_Realloc(b->data, (size_t)capacity);
-        if (data == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        b->data = data;
-        b->capacity = capacity;
-    }
-    memcpy(b->data + b->size, src, (size_t)n);
-    b->size += n;
-    return 0;
-}
-
-/* One binary column of Arrow (validity bitmap, int32 offsets, data) built from the records' `slot` values; a
- * new reference to (validity or None, offsets, data, null count) or NULL with an exception. */
-static PyObject *binary_column(PyObject *records, Py_ssize_t n, int slot) {
-    PyObject *offsets = PyBytes_FromStringAndSize(NULL, (n + 1) * 4);
-    PyObject *validity = PyBytes_FromStringAndSize(NULL, (n + 7) / 8);
-    if (offsets == NULL || validity == NULL) {
-        Py_XDECREF(offsets);
-        Py_XDECREF(validity);
-        return NULL;
-    }
-    int32_t *off = (int32_t *)PyBytes_AS_STRING(offsets);
-    unsigned char *valid = (unsigned char *)PyBytes_AS_STRING(validity);
-    memset(valid, 0, (size_t)((n + 7) / 8));
-    growing_buffer data = {NULL, 0, 0};
-    Py_ssize_t nulls = 0;
-    off[0] = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *record = PyList_GET_ITEM(records, i);
-        PyObject *v = *(PyObject **)((char *)record + slot_offsets[slot]);
-        if (v == Py_None) {
-            nulls++;
-        } else if (v != NULL && PyBytes_CheckExact(v)) {
-            if (PyBytes_GET_SIZE(v) > INT32_MAX - data.size) {
-                PyErr_SetString(PyExc_OverflowError, "a binary column above 2 GiB");
-                goto fail;
-            }
-            if (buffer_append(&data, PyBytes_AS_STRING(v), PyBytes_GET_SIZE(v)) < 0) {
-                goto fail;
-            }
-            valid[i >> 3] |= (unsigned char)(1 << (i & 7));
-        } else {
-            PyErr_SetString(PyExc_TypeError, "a key or value that is not bytes or None");
-            goto fail;
-        }
-        off[i + 1] = (int32_t)data.size;
-    }
-    PyObject *data_obj = PyBytes_FromStringAndSize(data.data ? data.data : "", data.size);
-    PyMem_Free(data.data);
-    if (data_obj == NULL) {
-        Py_DECREF(offsets);
-        Py_DECREF(validity);
-        return NULL;
-    }
-    if (nulls == 0) {
-        Py_DECREF(validity);
-        validity = Py_NewRef(Py_None);
-    }
-    return Py_BuildValue("(NNNn)", validity, offsets, data_obj, nulls);
-fail:
-    PyMem_Free(data.data);
-    Py_DECREF(offsets);
-    Py_DECREF(validity);
-    return NULL;
-}
-
-/* record_columns(records, cls): the columns of a list of ConsumerRecords (class `cls`, as decode_records makes
- * them) in Arrow's layout: (offsets as int64 bytes, timestamps as int64 bytes, key column, value column, the
- * records' common timestamp type or None when they differ), each binary column as from binary_column. Raises
- * TypeError for a record of another class or a key or value that is not bytes or None (the caller then builds
- * the columns itself). */
-static PyObject *record_columns(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 2 || !PyList_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "record_columns(records: list, cls)");
-        return NULL;
-    }
-    PyObject *records = args[0];
-    if (load_slots(args[1]) < 0) {
-        return NULL;
-    }
-    Py_ssize_t n = PyList_GET_SIZE(records);
-    PyObject *timestamp_type = NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *record = PyList_GET_ITEM(records, i);
-        if (Py_TYPE(record) != (PyTypeObject *)cached_cls) {
-            PyErr_SetString(PyExc_TypeError, "a record of another class");
-            return NULL;
-        }
-        PyObject *t = *(PyObject **)((char *)record + slot_offsets[S_TIMESTAMP_TYPE]);
-        if (i == 0) {
-            timestamp_type = t;
-        } else if (t != timestamp_type) {
-            timestamp_type = Py_None;
-        }
-    }
-    PyObject *offsets = PyBytes_FromStringAndSize(NULL, n * 8);
-    PyObject *timestamps = PyBytes_FromStringAndSize(NULL, n * 8);
-    if (offsets == NULL || timestamps == NULL) {
-        Py_XDECREF(offsets);
-        Py_XDECREF(timestamps);
-        return NULL;
-    }
-    int64_t *off = (int64_t *)PyBytes_AS_STRING(offsets);
-    int64_t *ts = (int64_t *)PyBytes_AS_STRING(timestamps);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *record = PyList_GET_ITEM(records, i);
-        PyObject *o = *(PyObject **)((char *)record + slot_offsets[S_OFFSET]);
-        PyObject *t = *(PyObject **)((char *)record + slot_offsets[S_TIMESTAMP]);
-        if (o == NULL || t == NULL || !PyLong_Check(o) || !PyLong_Check(t)) {
-            PyErr_SetString(PyExc_TypeError, "an offset or timestamp that is not an int");
-            goto fail;
-        }
-        off[i] = PyLong_AsLongLong(o);
-        ts[i] = PyLong_AsLongLong(t);
-        if (PyErr_Occurred()) {
-            goto fail;
-        }
-    }
-    PyObject *keys = binary_column(records, n, S_KEY);
-    if (keys == NULL) {
-        goto fail;
-    }
-    PyObject *values = binary_column(records, n, S_VALUE);
-    if (values == NULL) {
-        Py_DECREF(keys);
-        goto fail;
-    }
-    return Py_BuildValue("(NNNNO)", offsets, timestamps, keys, values, timestamp_type ? timestamp_type : Py_None);
-fail:
-    Py_DECREF(offsets);
-    Py_DECREF(timestamps);
-    return NULL;
-}
-
 /* Grows a bytearray by `n` bytes; the new bytes' address, or NULL with an exception. */
 static char *bytearray_extend(PyObject *array, Py_ssize_t n) {
     Py_ssize_t size = PyByteArray_GET_SIZE(array);
@@ -553,8 +402,6 @@ static PyObject *decode_columns(PyObject *self, PyObject *const *args, Py_ssize_
 static PyMethodDef methods[] = {
     {"decode_records", (PyCFunction)(void (*)(void))decode_records, METH_FASTCALL,
      "Decodes the common v2 records of a record section into ConsumerRecords; returns (position, count)."},
-    {"record_columns", (PyCFunction)(void (*)(void))record_columns, METH_FASTCALL,
-     "The offset, timestamp, key and value columns of ConsumerRecords in Arrow's layout."},
     {"decode_columns", (PyCFunction)(void (*)(void))decode_columns, METH_FASTCALL,
      "Appends the records of a whole v2 record section to Arrow column buffers; returns how many, or -1."},
     {NULL, NULL, 0, NULL},

@@ -383,6 +383,10 @@ class RecordColumns:
         value: int = _INT64.unpack_from(self.offsets, len(self.offsets) - 8)[0]
         return value
 
+    def offset_at(self, row: int) -> int:
+        value: int = _INT64.unpack_from(self.offsets, 8 * row)[0]
+        return value
+
     def append_records(self, records: list[ConsumerRecord[bytes, bytes]]) -> None:
         """Appends decoded records (the record-by-record path and the fallback of the compiled one)."""
         pack64 = _INT64.pack
@@ -394,8 +398,10 @@ class RecordColumns:
             self.timestamp_types += _INT8.pack(record._timestamp_type.id)
             _append_binary(self.key_validity, self.key_offsets, self.key_data, row, record._key, pack32)
             _append_binary(self.value_validity, self.value_offsets, self.value_data, row, record._value, pack32)
-            if self.include_headers and record._headers:
-                self.headers[row] = [(h.key(), h.value()) for h in record._headers]
+            if self.include_headers and record._headers is not None:
+                headers = [(h.key(), h.value()) for h in record._headers]
+                if headers:
+                    self.headers[row] = headers
             row += 1
 
     def decode_batch(self, batch: DefaultRecordBatch, min_offset: int) -> int | None:
