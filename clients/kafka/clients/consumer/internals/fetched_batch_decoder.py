@@ -19,6 +19,10 @@ Either way the records come out with their raw bytes as key and value (what Byte
 CompletedFetch deserializes them later, one by one and only as they are returned, when the consumer has
 other deserializers. A record that cannot be decoded ends the list: the records before it are returned,
 and the error comes with the next one, where the record-at-a-time iteration would have raised it.
+
+RecordColumns is the columnar counterpart (KafkaConsumer.poll_columns): the compiled `decode_columns` writes a
+whole batch of common records into Arrow buffers, and the records of any other batch, decoded as above, are
+appended to them.
 """
 
 from __future__ import annotations
