@@ -1,8 +1,7 @@
 """Port of com.yammer.metrics.core.Gauge (metrics-core 2.2.0).
 
 # PORT: Yammer's Gauge is an abstract class whose subclasses override value(); here a Gauge wraps the callable that
-# computes the value (Kafka's gauges are all anonymous subclasses doing exactly that). Subclasses may still
-# override value().
+# computes the value (Kafka's gauges are all anonymous subclasses doing exactly that).
 """
 
 from __future__ import annotations
@@ -18,10 +17,8 @@ class Gauge:
 
     __slots__ = ("_fn",)
 
-    def __init__(self, fn: Callable[[], Any] | None = None) -> None:
+    def __init__(self, fn: Callable[[], Any]) -> None:
         self._fn = fn
 
     def value(self) -> Any:
-        if self._fn is None:
-            raise NotImplementedError("Gauge without a value function")
         return self._fn()
