@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from pyspark.sql.datasource import InputPartition
 
-from kafka.spark.consumer.kafka_data_consumer import KafkaDataConsumer
 from kafka.spark.kafka_offset_range_calculator import KafkaOffsetRange
 
 if TYPE_CHECKING:
@@ -55,6 +54,9 @@ class KafkaBatchPartitionReader:
         self.offset_range = partition.offset_range
 
     def batches(self) -> Iterator[pa.RecordBatch]:
+        # The consumer is imported here, on the executor: the driver's processes that plan a read (the streaming
+        # source's runner among them, a fresh process per query) only make partitions.
+        from kafka.spark.consumer.kafka_data_consumer import KafkaDataConsumer
         from kafka.spark.kafka_record_to_row_converter import to_record_batch
 
         r = self.offset_range

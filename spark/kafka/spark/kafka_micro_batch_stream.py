@@ -127,6 +127,7 @@ class KafkaMicroBatchStream(DataSourceStreamReader, SupportsTriggerAvailableNow)
         self.all_data_for_trigger_available_now: PartitionOffsetMap | None = None
         self.is_trigger_available_now = False
         self._offset_reader: KafkaOffsetReaderAdmin | None = None
+        self._initial_partition_offsets: PartitionOffsetMap | None = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
@@ -146,7 +147,10 @@ class KafkaMicroBatchStream(DataSourceStreamReader, SupportsTriggerAvailableNow)
     # -- offsets
 
     def initialOffset(self) -> dict[str, Any]:
-        return KafkaSourceOffset(self._get_or_create_initial_partition_offsets()).to_dict()
+        # Resolved once per stream, as Spark's lazy initialPartitionOffsets: Spark asks more than once per query.
+        if self._initial_partition_offsets is None:
+            self._initial_partition_offsets = self._get_or_create_initial_partition_offsets()
+        return KafkaSourceOffset(self._initial_partition_offsets).to_dict()
 
     def getDefaultReadLimit(self) -> ReadLimit:
         if self.max_offsets_per_trigger is not None:

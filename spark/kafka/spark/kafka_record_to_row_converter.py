@@ -16,11 +16,11 @@ from __future__ import annotations
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from kafka.clients.consumer.internals.fetched_batch_decoder import RecordColumns
-
 if TYPE_CHECKING:
     import pyarrow as pa
     from pyspark.sql.types import StructType
+
+    from kafka.clients.consumer.internals.fetched_batch_decoder import RecordColumns
 
 __all__ = ["arrow_schema", "kafka_schema", "to_record_batch"]
 

@@ -7,6 +7,7 @@ MBean is not registered; its values are the `app-info` metrics of the client's M
 
 from __future__ import annotations
 
+import functools
 import logging
 from importlib import metadata
 from typing import TYPE_CHECKING
@@ -24,8 +25,10 @@ _log = logging.getLogger("org.apache.kafka.common.utils.AppInfoParser")
 _DISTRIBUTION = "kafka-port"
 
 
+@functools.cache
 def get_version() -> str:
-    """The version every tool's `--version` prints."""
+    """The version every tool's `--version` prints, looked up once per process as Java reads it once per class
+    load (the lookup scans every sys.path entry, zips included: each client's start-up asked twice)."""
     try:
         return metadata.version(_DISTRIBUTION)
     except metadata.PackageNotFoundError:
