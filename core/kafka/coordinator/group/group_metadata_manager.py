@@ -589,14 +589,16 @@ class GroupMetadataManager(Logging, KafkaMetricsGroup):
                 self.debug(
                     f"Started loading offsets and group metadata from {topic_partition} for epoch {coordinator_epoch}"
                 )
-                self._do_load_groups_and_offsets(topic_partition, on_group_loaded)
+                num_records, num_bytes = self._do_load_groups_and_offsets(topic_partition, on_group_loaded)
                 end_time_ms = self._time.milliseconds()
                 total_loading_time_ms = end_time_ms - start_time_ms
                 self._partition_load_sensor.record(float(total_loading_time_ms), end_time_ms, False)
+                # PORT: 2.8's line gives times only; the record and byte counts are those 3.7's CoordinatorLoaderImpl
+                # logs when it loads a coordinator partition.
                 self.info(
                     f"Finished loading offsets and group metadata from {topic_partition} in {total_loading_time_ms} "
                     f"milliseconds for epoch {coordinator_epoch}, of which {scheduler_time_ms} milliseconds was spent "
-                    "in the scheduler."
+                    f"in the scheduler. Loaded {num_records} records which total to {num_bytes} bytes."
                 )
             except Exception as t:  # Kafka catches Throwable: the partition must end up owned either way
                 self.error(f"Error loading offsets from {topic_partition}", t)
@@ -607,7 +609,9 @@ class GroupMetadataManager(Logging, KafkaMetricsGroup):
 
     def _do_load_groups_and_offsets(
         self, topic_partition: TopicPartition, on_group_loaded: Callable[[GroupMetadata], None]
-    ) -> None:
+    ) -> tuple[int, int]:
+        """Reads the partition's log into groups and offsets; returns how many records and bytes it read."""
+
         def log_end_offset() -> int:
             leo = self.replica_manager.get_log_end_offset(topic_partition)
             return -1 if leo is None else int(leo)
@@ -615,7 +619,9 @@ class GroupMetadataManager(Logging, KafkaMetricsGroup):
         log = self.replica_manager.get_log(topic_partition)
         if log is None:
             self.warn(f"Attempted to load offsets and group metadata from {topic_partition}, but found no log")
-            return
+            return 0, 0
+        num_records = 0
+        num_bytes = 0
 
         loaded_offsets: dict[GroupTopicPartition, CommitRecordMetadataAndOffset] = {}
         pending_offsets: dict[int, dict[GroupTopicPartition, CommitRecordMetadataAndOffset]] = {}
@@ -638,6 +644,7 @@ class GroupMetadataManager(Logging, KafkaMetricsGroup):
             buffer_grown,
         ):
             is_txn_offset_commit = batch.is_transactional()
+            num_bytes += batch.size_in_bytes()
             if batch.is_control_batch():
                 record_iterator = iter(batch)
                 control = next(record_iterator, None)
@@ -651,6 +658,7 @@ class GroupMetadataManager(Logging, KafkaMetricsGroup):
             else:
                 batch_base_offset: int | None = None
                 for record in batch:
+                    num_records += 1
                     key = record.key()
                     if key is None:
                         raise ValueError("requirement failed: Group metadata/offset entry key should not be null")
@@ -736,6 +744,7 @@ class GroupMetadataManager(Logging, KafkaMetricsGroup):
                 raise IllegalStateException(
                     f"Unexpected unload of active group {group_id} while loading partition {topic_partition}"
                 )
+        return num_records, num_bytes
 
     def _load_group(
         self, group: GroupMetadata, offsets: _Offsets, pending_transactional_offsets: _PendingOffsets

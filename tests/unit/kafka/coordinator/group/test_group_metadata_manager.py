@@ -7,6 +7,7 @@ a real Log under tmp_path, so stores write real bytes and loads read them back.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -476,7 +477,8 @@ def test_load_from_different_segments_with_small_buffer(tmp_path: Path, caplog: 
 
 
 def test_load_logs_finished_line(env: Env, caplog: pytest.LogCaptureFixture) -> None:
-    """A finished load logs Kafka's line with the partition, the time taken and the epoch."""
+    """A finished load logs Kafka's line with the partition, the time taken and the epoch, and (as 3.7's coordinator
+    loader does) how many records and bytes it read."""
     append_offsets(env, {TP_FOO0: 1})
     with caplog.at_level(logging.INFO, logger=MANAGER_LOGGER):
         env.load(env.manager, epoch=3)
@@ -485,10 +487,17 @@ def test_load_logs_finished_line(env: Env, caplog: pytest.LogCaptureFixture) -> 
         "[GroupMetadataManager brokerId=0] Scheduling loading of offsets and group metadata from "
         "__consumer_offsets-0 for epoch 3" in messages
     )
-    assert (
-        "[GroupMetadataManager brokerId=0] Finished loading offsets and group metadata from __consumer_offsets-0 "
-        "in 0 milliseconds for epoch 3, of which 0 milliseconds was spent in the scheduler."
-    ) in messages
+    finished = [m for m in messages if "Finished loading" in m]
+    assert len(finished) == 1
+    match = re.fullmatch(
+        r"\[GroupMetadataManager brokerId=0\] Finished loading offsets and group metadata from __consumer_offsets-0 "
+        r"in 0 milliseconds for epoch 3, of which 0 milliseconds was spent in the scheduler\. "
+        r"Loaded 1 records which total to (\d+) bytes\.",
+        finished[0],
+    )
+    assert match is not None, finished[0]
+    # One batch holding the one offset commit: more than the 61-byte v2 batch header.
+    assert int(match.group(1)) > 61
 
 
 def test_load_of_corrupt_partition_still_owns_it(env: Env, caplog: pytest.LogCaptureFixture) -> None:
