@@ -54,6 +54,9 @@ def read_all(bootstrap: str, timeout: float = 60.0) -> list[str]:
             except KafkaException:
                 if time.monotonic() > deadline:
                     raise
+                # librdkafka answers a topic it has no metadata for yet with UNKNOWN_PARTITION and may not ask for
+                # it again soon: ask for the topic's metadata before retrying.
+                consumer.list_topics(TOPIC, timeout=10)
                 time.sleep(0.5)
         consumer.assign([TopicPartition(TOPIC, 0, 0)])
         out: list[str] = []
