@@ -1369,6 +1369,8 @@ class Log(Logging, KafkaMetricsGroup):
                     if not ignore_record_size and result.message_size_maybe_changed:
                         for batch in valid_records.batches():
                             if batch.size_in_bytes() > self.config.max_message_size:
+                                # The size of the records as sent, as before a recompression.
+                                self._mark_bytes_rejected(records.size_in_bytes())
                                 raise RecordTooLargeException(
                                     f"Message batch size is {batch.size_in_bytes()} bytes in append to partition "
                                     f"{self.topic_partition} which exceeds the maximum configured size of "
@@ -1559,6 +1561,13 @@ class Log(Logging, KafkaMetricsGroup):
             relative_position_in_segment += batch.size_in_bytes()
         return updated_producers, completed_txns, None
 
+    def _mark_bytes_rejected(self, size_in_bytes: int) -> None:
+        """BytesRejectedPerSec of the topic and of all topics: an append refused for exceeding max.message.bytes."""
+        stats = self.broker_topic_stats
+        if stats is not None:
+            stats.topic_stats(self.topic_partition.topic).bytes_rejected_rate.mark(size_in_bytes)
+            stats.all_topics_stats.bytes_rejected_rate.mark(size_in_bytes)
+
     def _analyze_and_validate_records(
         self, records: MemoryRecords, origin: AppendOrigin, ignore_record_size: bool, leader_epoch: int
     ) -> LogAppendInfo:
@@ -1599,6 +1608,7 @@ class Log(Logging, KafkaMetricsGroup):
             last_leader_epoch = batch.partition_leader_epoch()
             batch_size = batch.size_in_bytes()
             if not ignore_record_size and batch_size > max_message_size:
+                self._mark_bytes_rejected(records.size_in_bytes())
                 raise RecordTooLargeException(
                     f"The record batch size in the append to {self.topic_partition} is {batch_size} bytes which "
                     f"exceeds the maximum configured value of {max_message_size}."

@@ -1070,12 +1070,7 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
                 CorruptRecordException,
                 KafkaStorageException,
             ) as e:
-                # Expected failures: not counted as failed produce requests.
-                if stats is not None and isinstance(e, RecordTooLargeException):
-                    # PORT: Kafka's Log marks the rejected bytes where it refuses a record over max.message.bytes;
-                    # the Log here has no BrokerTopicStats, so they are marked where its refusal arrives.
-                    stats.topic_stats(tp.topic).bytes_rejected_rate.mark(records.size_in_bytes())
-                    stats.all_topics_stats.bytes_rejected_rate.mark(records.size_in_bytes())
+                # Expected failures: not counted as failed produce requests (the Log marked BytesRejected).
                 results[tp] = LogAppendResult(unknown_log_append_info(), e)
             except RecordValidationException as rve:
                 log_start_offset = process_failed_record(tp, rve.invalid_exception)

@@ -205,6 +205,26 @@ def test_message_too_large(env: Env) -> None:
     assert log.log_end_offset == 0 and log.size == 0
 
 
+def test_message_too_large_marks_bytes_rejected(env: Env) -> None:
+    """The Log that refuses a batch over max.message.bytes marks BytesRejectedPerSec of its topic and of all topics
+    with the size of the records as sent, as Kafka's Log does."""
+    from kafka.server.kafka_request_handler import BrokerTopicStats
+
+    log = env.create_log({"max.message.bytes": 200})
+    stats = log.broker_topic_stats = BrokerTopicStats()
+    try:
+        too_large = records(b"x" * 500)
+        # The meters are the process's ones (Yammer's default registry): the change is what counts.
+        topic_before = stats.topic_stats("topic").bytes_rejected_rate.count
+        all_before = stats.all_topics_stats.bytes_rejected_rate.count
+        with pytest.raises(RecordTooLargeException):
+            log.append_as_leader(too_large, 0)
+        assert stats.topic_stats("topic").bytes_rejected_rate.count == topic_before + too_large.size_in_bytes()
+        assert stats.all_topics_stats.bytes_rejected_rate.count == all_before + too_large.size_in_bytes()
+    finally:
+        stats.close()
+
+
 def test_corrupt_batch_is_rejected(env: Env) -> None:
     """A batch whose CRC does not match is a CorruptRecordException."""
     log = env.create_log()
