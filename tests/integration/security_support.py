@@ -407,3 +407,47 @@ def reissue_certificate(certs: TestCerts, name: str, cn: str = "broker", server:
     """Another certificate (a new key) signed by `ca` with CN=<cn>: the same subject and names as the broker's for
     cn="broker" (a keystore a running broker accepts dynamically), another subject otherwise."""
     return _make_leaf(certs.dir, name, certs.ca, cn, server=server)
+
+
+def round_trip_with_our_clients(
+    props: dict[str, str],
+    topic: str,
+    value: bytes,
+    consumer_props: dict[str, str] | None = None,
+    timeout: float = 30.0,
+) -> list[bytes]:
+    """Our KafkaProducer sends `value` to `topic` with the client settings `props` (security protocol, SASL, ...),
+    then our KafkaConsumer in a new group (with `consumer_props`, else the same settings) reads the topic from the
+    start: returns the values it read (waiting up to `timeout` seconds for the first)."""
+    import time
+    import uuid
+
+    from kafka.clients.consumer.kafka_consumer import KafkaConsumer
+    from kafka.clients.producer.kafka_producer import KafkaProducer
+    from kafka.clients.producer.producer_record import ProducerRecord
+    from kafka.common.serialization.byte_array_deserializer import ByteArrayDeserializer
+    from kafka.common.serialization.byte_array_serializer import ByteArraySerializer
+
+    producer = KafkaProducer({**props, "acks": "all"}, ByteArraySerializer(), ByteArraySerializer())
+    try:
+        producer.send(ProducerRecord(topic, value=value)).get(60_000)
+    finally:
+        producer.close()
+    consumer = KafkaConsumer(
+        {
+            **(props if consumer_props is None else consumer_props),
+            "group.id": "g-" + uuid.uuid4().hex,
+            "auto.offset.reset": "earliest",
+        },
+        ByteArrayDeserializer(),
+        ByteArrayDeserializer(),
+    )
+    try:
+        consumer.subscribe([topic])
+        values: list[bytes] = []
+        deadline = time.monotonic() + timeout
+        while not values and time.monotonic() < deadline:
+            values += [r.value for r in consumer.poll(500)]
+        return values
+    finally:
+        consumer.close()

@@ -23,7 +23,7 @@ import pytest
 from confluent_kafka import KafkaError, Producer
 
 from tests.integration.broker import ROOT, BrokerProcess
-from tests.integration.security_support import listener_bootstrap, scram_jaas
+from tests.integration.security_support import listener_bootstrap, round_trip_with_our_clients, scram_jaas
 
 SCRAM_SERVER_JAAS = "org.apache.kafka.common.security.scram.ScramLoginModule required;"
 USERS = {"alice": "alice-secret", "bob": "bob-secret", "carol": "carol-secret"}
@@ -170,12 +170,6 @@ def describe_tokens(bootstrap: str, user: str, owners: list[str] | None = None) 
 def test_token_lifecycle(brokers: list[BrokerProcess], sasl: list[str], tmp_path: Path) -> None:
     """Create as alice with bob as renewer; produce and consume with the token on our clients, on both brokers;
     describe lists it; bob renews it; carol may not; alice expires it and logins stop."""
-    from kafka.clients.consumer.kafka_consumer import KafkaConsumer
-    from kafka.clients.producer.kafka_producer import KafkaProducer
-    from kafka.clients.producer.producer_record import ProducerRecord
-    from kafka.common.serialization.byte_array_deserializer import ByteArrayDeserializer
-    from kafka.common.serialization.byte_array_serializer import ByteArraySerializer
-
     token_id, hmac, out = create_token(
         tmp_path, sasl[0], "alice", "--max-life-time-period", "-1", "--renewer-principal", "User:bob"
     )
@@ -189,26 +183,8 @@ def test_token_lifecycle(brokers: list[BrokerProcess], sasl: list[str], tmp_path
     wait_for_login(sasl[1], token_id, hmac, True)
 
     topic = "token-" + uuid.uuid4().hex[:8]
-    token_props = client_props(sasl[1], token_jaas(token_id, hmac))
-    producer = KafkaProducer({**token_props, "acks": "all"}, ByteArraySerializer(), ByteArraySerializer())
-    try:
-        producer.send(ProducerRecord(topic, value=b"with a token")).get(60_000)
-    finally:
-        producer.close()
-    consumer = KafkaConsumer(
-        {**token_props, "group.id": "g-" + uuid.uuid4().hex, "auto.offset.reset": "earliest"},
-        ByteArrayDeserializer(),
-        ByteArrayDeserializer(),
-    )
-    try:
-        consumer.subscribe([topic])
-        values: list[bytes] = []
-        deadline = time.monotonic() + 30
-        while not values and time.monotonic() < deadline:
-            values += [r.value for r in consumer.poll(500)]
-        assert values == [b"with a token"]
-    finally:
-        consumer.close()
+    values = round_trip_with_our_clients(client_props(sasl[1], token_jaas(token_id, hmac)), topic, b"with a token")
+    assert values == [b"with a token"]
 
     # Describe, with the tool and with the admin client.
     done = tokens_tool(sasl[0], user_config(tmp_path, sasl[0], "alice"), "--describe")

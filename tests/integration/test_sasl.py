@@ -35,7 +35,13 @@ from kafka.common.requests.sasl_authenticate_request import SaslAuthenticateRequ
 from kafka.common.requests.sasl_handshake_request import SaslHandshakeRequest
 from tests.integration.broker import ROOT, BrokerProcess
 from tests.integration.kafka_python_support import kafka_python_produce
-from tests.integration.security_support import listener_bootstrap, plain_jaas, plain_server_jaas, scram_jaas
+from tests.integration.security_support import (
+    listener_bootstrap,
+    plain_jaas,
+    plain_server_jaas,
+    round_trip_with_our_clients,
+    scram_jaas,
+)
 from tests.utils import wait_until_true
 
 SCRAM_SERVER_JAAS = "org.apache.kafka.common.security.scram.ScramLoginModule required;"
@@ -352,40 +358,14 @@ def our_config(sasl_bootstrap: str, mechanism: str, jaas: str) -> dict[str, Any]
 
 
 def test_our_clients(sasl_bootstrap: str, boot_user: tuple[str, str]) -> None:
-    from kafka.clients.consumer.kafka_consumer import KafkaConsumer
-    from kafka.clients.producer.kafka_producer import KafkaProducer
-    from kafka.clients.producer.producer_record import ProducerRecord
-    from kafka.common.serialization.byte_array_deserializer import ByteArrayDeserializer
-    from kafka.common.serialization.byte_array_serializer import ByteArraySerializer
-
     topic = "sasl-ours-" + uuid.uuid4().hex[:8]
-    producer = KafkaProducer(
-        {**our_config(sasl_bootstrap, "SCRAM-SHA-512", scram_jaas(*boot_user)), "acks": "all"},
-        ByteArraySerializer(),
-        ByteArraySerializer(),
+    values = round_trip_with_our_clients(
+        our_config(sasl_bootstrap, "SCRAM-SHA-512", scram_jaas(*boot_user)),
+        topic,
+        b"from ours",
+        consumer_props=our_config(sasl_bootstrap, "PLAIN", plain_jaas("alice", "alice-secret")),
     )
-    try:
-        producer.send(ProducerRecord(topic, value=b"from ours")).get(60_000)
-    finally:
-        producer.close()
-    consumer = KafkaConsumer(
-        {
-            **our_config(sasl_bootstrap, "PLAIN", plain_jaas("alice", "alice-secret")),
-            "group.id": "g-" + uuid.uuid4().hex,
-            "auto.offset.reset": "earliest",
-        },
-        ByteArrayDeserializer(),
-        ByteArrayDeserializer(),
-    )
-    try:
-        consumer.subscribe([topic])
-        values: list[bytes] = []
-        deadline = time.monotonic() + 30
-        while not values and time.monotonic() < deadline:
-            values += [r.value for r in consumer.poll(500)]
-        assert values == [b"from ours"]
-    finally:
-        consumer.close()
+    assert values == [b"from ours"]
 
 
 def test_our_admin_client_wrong_password_refused(sasl_bootstrap: str) -> None:
