@@ -279,7 +279,17 @@ def test_unclean_election(cluster: Cluster, tmp_path: Path) -> None:
     broker1.start()
     try:
         other = Cluster([broker1])
-        wait_until_true(lambda: leader_of(other, "tools-unclean", 0) is None, "the partition to go offline", timeout=30)
+
+        def offline() -> bool:
+            # Just restarted, broker 1 answers UNKNOWN_TOPIC_OR_PART until the controller's UpdateMetadata reaches it.
+            try:
+                return leader_of(other, "tools-unclean", 0) is None
+            except ck.KafkaException as e:
+                if e.args[0].code() == ck.KafkaError.UNKNOWN_TOPIC_OR_PART:
+                    return False
+                raise
+
+        wait_until_true(offline, "the partition to go offline", timeout=30)
         election = elect(
             broker1.bootstrap, "--election-type", "unclean", "--topic", "tools-unclean", "--partition", "0"
         )
