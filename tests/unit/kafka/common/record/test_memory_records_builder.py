@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 
+import crc32c
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -218,6 +220,45 @@ def test_control_batch_with_end_transaction_marker() -> None:
     assert EndTransactionMarker.deserialize(record) == marker
     assert record.timestamp() == 999
     assert records.size_in_bytes() == 61 + EndTransactionMarker.CURRENT_END_TXN_SCHEMA_RECORD_SIZE
+
+
+@pytest.mark.parametrize("control_type,type_code", [(ControlRecordType.ABORT, 0), (ControlRecordType.COMMIT, 1)])
+def test_end_transaction_marker_batch_bytes_are_kafkas(control_type: ControlRecordType, type_code: int) -> None:
+    """The marker batch a partition leader writes to its segment, byte for byte as Kafka writes it, laid out here by
+    hand from Kafka's documented v2 format (DefaultRecordBatch, DefaultRecord, EndTransactionMarker) rather than
+    with our builder: 61 bytes of batch header (transactional and control attributes, no sequence) and one 17-byte
+    record whose key is (version 0, type) and whose value is (version 0, coordinator epoch)."""
+    record_body = (
+        b"\x00"  # attributes
+        + b"\x00"  # timestamp delta, varint 0
+        + b"\x00"  # offset delta, varint 0
+        + b"\x08"  # key length 4, zigzag varint
+        + struct.pack(">hh", 0, type_code)
+        + b"\x0c"  # value length 6
+        + struct.pack(">hi", 0, 7)  # version 0, coordinator epoch 7
+        + b"\x00"  # no headers
+    )
+    record = bytes([len(record_body) << 1]) + record_body
+    after_crc = (
+        struct.pack(">hiqq", 0x30, 0, 1_700_000_000_000, 1_700_000_000_000)  # transactional | control, offset delta 0
+        + struct.pack(">qhii", 4242, 3, -1, 1)  # producer id, epoch, no base sequence, one record
+        + record
+    )
+    expected = (
+        struct.pack(">qiib", 500, 4 + 1 + 4 + len(after_crc), 9, 2)  # base offset, length, leader epoch, magic
+        + struct.pack(">I", crc32c.crc32c(after_crc))
+        + after_crc
+    )
+    records = MemoryRecords.with_end_transaction_marker(
+        4242,
+        3,
+        EndTransactionMarker(control_type, 7),
+        initial_offset=500,
+        timestamp=1_700_000_000_000,
+        partition_leader_epoch=9,
+    )
+    assert bytes(records.buffer()) == expected
+    assert len(expected) == 61 + 17
 
 
 def test_control_records_only_in_control_batches() -> None:
