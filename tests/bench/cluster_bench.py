@@ -9,14 +9,23 @@ Measures, for topics with 3 partitions, RF=3 and min.insync.replicas=2:
 - failover: the time from SIGKILL of a partition's leader (and, separately, from SIGTERM, a controlled shutdown)
   to the first write acknowledged after it, with an idempotent acks=all producer writing 500 records/s.
 Prints a Markdown table and writes the raw figures as JSON.
+
+    .venv/bin/python -m tests.bench.cluster_bench --probe [--py-spy leader.txt]
+
+measures what a busy machine does not move: the CPU seconds each broker spends per record (utime + stime from
+/proc/<pid>/stat), leader and followers apart, for acks=all 1 KB records one per request at 200/s and 1,000/s to a
+one-partition topic and for the 10 KB throughput case; `--py-spy FILE` records the leader's threads (raw folded
+stacks) during the 1,000/s run.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -139,10 +148,95 @@ def failover(cluster: KafkaCluster, sig: int) -> float:
     return round(acked_after[0] - signalled[0], 2)
 
 
+def cpu_seconds(pid: int) -> float:
+    """utime + stime of process `pid` (all its threads) in seconds."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_snapshot(cluster: KafkaCluster) -> dict[int, float]:
+    return {b.broker_id: cpu_seconds(b.pid) for b in cluster.brokers}
+
+
+def ms_per_record(before: dict[int, float], after: dict[int, float], records: int) -> dict[int, float]:
+    return {i: round((after[i] - before[i]) * 1000 / records, 3) for i in before}
+
+
+class LatencyProbe:
+    """The topic of one latency run: made, its leader found, then the brokers' CPU read (and the leader's py-spy
+    started), so that the topic's creation is not counted."""
+
+    def __init__(self, cluster: KafkaCluster, py_spy_out: str | None, seconds: float) -> None:
+        self.cluster = cluster
+        self.py_spy_out = py_spy_out
+        self.seconds = seconds
+        self.leader = -1
+        self.before: dict[int, float] = {}
+        self.spy: subprocess.Popen[bytes] | None = None
+
+    def create_topic(self, topic: str) -> None:
+        create_topic(self.cluster.bootstrap, topic, partitions=1)
+        self.leader = partition_leader(self.cluster.bootstrap, topic)
+        if self.py_spy_out:
+            pid = self.cluster.broker(self.leader).pid
+            cmd = [
+                str(Path(sys.executable).with_name("py-spy")),
+                "record",
+                "--threads",
+                "-f",
+                "raw",
+                "-r",
+                "250",
+                "-d",
+                str(int(self.seconds) + 2),
+            ]
+            cmd += ["-o", self.py_spy_out, "--pid", str(pid)]
+            self.spy = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.before = cpu_snapshot(self.cluster)
+
+    def run(self, rate: int) -> dict[str, Any]:
+        lat = latency(
+            self.cluster.bootstrap, rate=rate, seconds=self.seconds, acks="all", create_topic=self.create_topic
+        )
+        per = ms_per_record(self.before, cpu_snapshot(self.cluster), int(rate * self.seconds))
+        if self.spy is not None:
+            self.spy.wait()
+        return {
+            **lat,
+            "leader": self.leader,
+            "leader_cpu_ms_per_record": per[self.leader],
+            "follower_cpu_ms_per_record": [v for k, v in per.items() if k != self.leader],
+        }
+
+
+def probe(cluster: KafkaCluster, py_spy_dir: str | None, seconds: float) -> dict[str, Any]:
+    """CPU per record of each broker (leader apart) in the acks=all latency and 10 KB throughput cases."""
+    results: dict[str, Any] = {}
+    for rate in (200, 1000):
+        out = None
+        if py_spy_dir and rate == 1000:
+            Path(py_spy_dir).mkdir(parents=True, exist_ok=True)
+            out = str(Path(py_spy_dir) / "leader-1000-per-s.txt")
+        key = f"acks_all_1KB_{rate}_per_s"
+        results[key] = LatencyProbe(cluster, out, seconds).run(rate)
+        print(key, results[key], flush=True)
+    msgs, size = 10_000, 10_240
+    before = cpu_snapshot(cluster)  # the topic's creation is counted here: small beside 100 MB of records
+    mb_s = throughput(cluster.bootstrap, "all", msgs, size)
+    per = ms_per_record(before, cpu_snapshot(cluster), msgs)
+    # Three partitions, as a rule one led by each broker: every broker leads one and follows two.
+    results["acks_all_10KB_throughput"] = {"MB_s": mb_s, "cpu_ms_per_record": per}
+    print("acks_all_10KB_throughput", results["acks_all_10KB_throughput"], flush=True)
+    return results
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--out", default="cluster_bench.json")
+    ap.add_argument("--probe", action="store_true", help="only the CPU-per-record probe (acks=all)")
+    ap.add_argument("--py-spy", metavar="DIR", help="with --probe: py-spy raw profiles of each broker at 1,000/s")
+    ap.add_argument("--seconds", type=float, default=5.0, help="with --probe: length of each latency run")
     args = ap.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="cluster-bench-"))
     (work / "zk").mkdir()
@@ -154,6 +248,10 @@ def main(argv: list[str]) -> int:
     results: dict[str, Any] = {}
     try:
         cluster.start()
+        if args.probe:
+            results = probe(cluster, args.py_spy, args.seconds)
+            Path(args.out).write_text(json.dumps(results, indent=1))
+            return 0
         for name, msgs, size in (("100B", 100_000, 100), ("10KB", 10_000, 10_240)):
             for acks in ("all", "1"):
                 key = f"produce_MB_s_{name}_acks_{acks}"
