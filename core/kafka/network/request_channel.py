@@ -25,7 +25,7 @@ from kafka.common.errors import KafkaException
 from kafka.common.network.client_information import ClientInformation
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
-from kafka.common.protocol.message import ByteBufferAccessor
+from kafka.common.protocol.message import ByteBufferAccessor, Message
 from kafka.common.requests.abstract_request import AbstractRequest
 from kafka.common.requests.abstract_response import AbstractResponse
 from kafka.common.requests.envelope_response import EnvelopeResponse
@@ -851,30 +851,36 @@ def _camel(name: str) -> str:
     return head + "".join(word[:1].upper() + word[1:] for word in rest)
 
 
-def _plain_json(value: Any) -> Any:
-    if isinstance(value, dict):
+def _json_node(value: Any) -> Any:
+    if isinstance(value, Message):
         node: dict[str, Any] = {}
-        for key, item in value.items():
-            name = _camel(key)
-            if name == "records" and isinstance(item, (bytes, bytearray, memoryview)):
-                # As Kafka's JSON converters without record serialisation: only the size of the records.
-                node["recordsSizeInBytes"] = memoryview(item).nbytes
+        for name in value._FIELDS:
+            item = getattr(value, name)
+            if name == "records" and item is not None:
+                # As Kafka's JSON converters without record serialisation: only the size of the records (a
+                # FileRecords slice is not read for it).
+                size_in_bytes = getattr(item, "size_in_bytes", None)
+                node["recordsSizeInBytes"] = size_in_bytes() if size_in_bytes is not None else memoryview(item).nbytes
             else:
-                node[name] = _plain_json(item)
+                node[_camel(name)] = _json_node(item)
         return node
     if isinstance(value, list):
-        return [_plain_json(item) for item in value]
+        return [_json_node(item) for item in value]
+    if value is None or isinstance(value, (int, float, str, bool)):
+        return value
     if isinstance(value, (bytes, bytearray, memoryview)):
         return base64.b64encode(bytes(value)).decode("ascii")
+    if hasattr(value, "to_bytes"):  # Uuid
+        return str(value)
     return value
 
 
 def _message_node(data: Any) -> Any:
     """A request or response body as the request log shows it: its fields by camelCase name.
 
-    # PORT: Kafka writes these with the generated XxxJsonConverter classes; ours come from `to_dict()` of the
-    # generated data, with Kafka's field names and records shown by size."""
-    return _plain_json(data.to_dict())
+    # PORT: Kafka writes these with the generated XxxJsonConverter classes; ours walk the generated data's fields,
+    # with Kafka's field names and records shown by size."""
+    return _json_node(data)
 
 
 def _request_node(request: AbstractRequest[Any]) -> Any:

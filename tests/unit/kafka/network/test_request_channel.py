@@ -253,6 +253,39 @@ def test_build_response_send_frames_the_response() -> None:
     assert request.response_node(ApiVersionsResponse.default_api_versions_response()) is None  # logging is off
 
 
+def test_response_node_shows_file_records_by_size_without_reading_them(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With request logging on, a Fetch response's records appear as recordsSizeInBytes, as Kafka's converters
+    write them; a FileRecords slice is measured, never read (the log line must not cost a read of the data)."""
+    import logging
+
+    from kafka.common.message import FetchResponseData
+    from kafka.common.record.file_records import FileRecords
+    from kafka.common.requests.fetch_response import FetchResponse
+
+    path = tmp_path / "00000000000000000000.log"
+    path.write_bytes(b"x" * 1000)
+    log = FileRecords.open(path, file_already_exists=True)
+    records = log.slice(100, 700)
+    monkeypatch.setattr(FileRecords, "read_bytes", lambda self: pytest.fail("records were read"))
+    partition = FetchResponseData.PartitionData(partition_index=2, high_watermark=5, records=records)
+    topic = FetchResponseData.FetchableTopicResponse(topic="t", partitions=[partition])
+    response = FetchResponse(FetchResponseData(responses=[topic]))
+    logger = logging.getLogger("kafka.request.logger")
+    level = logger.level
+    logger.setLevel(logging.DEBUG)  # setLevel, not the attribute: it also clears isEnabledFor's cache
+    try:
+        node = make_request().response_node(response)
+    finally:
+        logger.setLevel(level)
+    (partition_node,) = node["responses"][0]["partitions"]
+    assert partition_node["partitionIndex"] == 2 and partition_node["highWatermark"] == 5
+    assert partition_node["recordsSizeInBytes"] == 700 and "records" not in partition_node
+    assert node["responses"][0]["topic"] == "t"
+    log.close()
+
+
 def test_session_sanitized_user() -> None:
     """The session's sanitized user percent-encodes what cannot appear in metric tags or ZooKeeper paths."""
     session = Session(KafkaPrincipal("User", "alice smith*~"), "127.0.0.1")
