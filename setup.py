@@ -14,6 +14,11 @@ setup(
             "kafka.clients.consumer.internals._fetched_batch_decoder",
             ["clients/kafka/clients/consumer/internals/_fetched_batch_decoder.c"],
             optional=True,
-        )
+        ),
+        Extension(
+            "kafka.common.record._default_record_writer",
+            ["clients/kafka/common/record/_default_record_writer.c"],
+            optional=True,
+        ),
     ]
 )

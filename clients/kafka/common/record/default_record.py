@@ -20,7 +20,8 @@ keys and values come out as `bytes`; every failure is an InvalidRecordException,
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final
 
 from kafka.common.errors import InvalidRecordException
@@ -169,6 +170,27 @@ def read_varlong(buf: Buffer, pos: int) -> tuple[int, int]:
 
 
 _NULL_VARINT: Final = varint_bytes(-1)
+
+
+#: The v2 record writer in C (the optional extension `_default_record_writer`, built from source at install time
+#: where a C compiler is found), or None: then DefaultRecord.write_to's Python below writes every record. Called as
+#: write_record(out, offset_delta, timestamp_delta, key, value, headers_tail, room), it appends the same bytes as
+#: write_to (headers_tail: `_headers_bytes(headers)`, None without headers) and returns their size, or -1 without
+#: writing when they are more than `room`, or None for deltas out of an int/long's range (the Python path wraps
+#: them). KAFKA_PORT_PURE_PYTHON_WRITER=1 selects the Python writer (the tests run both).
+def _load_compiled_writer() -> Callable[..., int | None] | None:
+    if os.environ.get("KAFKA_PORT_PURE_PYTHON_WRITER") == "1":
+        return None
+    try:
+        from kafka.common.record import _default_record_writer  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    write: Callable[..., int | None] = _default_record_writer.write_record
+    return write
+
+
+_compiled_write_record = _load_compiled_writer()
+_NO_LIMIT: Final = 2**62
 _NULL_VARINT_SIZE_BYTES: Final = 1
 
 
@@ -321,6 +343,13 @@ class DefaultRecord(Record):
         """Append one encoded record to `out`; returns the bytes written."""
         if headers is None:
             raise ValueError("Headers cannot be null")
+        compiled = _compiled_write_record
+        if compiled is not None:
+            written = compiled(
+                out, offset_delta, timestamp_delta, key, value, _headers_bytes(headers) if headers else None, _NO_LIMIT
+            )
+            if written is not None:
+                return written
         # The producer's hot path: the varints of small deltas and lengths come from the table, and the
         # value goes into `out` as it is rather than through an intermediate copy of the whole record.
         u = (timestamp_delta << 1) ^ (timestamp_delta >> 63)

@@ -17,11 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from kafka.common.record import default_record as _default_record
 from kafka.common.record.abstract_legacy_record_batch import write_header as write_legacy_header
 from kafka.common.record.abstract_records import AbstractRecords
 from kafka.common.record.compression_type import CompressionType
 from kafka.common.record.control_record_type import ControlRecordType
-from kafka.common.record.default_record import DefaultRecord
+from kafka.common.record.default_record import DefaultRecord, _headers_bytes
 from kafka.common.record.default_record_batch import RECORD_BATCH_OVERHEAD, DefaultRecordBatch
 from kafka.common.record.legacy_record import LegacyRecord
 from kafka.common.record.record import EMPTY_HEADERS
@@ -408,10 +409,29 @@ class MemoryRecordsBuilder:
             return False
         offset = last_offset + 1
         base_offset = self._base_offset
-        size = DefaultRecord.write_to(stream, offset - base_offset, timestamp - base_timestamp, key, value, headers)
-        if write_limit < estimated + size:
-            del stream[len(stream) - size :]
-            return False
+        compiled = _default_record._compiled_write_record
+        written = (
+            None
+            if compiled is None
+            else compiled(
+                stream,
+                offset - base_offset,
+                timestamp - base_timestamp,
+                key,
+                value,
+                _headers_bytes(headers) if headers else None,
+                write_limit - estimated,
+            )
+        )
+        if written is not None:
+            if written < 0:
+                return False
+            size = written
+        else:
+            size = DefaultRecord.write_to(stream, offset - base_offset, timestamp - base_timestamp, key, value, headers)
+            if write_limit < estimated + size:
+                del stream[len(stream) - size :]
+                return False
         if self._num_records == INT32_MAX or offset - base_offset > INT32_MAX:
             self._record_written(offset, timestamp, size)  # raises
         self._num_records += 1

@@ -1,5 +1,7 @@
 """Tests of the producer's one-pass append (MemoryRecordsBuilder.append_if_room) and of DefaultRecord.write_to's
-encoding: both must write exactly what Java's hasRoomFor + append and DefaultRecord.writeTo write."""
+encoding: both must write exactly what Java's hasRoomFor + append and DefaultRecord.writeTo write. Every test runs
+with the compiled record writer (when the optional extension `_default_record_writer` is built) and with the Python
+one."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import random
 
 import pytest
 
+from kafka.common.record import default_record
 from kafka.common.record.compression_type import CompressionType
 from kafka.common.record.default_record import DefaultRecord, varint_bytes, varlong_bytes
 from kafka.common.record.memory_records import MemoryRecords
@@ -18,6 +21,20 @@ from kafka.common.record.timestamp_type import TimestampType
 
 Record = tuple[int, bytes | None, bytes | None, tuple[Header, ...]]
 BASE_TIMESTAMP = 1_700_000_000_000
+
+_COMPILED = default_record._compiled_write_record
+
+
+@pytest.fixture(autouse=True, params=["compiled", "python"])
+def writer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The record writer: the compiled one (skipped where the extension is not built) or Python's."""
+    if request.param == "compiled":
+        if _COMPILED is None:
+            pytest.skip("the optional _default_record_writer extension is not built")
+        monkeypatch.setattr(default_record, "_compiled_write_record", _COMPILED)
+    else:
+        monkeypatch.setattr(default_record, "_compiled_write_record", None)
+    return str(request.param)
 
 
 def _records(seed: int, count: int) -> list[Record]:
@@ -136,7 +153,20 @@ def _reference_record(
 
 @pytest.mark.parametrize(
     ("offset_delta", "timestamp_delta"),
-    [(0, 0), (63, -1), (64, 8191), (8192, -8193), (2**31 - 1, 2**40), (5, -(2**62))],
+    [
+        (0, 0),
+        (63, -1),
+        (64, 8191),
+        (8192, -8193),
+        (2**31 - 1, 2**40),
+        (5, -(2**62)),
+        (-(2**31), 2**63 - 1),
+        (1, -(2**63)),
+        # Out of an int's and a long's range: wrapped as Java's casts would (the compiled writer leaves these
+        # to the Python one).
+        (2**31, 2**63),
+        (-(2**31) - 1, -(2**63) - 1),
+    ],
 )
 def test_write_to_writes_the_v2_record_layout(offset_delta: int, timestamp_delta: int) -> None:
     """write_to appends the record exactly as laid out field by field, and returns its size, which
@@ -169,3 +199,18 @@ def test_records_appended_in_one_pass_read_back() -> None:
     expected = [SimpleRecord(t, k, v, h) for t, k, v, h in records]
     assert read == expected
     assert [r.offset() for r in batch] == list(range(100, 140))
+
+
+def test_write_to_takes_any_buffer_for_key_and_value() -> None:
+    """bytearray and memoryview keys and values are written as the same bytes would be."""
+    expected = bytearray()
+    DefaultRecord.write_to(expected, 3, 7, b"key", b"value", (RecordHeader("h", b"1"),))
+    out = bytearray()
+    DefaultRecord.write_to(out, 3, 7, bytearray(b"key"), memoryview(b"value"), (RecordHeader("h", b"1"),))
+    assert out == expected
+
+
+def test_write_to_refuses_a_str_value() -> None:
+    """A value that is not bytes-like is a TypeError."""
+    with pytest.raises(TypeError):
+        DefaultRecord.write_to(bytearray(), 0, 0, None, "text", ())  # type: ignore[arg-type]
