@@ -197,6 +197,7 @@ def main(argv: list[str]) -> int:
                     "num.io.threads": str(setting.io_threads),
                 },
             )
+            brokers[setting] = broker  # stopped at the end even if its start fails
             os.environ["PYTHONPATH"] = str(work / "site")
             report = work / str(i) / "switch_interval"
             if setting.switch_interval_s is not None:
@@ -214,7 +215,6 @@ def main(argv: list[str]) -> int:
                         os.environ.pop(k, None)
                     else:
                         os.environ[k] = v
-            brokers[setting] = broker
         for _ in range(args.rounds):
             for setting, broker in brokers.items():
                 batched = produce_then_consume(broker.bootstrap, broker.pid, args.msgs)
