@@ -229,7 +229,7 @@ def main(argv: list[str]) -> int:
     Path(args.out).write_text(json.dumps(results, indent=1))
 
     def med(name: str, case: str, key: str) -> float:
-        return float(statistics.median(r[key] for r in results[name][case]))
+        return round(float(statistics.median(r[key] for r in results[name][case])), 2)
 
     print(
         "\n| setting | produce MB/s | produce CPU ms/MB | consume MB/s | consume CPU ms/MB "
