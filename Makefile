@@ -41,14 +41,14 @@ $(STAMP): setup.cfg pyproject.toml setup.py clients/kafka/clients/consumer/inter
 	touch $(STAMP)
 
 # The PySpark data source's extra (pyspark and pyarrow: ~700 MB, about a minute to build pyspark), for the tests
-# only: `make run` does not need it. PySpark finds the source by listing the top-level modules on sys.path, which
-# an editable install's import hook does not show, so spark/discovery (pyspark_kafka_port alone) goes on the path.
+# only: `make run` does not need it. PySpark then finds the source with no further step: the install itself puts
+# pyspark_kafka_port where PySpark's discovery looks (an editable install through a .pth file naming spark/discovery,
+# see spark/discovery/_kafka_port_editable_wheel.py).
 SPARK_STAMP := $(VENV)/.installed-spark
 spark-env: $(SPARK_STAMP)
 
 $(SPARK_STAMP): $(STAMP)
 	$(PY) -m pip install -q -e '.[test,spark]'
-	echo "$(CURDIR)/spark/discovery" > "$$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/kafka_port_spark_discovery.pth"
 	touch $(SPARK_STAMP)
 
 # Byte-compile the tree: a broker then starts without compiling ~300 modules (0.4 s), even where the

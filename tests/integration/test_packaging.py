@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import configparser
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -54,6 +55,9 @@ def test_wheel_installs_and_imports(tmp_path: Path) -> None:
     assert "kafka/common/protocol/types.py" in names
     assert "kafka/common/message/specs/ProduceRequest.spec" in names
     assert "kafka/server/__init__.py" in names
+    # PySpark's discovery lists site-packages: the module is at the wheel's root; the editable build's command is not.
+    assert "pyspark_kafka_port.py" in names
+    assert "_kafka_port_editable_wheel.py" not in names
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     py = env_dir / "bin" / "python"
@@ -66,6 +70,47 @@ def test_wheel_installs_and_imports(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert out.stdout.strip() == "62"
+
+
+def test_editable_install_is_listed_for_pyspark(tmp_path: Path) -> None:
+    """An editable install lists pyspark_kafka_port among the top-level modules, as PySpark's data source lookup
+    (pkgutil.iter_modules over sys.path) needs, with no step but the install: its wheel carries a .pth file naming
+    spark/discovery. Built from a copy of the checkout, so that the build's in-place extensions stay out of it."""
+    source = tmp_path / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv*", "build", "dist", "__pycache__", "*.so", "*.egg-info", ".*cache", ".benchmarks", "logs"
+        ),
+    )
+    out_dir = tmp_path / "wheel"
+    out_dir.mkdir()
+    subprocess.run(
+        [sys.executable, "-c", f"from setuptools import build_meta; build_meta.build_editable({str(out_dir)!r})"],
+        check=True,
+        cwd=source,
+        capture_output=True,
+    )
+    (wheel,) = out_dir.glob("kafka_port-*.whl")
+    pth = zipfile.ZipFile(wheel).read("kafka_port_spark_discovery.pth").decode()
+    assert Path(pth.strip()) == (source / "spark" / "discovery").resolve()
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    py = env_dir / "bin" / "python"
+    subprocess.run([str(py), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], check=True)
+    listed = subprocess.run(
+        [
+            str(py),
+            "-c",
+            "import pkgutil; print(sorted(m.name for m in pkgutil.iter_modules() if m.name[:8] == 'pyspark_'))",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert listed.stdout.strip() == "['pyspark_kafka_port']"
 
 
 def test_run_class_uses_kafka_python(tmp_path: Path) -> None:
