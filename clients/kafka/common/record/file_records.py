@@ -293,6 +293,22 @@ class FileRecords(AbstractRecords):
         """Writes up to `length` bytes from `offset` (relative to this slice) to `destination` without copying them
         through Python: a TransferableChannel's transfer_from (a network Send), or sendfile to a file descriptor;
         returns the bytes written."""
+        # PORT: Kafka compares the file's size with the slice's before every write (an fstat each time: one per
+        # sendfile, dozens per large fetch response). Here it is compared before the first byte, and again whenever a
+        # write moves nothing: a file cut below the slice ends the transfer there (sendfile stops at the end of the
+        # file), so the truncation is reported at the latest when the cut is reached, never leaving a send stuck.
+        if offset == 0:
+            self._check_not_truncated()
+        count = min(length, self.size_in_bytes() - offset)
+        if isinstance(destination, int):
+            written = os.sendfile(destination, self._channel.fd, self._start + offset, count)
+        else:
+            written = destination.transfer_from(self._channel.fd, self._start + offset, count)
+        if written == 0 and count > 0:
+            self._check_not_truncated()
+        return written
+
+    def _check_not_truncated(self) -> None:
         new_size = min(os.fstat(self._channel.fd).st_size, self._end) - self._start
         old_size = self.size_in_bytes()
         if new_size < old_size:
@@ -300,10 +316,6 @@ class FileRecords(AbstractRecords):
                 f"Size of FileRecords {self._file} has been truncated during write: old size {old_size}, "
                 f"new size {new_size}"
             )
-        count = min(length, old_size - offset)
-        if isinstance(destination, int):
-            return os.sendfile(destination, self._channel.fd, self._start + offset, count)
-        return destination.transfer_from(self._channel.fd, self._start + offset, count)
 
     def down_convert(self, to_magic: int, first_offset: int, time: Time | None = None) -> ConvertedRecords:
         """Convert to `to_magic`; returns this slice itself when nothing needed converting."""

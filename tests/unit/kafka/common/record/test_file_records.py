@@ -218,6 +218,27 @@ def test_write_to_sends_the_slice_with_sendfile(log: FileRecords) -> None:
     assert received == sliced.read_bytes()
 
 
+def test_write_to_reports_a_truncation_before_the_first_byte_and_where_the_cut_is_reached(log: FileRecords) -> None:
+    """A slice of a file cut shorter raises KafkaException (Kafka's "truncated during write") when its write starts,
+    and, cut during the transfer, once the transfer reaches the cut, instead of sending nothing for ever."""
+    whole = log.slice(0, 10**9)
+    size = whole.size_in_bytes()
+    left, right = socket.socketpair()
+    try:
+        sent = whole.write_to(left.fileno(), 0, 10)
+        assert sent == 10
+        log.truncate_to(size // 2)
+        sent += whole.write_to(left.fileno(), sent, size // 2 - sent)  # the part still in the file goes out
+        assert sent == size // 2
+        with pytest.raises(KafkaException, match="truncated during write"):
+            whole.write_to(left.fileno(), sent, size - sent)
+        with pytest.raises(KafkaException, match="truncated during write"):
+            whole.write_to(left.fileno(), 0, size)
+    finally:
+        left.close()
+        right.close()
+
+
 def test_corrupt_sizes_in_a_file_raise_corrupt_record(tmp_path: Path) -> None:
     """A batch size below the minimum, a short v2 size or a bad magic in a file raises CorruptRecordException."""
     good = bytes(_batch(0, 1).buffer())
