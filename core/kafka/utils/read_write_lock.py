@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import threading
+from _thread import get_ident
 from types import TracebackType
 
 
@@ -28,11 +29,31 @@ class _ReadLock:
         self._rw._release_read()
 
     def __enter__(self) -> _ReadLock:
-        self._rw._acquire_read(True, -1)
+        # The uncontended case inline (a partition's lock is taken several times per request): no writer holds or
+        # waits, so a reader goes in at once.
+        rw = self._rw
+        me = get_ident()
+        with rw._mutex:
+            if rw._writer is None and not rw._waiting_writers:
+                readers = rw._readers
+                readers[me] = readers.get(me, 0) + 1
+                return self
+        rw._acquire_read(True, -1)
         return self
 
     def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
-        self._rw._release_read()
+        rw = self._rw
+        me = get_ident()
+        with rw._mutex:
+            readers = rw._readers
+            holds = readers.get(me, 0)
+            if holds > 1:
+                readers[me] = holds - 1
+                return
+            if holds == 1 and (len(readers) > 1 or not rw._waiting_writers):
+                del readers[me]  # no writer to wake
+                return
+        rw._release_read()
 
 
 class _WriteLock:
@@ -60,10 +81,24 @@ class _WriteLock:
 class ReentrantReadWriteLock:
     """Many readers or one writer. `with lock.read():` / `with lock.write():`, or `read_lock` / `write_lock`."""
 
-    __slots__ = ("_cond", "_readers", "_waiting_writers", "_write_holds", "_writer", "read_lock", "write_lock")
+    __slots__ = (
+        "_cond",
+        "_mutex",
+        "_readers",
+        "_waiting_readers",
+        "_waiting_writers",
+        "_write_holds",
+        "_writer",
+        "read_lock",
+        "write_lock",
+    )
 
     def __init__(self) -> None:
-        self._cond = threading.Condition(threading.Lock())
+        # The state is guarded by `_mutex`; `_cond` (over the same mutex) is waited on only when a thread must wait,
+        # and notified only when some thread waits: the uncontended paths are one C-level acquire and release.
+        self._mutex = threading.Lock()
+        self._cond = threading.Condition(self._mutex)
+        self._waiting_readers = 0
         self._writer: int | None = None  # ident of the thread holding the write lock
         self._write_holds = 0
         self._readers: dict[int, int] = {}  # thread ident -> read holds
@@ -78,8 +113,8 @@ class ReentrantReadWriteLock:
         return self.write_lock
 
     def _acquire_read(self, blocking: bool, timeout: float) -> bool:
-        me = threading.get_ident()
-        with self._cond:
+        me = get_ident()
+        with self._mutex:
             if self._writer == me or me in self._readers:
                 # Reentrant: a thread already inside goes on even if a writer waits, or it would deadlock.
                 self._readers[me] = self._readers.get(me, 0) + 1
@@ -87,30 +122,36 @@ class ReentrantReadWriteLock:
             if self._writer is not None or self._waiting_writers:
                 if not blocking:
                     return False
-                ok = self._cond.wait_for(
-                    lambda: self._writer is None and not self._waiting_writers, None if timeout < 0 else timeout
-                )
+                self._waiting_readers += 1
+                try:
+                    ok = self._cond.wait_for(
+                        lambda: self._writer is None and not self._waiting_writers, None if timeout < 0 else timeout
+                    )
+                finally:
+                    self._waiting_readers -= 1
                 if not ok:
                     return False
             self._readers[me] = 1
             return True
 
     def _release_read(self) -> None:
-        me = threading.get_ident()
-        with self._cond:
-            holds = self._readers.get(me)
+        me = get_ident()
+        with self._mutex:
+            readers = self._readers
+            holds = readers.get(me)
             if holds is None:
                 raise RuntimeError("attempt to unlock read lock, not locked by current thread")
             if holds > 1:
-                self._readers[me] = holds - 1
+                readers[me] = holds - 1
             else:
-                del self._readers[me]
-                if not self._readers:
+                del readers[me]
+                # Only writers wait for readers to leave.
+                if not readers and self._waiting_writers:
                     self._cond.notify_all()
 
     def _acquire_write(self, blocking: bool, timeout: float) -> bool:
-        me = threading.get_ident()
-        with self._cond:
+        me = get_ident()
+        with self._mutex:
             if self._writer == me:
                 self._write_holds += 1
                 return True
@@ -127,30 +168,32 @@ class ReentrantReadWriteLock:
                 finally:
                     self._waiting_writers -= 1
                 if not ok:
-                    self._cond.notify_all()  # readers held back by this writer may go now
+                    if self._waiting_readers or self._waiting_writers:
+                        self._cond.notify_all()  # readers held back by this writer may go now
                     return False
             self._writer = me
             self._write_holds = 1
             return True
 
     def _release_write(self) -> None:
-        with self._cond:
-            if self._writer != threading.get_ident():
+        with self._mutex:
+            if self._writer != get_ident():
                 raise RuntimeError("attempt to unlock write lock, not locked by current thread")
             self._write_holds -= 1
             if self._write_holds == 0:
                 self._writer = None
-                self._cond.notify_all()
+                if self._waiting_readers or self._waiting_writers:
+                    self._cond.notify_all()
 
     def is_write_locked(self) -> bool:
         return self._writer is not None
 
     def is_write_locked_by_current_thread(self) -> bool:
-        return self._writer == threading.get_ident()
+        return self._writer == get_ident()
 
     def get_read_lock_count(self) -> int:
-        with self._cond:
+        with self._mutex:
             return sum(self._readers.values())
 
     def get_read_hold_count(self) -> int:
-        return self._readers.get(threading.get_ident(), 0)
+        return self._readers.get(get_ident(), 0)
