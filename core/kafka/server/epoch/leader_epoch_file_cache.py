@@ -163,15 +163,15 @@ class LeaderEpochFileCache(Logging):
         holds the log end offset; otherwise the supplier given at construction is asked, as in 2.8.
         """
         with self._lock.read():
+            epochs = self._epochs
             if requested_epoch == UNDEFINED_EPOCH:
                 # A bootstrapping follower, or data in an old format without epochs.
                 epoch_and_offset = (UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET)
-            elif self.latest_epoch() == requested_epoch:
+            elif epochs and epochs.peekitem(-1)[0] == requested_epoch:
                 # The current epoch ends at the log end (asked by consumers validating their position).
                 leo = self._log_end_offset() if log_end_offset is None else log_end_offset
                 epoch_and_offset = (requested_epoch, leo)
             else:
-                epochs = self._epochs
                 higher_index = epochs.bisect_right(requested_epoch)
                 if higher_index >= len(epochs):
                     # Larger than every known epoch; cannot happen while the latest epoch is the largest.
@@ -183,10 +183,12 @@ class LeaderEpochFileCache(Logging):
                     else:
                         floor_entry: EpochEntry = epochs.peekitem(higher_index - 1)[1]
                         epoch_and_offset = (floor_entry.epoch, higher_entry.start_offset)
-            self.debug(
-                f"Processed end offset request for epoch {requested_epoch} and returning epoch {epoch_and_offset[0]} "
-                f"with end offset {epoch_and_offset[1]} from epoch cache of size {len(self._epochs)}"
-            )
+            if self.is_debug_enabled():  # asked for every follower fetch: no message built unless logged
+                self.debug(
+                    f"Processed end offset request for epoch {requested_epoch} and returning epoch "
+                    f"{epoch_and_offset[0]} with end offset {epoch_and_offset[1]} from epoch cache of size "
+                    f"{len(epochs)}"
+                )
             return epoch_and_offset
 
     def truncate_from_end(self, end_offset: int) -> None:
