@@ -426,10 +426,11 @@ class FullFetchContext(FetchContext):
         response_session_id = self._cache.maybe_create_session(
             self._time.milliseconds(), self._is_from_follower, len(updates), self._uses_topic_ids, create_new_session
         )
-        self.debug(
-            f"Full fetch context with session id {response_session_id} returning "
-            f"{self.partitions_to_log_string(list(updates))}"
-        )
+        if self.is_debug_enabled():
+            self.debug(
+                f"Full fetch context with session id {response_session_id} returning "
+                f"{self.partitions_to_log_string(list(updates))}"
+            )
         return _response(Errors.NONE, 0, response_session_id, updates)
 
 
@@ -495,10 +496,11 @@ class IncrementalFetchContext(FetchContext):
                 return _response(Errors.INVALID_FETCH_SESSION_EPOCH, 0, session.id, {})
             for _ in self._selected(updates, True):
                 pass
-            self.debug(
-                f"Incremental fetch context with session id {session.id} returning "
-                f"{self.partitions_to_log_string(list(updates))}"
-            )
+            if self.is_debug_enabled():
+                self.debug(
+                    f"Incremental fetch context with session id {session.id} returning "
+                    f"{self.partitions_to_log_string(list(updates))}"
+                )
             return _response(Errors.NONE, 0, session.id, updates)
 
     def get_throttled_response(self, throttle_time_ms: int) -> FetchResponse:
@@ -687,10 +689,11 @@ class FetchManager(Logging):
                 context = SessionlessFetchContext(fetch_data)
             else:
                 context = FullFetchContext(self._time, cache, req_metadata, fetch_data, req_version >= 13, is_follower)
-            self.debug(
-                f"Created a new full FetchContext with {self.partitions_to_log_string(list(fetch_data))}."
-                f"{removed_str}{suffix}"
-            )
+            if self.is_debug_enabled():
+                self.debug(
+                    f"Created a new full FetchContext with {self.partitions_to_log_string(list(fetch_data))}."
+                    f"{removed_str}{suffix}"
+                )
             return context
 
         with cache.lock:
@@ -723,11 +726,12 @@ class FetchManager(Logging):
                     return SessionlessFetchContext(fetch_data)
                 cache.touch(session, self._time.milliseconds())
                 session.epoch = FetchMetadata.next_epoch(session.epoch)
-                self.debug(
-                    f"Created a new incremental FetchContext for session id {session.id}, epoch {session.epoch}: "
-                    f"added {self.partitions_to_log_string(added)}, updated {self.partitions_to_log_string(updated)}, "
-                    f"removed {self.partitions_to_log_string(removed)}"
-                )
+                if self.is_debug_enabled():  # every follower fetch comes here: the message only when logged
+                    self.debug(
+                        f"Created a new incremental FetchContext for session id {session.id}, epoch "
+                        f"{session.epoch}: added {self.partitions_to_log_string(added)}, updated "
+                        f"{self.partitions_to_log_string(updated)}, removed {self.partitions_to_log_string(removed)}"
+                    )
                 return IncrementalFetchContext(self._time, req_metadata, session, topic_names)
 
     def partitions_to_log_string(self, partitions: Collection[TopicIdPartition]) -> str:
