@@ -463,21 +463,30 @@ class KafkaProducer(Generic[K, V]):
         assert interceptors is not None
         append_callbacks = _AppendCallbacks(callback, interceptors if self._has_interceptors else None, record)
         try:
-            self._throw_if_producer_closed()
+            sender = self._sender
+            if sender is None or not sender.is_running():
+                self._throw_if_producer_closed()
             now_ms = self._time.milliseconds()
             metadata = self._metadata
             key_serializer = self._key_serializer
             value_serializer = self._value_serializer
             assert metadata is not None and key_serializer is not None and value_serializer is not None
             topic = record.topic
-            try:
-                cluster, waited_on_metadata_ms = self._wait_on_metadata(
-                    topic, record.partition, now_ms, self._max_block_time_ms
-                )
-            except KafkaException as e:
-                if metadata.is_closed():
-                    raise KafkaException("Producer closed while send in progress") from e
-                raise
+            # _wait_on_metadata's first step, written out for the common case of a topic whose partitions are known.
+            cluster = metadata.fetch()
+            partitions_count = None if topic in cluster.invalid_topics else cluster.partition_count_for_topic(topic)
+            if partitions_count is not None and (record.partition is None or record.partition < partitions_count):
+                metadata.add(topic, now_ms)
+                waited_on_metadata_ms = 0
+            else:
+                try:
+                    cluster, waited_on_metadata_ms = self._wait_on_metadata(
+                        topic, record.partition, now_ms, self._max_block_time_ms
+                    )
+                except KafkaException as e:
+                    if metadata.is_closed():
+                        raise KafkaException("Producer closed while send in progress") from e
+                    raise
             now_ms += waited_on_metadata_ms
             remaining_wait_ms = max(0, self._max_block_time_ms - waited_on_metadata_ms)
             try:

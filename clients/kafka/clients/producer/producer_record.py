@@ -7,7 +7,7 @@ value and headers.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from kafka.common.header.headers import Header
 from kafka.common.header.internals.record_headers import RecordHeaders
@@ -51,13 +51,15 @@ class ProducerRecord(Generic[K, V]):
             raise ValueError(f"Invalid timestamp: {timestamp}. Timestamp should always be non-negative or null.")
         if partition is not None and partition < 0:
             raise ValueError(f"Invalid partition: {partition}. Partition number should always be non-negative or null.")
-        object.__setattr__(self, "topic", topic)
-        object.__setattr__(self, "partition", partition)
-        object.__setattr__(self, "key", key)
-        object.__setattr__(self, "value", value)
-        object.__setattr__(self, "timestamp", timestamp)
+        # The slots' own setters (__setattr__ refuses): object.__setattr__ looks each name up first, and this runs
+        # for every record sent.
+        _set_topic(self, topic)
+        _set_partition(self, partition)
+        _set_key(self, key)
+        _set_value(self, value)
+        _set_timestamp(self, timestamp)
         # Without headers, the (empty) RecordHeaders is only made when asked for: most records never are.
-        object.__setattr__(self, "_headers", None if headers is None else RecordHeaders(headers))
+        _set_headers(self, None if headers is None else RecordHeaders(headers))
 
     @property
     def headers(self) -> RecordHeaders:
@@ -65,7 +67,7 @@ class ProducerRecord(Generic[K, V]):
         headers = self._headers
         if headers is None:
             headers = RecordHeaders()
-            object.__setattr__(self, "_headers", headers)
+            _set_headers(self, headers)
         return headers
 
     def _headers_for_send(self) -> tuple[Header, ...]:
@@ -73,7 +75,7 @@ class ProducerRecord(Generic[K, V]):
         toArray). A record whose headers were never asked for gets the shared read-only empty headers."""
         headers = self._headers
         if headers is None:
-            object.__setattr__(self, "_headers", _SENT_EMPTY_HEADERS)
+            _set_headers(self, _SENT_EMPTY_HEADERS)
             return ()
         headers.set_read_only()
         return headers.to_array()
@@ -106,6 +108,13 @@ class ProducerRecord(Generic[K, V]):
             (self.topic, self.partition, self.headers, _hashable(self.key), _hashable(self.value), self.timestamp)
         )
 
+
+_set_topic = cast(Any, ProducerRecord.__dict__["topic"]).__set__
+_set_partition = cast(Any, ProducerRecord.__dict__["partition"]).__set__
+_set_key = cast(Any, ProducerRecord.__dict__["key"]).__set__
+_set_value = cast(Any, ProducerRecord.__dict__["value"]).__set__
+_set_timestamp = cast(Any, ProducerRecord.__dict__["timestamp"]).__set__
+_set_headers = cast(Any, ProducerRecord.__dict__["_headers"]).__set__
 
 # The headers of every sent record that had none: empty and read-only, as each record's own would be.
 _SENT_EMPTY_HEADERS = RecordHeaders()

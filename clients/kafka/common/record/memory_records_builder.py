@@ -380,9 +380,20 @@ class MemoryRecordsBuilder:
         """Appends a record at the next offset if `has_room_for` allows it; False (nothing written) if not.
 
         # PORT: Java's producer calls hasRoomFor and then append, sizing the record twice. This does both
-        with one encoding for the common case of a v2 data batch that already has records: the record is
-        written, and taken back when it does not fit. The checks, their order and the bytes are those of
-        the two calls; anything else goes through them.
+        with one encoding (append_if_room_sized).
+        """
+        return self.append_if_room_sized(timestamp, key, value, headers) >= 0
+
+    def append_if_room_sized(
+        self, timestamp: int, key: Buffer | None, value: Buffer | None, headers: Sequence[Header] = EMPTY_HEADERS
+    ) -> int:
+        """append_if_room, returning how much estimated_size_in_bytes() grew, or -1 when nothing was appended.
+
+        # PORT: the producer's hot path (ProducerBatch.try_append): Java calls hasRoomFor, append and, in the
+        accumulator, estimatedSizeInBytes before and after. For the common case of a v2 data batch that already
+        has records, the record is encoded once and taken back when it does not fit (or, with the compiled writer,
+        not written); the checks, their order and the bytes are those of the separate calls, and anything else
+        goes through them.
         """
         stream = self._append_stream
         last_offset = self._last_offset
@@ -397,16 +408,18 @@ class MemoryRecordsBuilder:
             or (timestamp < 0 and timestamp != NO_TIMESTAMP)
         ):
             if not self.has_room_for(timestamp, key, value, headers):
-                return False
+                return -1
+            before = self.estimated_size_in_bytes()
             self.append(timestamp, key, value, headers)
-            return True
-        if self._compression_type is CompressionType.NONE:
+            return self.estimated_size_in_bytes() - before
+        uncompressed = self._compression_type is CompressionType.NONE
+        if uncompressed:
             estimated = self._batch_header_size_in_bytes + self._uncompressed_records_size_in_bytes
         else:
             estimated = self._estimated_bytes_written()
         write_limit = self._write_limit
         if write_limit <= estimated:
-            return False
+            return -1
         offset = last_offset + 1
         base_offset = self._base_offset
         compiled = _default_record._compiled_write_record
@@ -425,13 +438,13 @@ class MemoryRecordsBuilder:
         )
         if written is not None:
             if written < 0:
-                return False
+                return -1
             size = written
         else:
             size = DefaultRecord.write_to(stream, offset - base_offset, timestamp - base_timestamp, key, value, headers)
             if write_limit < estimated + size:
                 del stream[len(stream) - size :]
-                return False
+                return -1
         if self._num_records == INT32_MAX or offset - base_offset > INT32_MAX:
             self._record_written(offset, timestamp, size)  # raises
         self._num_records += 1
@@ -440,7 +453,9 @@ class MemoryRecordsBuilder:
         if timestamp > self._max_timestamp:
             self._max_timestamp = timestamp
             self._offset_of_max_timestamp = offset
-        return True
+        if uncompressed:
+            return size
+        return self._estimated_bytes_written() - estimated
 
     def append_simple(self, record: SimpleRecord) -> None:
         """Append a SimpleRecord at the next offset."""

@@ -83,6 +83,7 @@ class ProducerBatch:
         self._final_state: FinalState | None = None
         self._state_lock = threading.Lock()
         self.record_count = 0
+        self.last_appended_bytes = 0
         # PORT: no maxRecordSize. Java raises it on every append to the record's size upper bound (key, value and
         # headers lengths plus worst-case overheads, not the encoded size), read only by record-size-avg/max.
         # MemoryRecordsBuilder keeps no per-batch maximum, so it would take a computation per record on the append
@@ -140,9 +141,15 @@ class ProducerBatch:
         callback: Callback | None,
         now: int,
     ) -> FutureRecordMetadata | None:
-        """Appends a record if it fits, returning its future; None when the batch has no room."""
-        if not self._records_builder.append_if_room(timestamp, key, value, headers):
+        """Appends a record if it fits, returning its future; None when the batch has no room.
+
+        # PORT: also sets `last_appended_bytes`, how much estimated_size_in_bytes() grew: the accumulator reads
+        it where Java calls estimatedSizeInBytes before and after the append.
+        """
+        appended_bytes = self._records_builder.append_if_room_sized(timestamp, key, value, headers)
+        if appended_bytes < 0:
             return None
+        self.last_appended_bytes = appended_bytes
         self._last_append_time = now
         record_count = self.record_count
         future = FutureRecordMetadata(

@@ -341,11 +341,10 @@ class RecordAccumulator:
                         raise KafkaException("Producer closed while send in progress")
                     if dq:
                         last = dq[-1]
-                        initial_bytes = last.estimated_size_in_bytes()
                         future = last.try_append(timestamp, key, value, headers, callbacks, now_ms)
                         if future is not None:
                             last_is_full = last.is_full()
-                            appended_bytes = last.estimated_size_in_bytes() - initial_bytes
+                            appended_bytes = last.last_appended_bytes
                             if partition_info is not None:
                                 # Hold back a partition switch while the last batch (the only one that can have
                                 # room) is still filling.

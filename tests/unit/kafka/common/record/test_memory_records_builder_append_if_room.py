@@ -214,3 +214,25 @@ def test_write_to_refuses_a_str_value() -> None:
     """A value that is not bytes-like is a TypeError."""
     with pytest.raises(TypeError):
         DefaultRecord.write_to(bytearray(), 0, 0, None, "text", ())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("compression", [CompressionType.NONE, CompressionType.GZIP])
+@pytest.mark.parametrize("magic", [MAGIC_VALUE_V1, MAGIC_VALUE_V2])
+def test_append_if_room_sized_returns_the_growth_of_the_estimated_size(
+    compression: CompressionType, magic: int
+) -> None:
+    """append_if_room_sized returns what estimated_size_in_bytes() grew by (what the accumulator measured with two
+    calls), or -1 with nothing appended."""
+    builder = MemoryRecordsBuilder(magic, compression, TimestampType.CREATE_TIME, write_limit=40_000)
+    refused = 0
+    for timestamp, key, value, headers in _records(seed=11, count=60):
+        if magic != MAGIC_VALUE_V2:
+            headers = ()
+        before = builder.estimated_size_in_bytes()
+        records_before = builder.num_records()
+        grown = builder.append_if_room_sized(timestamp, key, value, headers)
+        assert grown == (-1 if builder.num_records() == records_before else builder.estimated_size_in_bytes() - before)
+        if grown < 0:
+            refused += 1
+            assert builder.estimated_size_in_bytes() == before
+    assert refused > 0
