@@ -19,11 +19,12 @@ of the methods that make them. Java's overloaded createInternal is one method wi
 
 The modules of one admin API (its options, result, handler, request and response classes) are imported by the
 methods that use them, not here: a process that starts a client for a few calls (a tool, Spark's per-query source
-runner) would otherwise import about 200 modules it never uses (0.08 CPU s).
+runner) would otherwise import about 270 modules it never uses (0.08 CPU s).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 from abc import ABC, abstractmethod
@@ -34,7 +35,6 @@ from kafka.clients import client_utils
 from kafka.clients import common_client_configs as ccc
 from kafka.clients.admin.admin_client import AdminClient
 from kafka.clients.admin.admin_client_config import AdminClientConfig
-from kafka.clients.admin.config_entry import ConfigEntry, ConfigSource, ConfigSynonym, ConfigType
 from kafka.clients.admin.internals.admin_api_driver import AdminApiDriver
 from kafka.clients.admin.internals.admin_bootstrap_addresses import AdminBootstrapAddresses
 from kafka.clients.admin.internals.admin_metadata_manager import AdminMetadataManager
@@ -64,10 +64,8 @@ from kafka.common.message import MetadataRequestData
 from kafka.common.node import Node
 from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID
-from kafka.common.requests import describe_configs_response
 from kafka.common.requests.abstract_request import Builder, DataBuilder
 from kafka.common.requests.api_error import ApiError
-from kafka.common.requests.describe_configs_response import DescribeConfigsResponse
 from kafka.common.requests.metadata_request import MetadataRequest, MetadataRequestBuilder
 from kafka.common.requests.metadata_response import NO_CONTROLLER_ID, MetadataResponse
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
@@ -98,6 +96,7 @@ if TYPE_CHECKING:
     from kafka.clients.admin.alter_user_scram_credentials_options import AlterUserScramCredentialsOptions
     from kafka.clients.admin.alter_user_scram_credentials_result import AlterUserScramCredentialsResult
     from kafka.clients.admin.config import Config
+    from kafka.clients.admin.config_entry import ConfigEntry, ConfigSource, ConfigType
     from kafka.clients.admin.consumer_group_listing import ConsumerGroupListing
     from kafka.clients.admin.create_acls_options import CreateAclsOptions
     from kafka.clients.admin.create_acls_result import CreateAclsResult
@@ -190,6 +189,7 @@ if TYPE_CHECKING:
     from kafka.common.quota.client_quota_alteration import ClientQuotaAlteration
     from kafka.common.quota.client_quota_entity import ClientQuotaEntity
     from kafka.common.quota.client_quota_filter import ClientQuotaFilter
+    from kafka.common.requests import describe_configs_response
     from kafka.common.requests.abstract_response import AbstractResponse
     from kafka.common.requests.describe_log_dirs_response import DescribeLogDirsResponse
     from kafka.common.security.token.delegation import DelegationToken
@@ -295,26 +295,40 @@ def _config_entry_source(source: int) -> ConfigSource:
     """DescribeConfigsResponse.ConfigSource.forId(id).source(): the admin ConfigSource of a wire source id.
 
     # PORT: a negative id (a field the response version does not have) reads as UNKNOWN where Java raises."""
+    from kafka.clients.admin.config_entry import ConfigSource
+    from kafka.common.requests import describe_configs_response
+
     try:
         wire = describe_configs_response.ConfigSource(source)
     except ValueError:
         return ConfigSource.UNKNOWN
-    return _SOURCE_OF_WIRE[wire]
+    return _source_of_wire()[wire]
 
 
-_SOURCE_OF_WIRE = {
-    describe_configs_response.ConfigSource.UNKNOWN: ConfigSource.UNKNOWN,
-    describe_configs_response.ConfigSource.TOPIC_CONFIG: ConfigSource.DYNAMIC_TOPIC_CONFIG,
-    describe_configs_response.ConfigSource.DYNAMIC_BROKER_CONFIG: ConfigSource.DYNAMIC_BROKER_CONFIG,
-    describe_configs_response.ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG: ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG,
-    describe_configs_response.ConfigSource.STATIC_BROKER_CONFIG: ConfigSource.STATIC_BROKER_CONFIG,
-    describe_configs_response.ConfigSource.DEFAULT_CONFIG: ConfigSource.DEFAULT_CONFIG,
-    describe_configs_response.ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG: ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG,
-    describe_configs_response.ConfigSource.CLIENT_METRICS_CONFIG: ConfigSource.DYNAMIC_CLIENT_METRICS_CONFIG,
-}
+@functools.cache
+def _source_of_wire() -> dict[describe_configs_response.ConfigSource, ConfigSource]:
+    """The admin ConfigSource of each wire source (made on first use: the describe/create configs modules are
+    imported by the calls that need them)."""
+    from kafka.clients.admin.config_entry import ConfigSource
+    from kafka.common.requests import describe_configs_response
+
+    wire = describe_configs_response.ConfigSource
+    return {
+        wire.UNKNOWN: ConfigSource.UNKNOWN,
+        wire.TOPIC_CONFIG: ConfigSource.DYNAMIC_TOPIC_CONFIG,
+        wire.DYNAMIC_BROKER_CONFIG: ConfigSource.DYNAMIC_BROKER_CONFIG,
+        wire.DYNAMIC_DEFAULT_BROKER_CONFIG: ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG,
+        wire.STATIC_BROKER_CONFIG: ConfigSource.STATIC_BROKER_CONFIG,
+        wire.DEFAULT_CONFIG: ConfigSource.DEFAULT_CONFIG,
+        wire.DYNAMIC_BROKER_LOGGER_CONFIG: ConfigSource.DYNAMIC_BROKER_LOGGER_CONFIG,
+        wire.CLIENT_METRICS_CONFIG: ConfigSource.DYNAMIC_CLIENT_METRICS_CONFIG,
+    }
 
 
 def _config_entry_type(config_type: int) -> ConfigType:
+    from kafka.clients.admin.config_entry import ConfigType
+    from kafka.common.requests import describe_configs_response
+
     try:
         return ConfigType[describe_configs_response.ConfigType(config_type).name]
     except ValueError:
@@ -324,6 +338,8 @@ def _config_entry_type(config_type: int) -> ConfigType:
 def _create_topics_config_source(source: int) -> ConfigSource:
     """The source of a config in a CreateTopics response (Java's configSource(...) switch), which knows no
     UNKNOWN or client-metrics source."""
+    from kafka.clients.admin.config_entry import ConfigSource
+
     result = _config_entry_source(source)
     if result in (ConfigSource.UNKNOWN, ConfigSource.DYNAMIC_CLIENT_METRICS_CONFIG):
         raise ValueError(f"Unexpected config source {source}")
@@ -1311,6 +1327,7 @@ class KafkaAdminClient(AdminClient):
         deadline: int,
     ) -> Call:
         from kafka.clients.admin.config import Config
+        from kafka.clients.admin.config_entry import ConfigEntry, ConfigType
         from kafka.clients.admin.create_topics_result import UNKNOWN, TopicMetadataAndConfig
         from kafka.clients.admin.internals.request_builders import CreateTopicsRequestBuilder
         from kafka.common.message import CreateTopicsRequestData
@@ -2444,6 +2461,7 @@ class KafkaAdminClient(AdminClient):
         from kafka.common.config.config_resource import ConfigResource
         from kafka.common.message import DescribeConfigsRequestData
         from kafka.common.requests.describe_configs_request import DescribeConfigsRequest
+        from kafka.common.requests.describe_configs_response import DescribeConfigsResponse
 
         opts: DescribeConfigsOptions = DescribeConfigsOptions() if options is None else options
         admin = self
@@ -2529,6 +2547,7 @@ class KafkaAdminClient(AdminClient):
     @staticmethod
     def _describe_config_result(describe_configs_result: Any) -> Config:
         from kafka.clients.admin.config import Config
+        from kafka.clients.admin.config_entry import ConfigEntry, ConfigSynonym
 
         return Config(
             ConfigEntry(

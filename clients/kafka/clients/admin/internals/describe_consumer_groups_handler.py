@@ -2,6 +2,9 @@
 (Kafka 3.7).
 
 describeConsumerGroups: DescribeGroups to each group's coordinator, for all its groups in one request.
+
+The admin client's describeTopics and describeCluster use `valid_acl_operations` too, so the modules only a
+DescribeGroups response needs (the consumer protocol, the member classes) are imported where it is read.
 """
 
 from __future__ import annotations
@@ -15,18 +18,11 @@ from kafka.clients.admin.internals.admin_api_handler import ApiResult, Batched
 from kafka.clients.admin.internals.admin_api_lookup_strategy import AdminApiLookupStrategy
 from kafka.clients.admin.internals.coordinator_key import CoordinatorKey
 from kafka.clients.admin.internals.coordinator_strategy import CoordinatorStrategy
-from kafka.clients.admin.member_assignment import MemberAssignment
-from kafka.clients.admin.member_description import MemberDescription
-from kafka.clients.consumer.internals import consumer_protocol
 from kafka.common.acl.acl_operation import AclOperation
-from kafka.common.consumer_group_state import ConsumerGroupState
-from kafka.common.message import DescribeGroupsRequestData
 from kafka.common.node import Node
 from kafka.common.protocol.errors import Errors
 from kafka.common.requests.abstract_request import DataBuilder
 from kafka.common.requests.abstract_response import AbstractResponse
-from kafka.common.requests.describe_groups_request import DescribeGroupsRequest
-from kafka.common.requests.describe_groups_response import DescribeGroupsResponse
 from kafka.common.requests.find_coordinator_request import CoordinatorType
 from kafka.common.requests.metadata_response import AUTHORIZED_OPERATIONS_OMITTED
 from kafka.common.topic_partition import TopicPartition
@@ -66,6 +62,9 @@ class DescribeConsumerGroupsHandler(Batched[CoordinatorKey, ConsumerGroupDescrip
         return self._lookup_strategy
 
     def build_batched_request(self, coordinator_id: int, keys: Set[CoordinatorKey]) -> DataBuilder[Any]:
+        from kafka.common.message import DescribeGroupsRequestData
+        from kafka.common.requests.describe_groups_request import DescribeGroupsRequest
+
         group_ids = []
         for key in keys:
             if key.type is not CoordinatorType.GROUP:
@@ -79,6 +78,12 @@ class DescribeConsumerGroupsHandler(Batched[CoordinatorKey, ConsumerGroupDescrip
     def handle_response(
         self, coordinator: Node, group_ids: Set[CoordinatorKey], response: AbstractResponse
     ) -> ApiResult[CoordinatorKey, ConsumerGroupDescription]:
+        from kafka.clients.admin.member_assignment import MemberAssignment
+        from kafka.clients.admin.member_description import MemberDescription
+        from kafka.clients.consumer.internals import consumer_protocol
+        from kafka.common.consumer_group_state import ConsumerGroupState
+        from kafka.common.requests.describe_groups_response import DescribeGroupsResponse
+
         assert isinstance(response, DescribeGroupsResponse)
         completed: dict[CoordinatorKey, ConsumerGroupDescription] = {}
         failed: dict[CoordinatorKey, BaseException] = {}
