@@ -458,22 +458,34 @@ class ProducerPerformance:
             start_ms = time.milliseconds()
             throttler = ThroughputThrottler(throughput, start_ms, time)
             send = producer.send
+            milliseconds = time.milliseconds
             err = self.err
             current_transaction_size = 0
             transaction_start_time = 0
+            # generate_random_payload's random letters written out (Random.randbytes is getrandbits' bytes), and
+            # the throttler asked only with a limit (should_throttle is False without one): this loop runs for
+            # every record.
+            letters = not payload_byte_list and record_size is not None
+            payload_size = record_size if record_size is not None else 0
+            payload_bits = 8 * payload_size
+            getrandbits = rng.getrandbits
+            throttled = throughput >= 0
             for i in range(num_records):
-                payload = generate_random_payload(record_size, payload_byte_list, rng)
+                if letters:
+                    payload = getrandbits(payload_bits).to_bytes(payload_size, "little").translate(_LETTERS)
+                else:
+                    payload = generate_random_payload(record_size, payload_byte_list, rng)
                 if transactions_enabled and current_transaction_size == 0:
                     producer.begin_transaction()
-                    transaction_start_time = time.milliseconds()
+                    transaction_start_time = milliseconds()
                 record: ProducerRecord[bytes, bytes] = ProducerRecord(topic_name, payload)
-                send_start_ms = time.milliseconds()
+                send_start_ms = milliseconds()
                 send(record, PerfCallback(send_start_ms, len(payload), stats, err, time))
                 current_transaction_size += 1
                 if transactions_enabled and transaction_duration_ms <= send_start_ms - transaction_start_time:
                     producer.commit_transaction()
                     current_transaction_size = 0
-                if throttler.should_throttle(i, send_start_ms):
+                if throttled and throttler.should_throttle(i, send_start_ms):
                     throttler.throttle()
             if transactions_enabled and current_transaction_size != 0:
                 producer.commit_transaction()
