@@ -258,6 +258,8 @@ class NetworkClient(KafkaClient):
         self._state = _State.ACTIVE
         self._state_lock = threading.Lock()
         self._throttle_time_sensor = throttle_time_sensor
+        # A Selector made with write_on_send writes in send(); see _take_write_on_send.
+        self._selector_writes_on_send = bool(getattr(selector, "write_on_send", False))
         if isinstance(metadata, MetadataUpdater):
             self._metadata_updater: MetadataUpdater = metadata
         else:
@@ -434,7 +436,29 @@ class NetworkClient(KafkaClient):
         send = _to_send(request, header)
         in_flight_request = InFlightRequest.of(client_request, header, is_internal_request, request, send, now)
         self._in_flight_requests.add(in_flight_request)
-        self._selector.send(NetworkSend(destination, send))
+        network_send = NetworkSend(destination, send)
+        self._selector.send(network_send)
+        if self._selector_writes_on_send:
+            self._take_write_on_send(network_send, in_flight_request, now)
+
+    def _take_write_on_send(self, send: NetworkSend, request: InFlightRequest, now: int) -> None:
+        """What a selector that writes in send() did with `send`: a lost connection, or a completed send of a
+        request that expects no response. The selector reports them only until its next poll, which clears them
+        before this client looks, so they are taken now and their responses come from the next poll, as aborted
+        sends do.
+
+        # PORT: Java's Selector always writes in poll (see kafka.common.network.selector); a replica fetcher's
+        # blocking round trip saves a poll, two epoll_ctl and an epoll_wait by writing at once."""
+        destination = request.destination
+        selector = self._selector
+        # A disconnection reported by the last poll was handled then, and its node cannot have been sent to since
+        # without a poll: an entry here is this write's.
+        state = selector.disconnected().get(destination)
+        if state is not None:
+            self._process_disconnection(self._aborted_sends, destination, now, state)
+        elif not request.expect_response and any(s is send for s in selector.completed_sends()):
+            self._in_flight_requests.complete_last_sent(destination)
+            self._aborted_sends.append(request.completed(None, now))
 
     # -- polling --------------------------------------------------------------------------------------------
 

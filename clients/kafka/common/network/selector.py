@@ -329,6 +329,11 @@ class Selector(Selectable):
 
     # -- sending --------------------------------------------------------------------------------------------
 
+    @property
+    def write_on_send(self) -> bool:
+        """Whether send() writes at once (see the module's notes)."""
+        return self._write_on_send
+
     def send(self, send: NetworkSend) -> None:
         connection_id = send.destination_id()
         channel = self._channels.get(connection_id)
