@@ -64,6 +64,7 @@ from kafka.common.record.abstract_records import AbstractRecords
 from kafka.common.record.compression_type import CompressionType
 from kafka.common.record.record_batch import NO_TIMESTAMP
 from kafka.common.requests.join_group_request import UNKNOWN_MEMBER_ID
+from kafka.common.serialization.byte_array_serializer import ByteArraySerializer
 from kafka.common.serialization.serializer import Serializer
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.app_info_parser import register_app_info, unregister_app_info
@@ -205,6 +206,9 @@ class KafkaProducer(Generic[K, V]):
         # Serializers that do not look at the headers are called through `serialize` directly.
         self._key_serializer_uses_headers = _uses_headers(self._key_serializer)
         self._value_serializer_uses_headers = _uses_headers(self._value_serializer)
+        # ByteArraySerializer returns None and bytes as they are: send takes them without the call.
+        self._key_serializer_is_bytes = type(self._key_serializer) is ByteArraySerializer
+        self._value_serializer_is_bytes = type(self._value_serializer) is ByteArraySerializer
         cluster_resource_listeners = client_utils.configure_cluster_resource_listeners(
             interceptor_list, [self._key_serializer, self._value_serializer]
         )
@@ -489,8 +493,12 @@ class KafkaProducer(Generic[K, V]):
                     raise
             now_ms += waited_on_metadata_ms
             remaining_wait_ms = max(0, self._max_block_time_ms - waited_on_metadata_ms)
+            key: Any = record.key
+            serialized_key: bytes | None
             try:
-                if self._key_serializer_uses_headers:
+                if self._key_serializer_is_bytes and (key is None or type(key) is bytes):
+                    serialized_key = key
+                elif self._key_serializer_uses_headers:
                     serialized_key = key_serializer.serialize_with_headers(topic, record.headers, record.key)
                 else:
                     serialized_key = key_serializer.serialize(topic, record.key)
@@ -499,8 +507,12 @@ class KafkaProducer(Generic[K, V]):
                     f"Can't convert key of class {_class_name(record.key)} to class "
                     f"{_class_name(key_serializer, True)} specified in key.serializer"
                 ) from cce
+            value: Any = record.value
+            serialized_value: bytes | None
             try:
-                if self._value_serializer_uses_headers:
+                if self._value_serializer_is_bytes and (value is None or type(value) is bytes):
+                    serialized_value = value
+                elif self._value_serializer_uses_headers:
                     serialized_value = value_serializer.serialize_with_headers(topic, record.headers, record.value)
                 else:
                     serialized_value = value_serializer.serialize(topic, record.value)
