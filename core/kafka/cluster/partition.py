@@ -77,6 +77,7 @@ if TYPE_CHECKING:
 
 # KafkaController.InitialControllerEpoch
 INITIAL_CONTROLLER_EPOCH = 0
+_NONE_CODE = Errors.NONE.code
 
 
 class IsrChangeListener(ABC):
@@ -454,22 +455,17 @@ class Partition(Logging, KafkaMetricsGroup):
             )
         return replica
 
-    def _check_current_leader_epoch(self, remote_leader_epoch_opt: int | None) -> Errors:
-        if remote_leader_epoch_opt is None:
-            return Errors.NONE
-        local_leader_epoch = self._leader_epoch
-        if local_leader_epoch > remote_leader_epoch_opt:
-            return Errors.FENCED_LEADER_EPOCH
-        if local_leader_epoch < remote_leader_epoch_opt:
-            return Errors.UNKNOWN_LEADER_EPOCH
-        return Errors.NONE
-
     def _get_local_log(self, current_leader_epoch: int | None, require_leader: bool) -> Log | Errors:
-        """The local log, or the Errors explaining why it cannot be used (Kafka's Either[Log, Errors])."""
-        error = self._check_current_leader_epoch(current_leader_epoch)
-        if error != Errors.NONE:
-            return error
-        if require_leader and not self.is_leader:
+        """The local log, or the Errors explaining why it cannot be used (Kafka's Either[Log, Errors]): a fetcher's
+        epoch below ours is fenced, one above ours unknown yet (Kafka's checkCurrentLeaderEpoch, inline here as this
+        runs several times per follower fetch on a leader)."""
+        if current_leader_epoch is not None:
+            local_leader_epoch = self._leader_epoch
+            if local_leader_epoch != current_leader_epoch:
+                if local_leader_epoch > current_leader_epoch:
+                    return Errors.FENCED_LEADER_EPOCH
+                return Errors.UNKNOWN_LEADER_EPOCH
+        if require_leader and self.leader_replica_id_opt != self._local_broker_id:
             return Errors.NOT_LEADER_OR_FOLLOWER
         log = self.log
         return log if log is not None else Errors.NOT_LEADER_OR_FOLLOWER
@@ -1173,16 +1169,16 @@ class Partition(Logging, KafkaMetricsGroup):
             result = self._get_local_log(current_leader_epoch, fetch_only_from_leader)
             if isinstance(result, Errors):
                 return OffsetForLeaderEpochResponseData.EpochEndOffset(
-                    partition=self.partition_id, error_code=result.code
+                    partition=self.topic_partition.partition, error_code=result.code
                 )
             epoch_and_offset = result.end_offset_for_epoch(leader_epoch)
             if epoch_and_offset is None:
                 return OffsetForLeaderEpochResponseData.EpochEndOffset(
-                    partition=self.partition_id, error_code=Errors.NONE.code
+                    partition=self.topic_partition.partition, error_code=_NONE_CODE
                 )
             return OffsetForLeaderEpochResponseData.EpochEndOffset(
-                partition=self.partition_id,
-                error_code=Errors.NONE.code,
+                partition=self.topic_partition.partition,
+                error_code=_NONE_CODE,
                 leader_epoch=epoch_and_offset.leader_epoch,
                 end_offset=epoch_and_offset.offset,
             )

@@ -37,6 +37,8 @@ from kafka.utils.time_unit import TimeUnit
 if TYPE_CHECKING:
     from kafka.server.replica_manager import FetchPartitionData, ReplicaManager
 
+_NONE_CODE: Final = Errors.NONE.code
+
 
 @dataclass(frozen=True, slots=True)
 class FetchPartitionStatus:
@@ -146,7 +148,7 @@ class DelayedFetch(DelayedOperation):
                 if fetch_epoch is not None:
                     epoch_end_offset = partition.last_offset_for_leader_epoch(fetch_leader_epoch, fetch_epoch, False)
                     if (
-                        epoch_end_offset.error_code != Errors.NONE.code
+                        epoch_end_offset.error_code != _NONE_CODE
                         or epoch_end_offset.end_offset == UNDEFINED_EPOCH_OFFSET
                         or epoch_end_offset.leader_epoch == UNDEFINED_EPOCH
                     ):

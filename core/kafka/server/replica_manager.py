@@ -642,6 +642,9 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
         return sum(1 for h in self.all_partitions.values if isinstance(h, Offline))
 
     def get_partition_or_exception(self, topic_partition: TopicPartition) -> Partition:
+        hosted = self.all_partitions.get(topic_partition)
+        if isinstance(hosted, Online):
+            return hosted.partition  # the usual case, asked several times per fetch: no detour
         result = self.get_partition_or_error(topic_partition)
         if isinstance(result, Partition):
             return result
@@ -653,7 +656,7 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
 
     def get_partition_or_error(self, topic_partition: TopicPartition) -> Partition | Errors:
         """The online partition, or the error to report (Kafka's Either[Errors, Partition])."""
-        hosted = self.get_partition(topic_partition)
+        hosted = self.all_partitions.get(topic_partition)
         if isinstance(hosted, Online):
             return hosted.partition
         if isinstance(hosted, Offline):
