@@ -6,7 +6,8 @@
  *   and headers, made in Python; None for a record without headers, written as the count 0).
  * It returns the bytes written, or -1 without writing anything when they would be more than `room`
  * (MemoryRecordsBuilder.append_if_room's check). It returns None, writing nothing, for deltas outside an int
- * (offset) or a long (timestamp): the caller then takes the Python path, which wraps them as Java does.
+ * (offset) or a long (timestamp), and for an `out` that is not a bytearray: the caller then takes the Python path,
+ * which wraps such deltas as Java does.
  *
  * Optional: built by setup.py where a compiler is found; default_record.py falls back to its Python writer
  * (and KAFKA_PORT_PURE_PYTHON_WRITER=1 forces the fallback). The tests compare both byte for byte.
@@ -99,8 +100,7 @@ write_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     PyObject *out = args[0];
     if (!PyByteArray_CheckExact(out)) {
-        PyErr_SetString(PyExc_TypeError, "write_record: out must be a bytearray");
-        return NULL;
+        Py_RETURN_NONE; /* the Python writer appends to anything that takes += */
     }
     int overflow = 0;
     long long offset_delta = PyLong_AsLongLongAndOverflow(args[1], &overflow);

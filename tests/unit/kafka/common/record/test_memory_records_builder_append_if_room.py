@@ -236,3 +236,16 @@ def test_append_if_room_sized_returns_the_growth_of_the_estimated_size(
             refused += 1
             assert builder.estimated_size_in_bytes() == before
     assert refused > 0
+
+
+def test_write_to_appends_to_a_bytearray_subclass() -> None:
+    """Any bytearray takes the record (the compiled writer leaves other kinds to the Python one)."""
+
+    class Out(bytearray):
+        pass
+
+    expected = bytearray()
+    DefaultRecord.write_to(expected, 1, 2, b"k", b"v", ())
+    out = Out()
+    assert DefaultRecord.write_to(out, 1, 2, b"k", b"v", ()) == len(expected)
+    assert out == expected
