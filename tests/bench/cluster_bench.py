@@ -14,8 +14,8 @@ Prints a Markdown table and writes the raw figures as JSON.
 
 measures what a busy machine does not move: the CPU seconds each broker spends per record (utime + stime from
 /proc/<pid>/stat), leader and followers apart, for acks=all 1 KB records one per request at 200/s and 1,000/s to a
-one-partition topic and for the 10 KB throughput case; `--py-spy FILE` records the leader's threads (raw folded
-stacks) during the 1,000/s run.
+one-partition topic (and the leader's CPU per Produce or Fetch request, counted on its /metrics) and for the 10 KB
+throughput case; `--py-spy DIR` records the leader's threads (raw folded stacks) during the 1,000/s run.
 """
 
 from __future__ import annotations
@@ -24,12 +24,14 @@ import argparse
 import json
 import os
 import signal
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +101,13 @@ def partition_leader(bootstrap: str, topic: str) -> int:
     from confluent_kafka.admin import AdminClient
 
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    return int(admin.list_topics(topic, timeout=10).topics[topic].partitions[0].leader)
+    # The broker asked may not have the new topic's metadata yet: then the topic comes back without partitions.
+    deadline = time.monotonic() + 30
+    while True:
+        partitions = admin.list_topics(topic, timeout=10).topics[topic].partitions
+        if (0 in partitions and partitions[0].leader >= 0) or time.monotonic() > deadline:
+            return int(partitions[0].leader)
+        time.sleep(0.1)
 
 
 def failover(cluster: KafkaCluster, sig: int) -> float:
@@ -154,6 +162,28 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def produce_and_fetch_requests(broker: Any) -> float:
+    """Produce and Fetch requests (consumers' and followers') the broker has answered, from its /metrics."""
+    port = broker.overrides.get("metrics.prometheus.port", "0")
+    if port == "0":
+        return float("nan")
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    total = 0.0
+    for line in text.splitlines():
+        if line.startswith("kafka_network_requestmetrics_requests_total") and (
+            'request="Produce"' in line or 'request="Fetch"' in line
+        ):
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
 def cpu_snapshot(cluster: KafkaCluster) -> dict[int, float]:
     return {b.broker_id: cpu_seconds(b.pid) for b in cluster.brokers}
 
@@ -172,6 +202,7 @@ class LatencyProbe:
         self.seconds = seconds
         self.leader = -1
         self.before: dict[int, float] = {}
+        self.requests_before = 0.0
         self.spy: subprocess.Popen[bytes] | None = None
 
     def create_topic(self, topic: str) -> None:
@@ -192,19 +223,26 @@ class LatencyProbe:
             ]
             cmd += ["-o", self.py_spy_out, "--pid", str(pid)]
             self.spy = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.requests_before = produce_and_fetch_requests(self.cluster.broker(self.leader))
         self.before = cpu_snapshot(self.cluster)
 
     def run(self, rate: int) -> dict[str, Any]:
         lat = latency(
             self.cluster.bootstrap, rate=rate, seconds=self.seconds, acks="all", create_topic=self.create_topic
         )
-        per = ms_per_record(self.before, cpu_snapshot(self.cluster), int(rate * self.seconds))
+        after = cpu_snapshot(self.cluster)
+        requests = produce_and_fetch_requests(self.cluster.broker(self.leader)) - self.requests_before
+        per = ms_per_record(self.before, after, int(rate * self.seconds))
         if self.spy is not None:
             self.spy.wait()
+        # Per request as well: how many records librdkafka and the followers put in one request varies with load.
+        leader_cpu_s = after[self.leader] - self.before[self.leader]
         return {
             **lat,
             "leader": self.leader,
             "leader_cpu_ms_per_record": per[self.leader],
+            "leader_produce_fetch_requests_per_record": round(requests / (rate * self.seconds), 2),
+            "leader_cpu_ms_per_request": round(leader_cpu_s * 1000 / requests, 3) if requests else None,
             "follower_cpu_ms_per_record": [v for k, v in per.items() if k != self.leader],
         }
 
@@ -245,6 +283,9 @@ def main(argv: list[str]) -> int:
     cluster = KafkaCluster(
         work, f"{zk.connect_string}/cluster-bench", overrides={"zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS)}
     )
+    if args.probe:
+        for broker in cluster.brokers:  # the probe counts the leader's requests on its /metrics
+            broker.overrides["metrics.prometheus.port"] = str(free_port())
     results: dict[str, Any] = {}
     try:
         cluster.start()
