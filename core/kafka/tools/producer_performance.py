@@ -24,6 +24,7 @@ ToolsUtils.printMetrics does.
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import re
@@ -356,11 +357,15 @@ class ProducerPerformance:
         err: TextIO | None = None,
         producer_factory: ProducerFactory | None = None,
         time: Time = Time.SYSTEM,
+        freeze_gc: bool = False,
     ) -> None:
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self._producer_factory = producer_factory
         self.time = time
+        # Whether to freeze the garbage collector's view of the process once the producer is made (main's choice:
+        # the process is the tool's alone).
+        self._freeze_gc = freeze_gc
         self.stats: Stats | None = None
 
     def create_kafka_producer(self, props: Mapping[str, str]) -> Any:
@@ -449,6 +454,11 @@ class ProducerPerformance:
         payload_byte_list = read_payload_file(payload_file_path, payload_delimiter, self.out)
         props = read_props(producer_props, producer_config, transactional_id, transactions_enabled)
         producer = self.create_kafka_producer(props)
+        if self._freeze_gc:
+            # PORT: the JVM's collector has no counterpart here. Everything made so far (modules, the producer)
+            # lives as long as the tool: frozen, the full collections that the records in flight trigger no longer
+            # walk it (300k records of 100 B: 0.14 -> 0.03 s of full collections).
+            gc.freeze()
         try:
             if transactions_enabled:
                 producer.init_transactions()
@@ -508,7 +518,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_tool_logging()
     args = sys.argv[1:] if argv is None else argv
     try:
-        return ProducerPerformance().start(args)
+        return ProducerPerformance(freeze_gc=True).start(args)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
