@@ -6,8 +6,8 @@
  *   and headers, made in Python; None for a record without headers, written as the count 0).
  * It returns the bytes written, or -1 without writing anything when they would be more than `room`
  * (MemoryRecordsBuilder.append_if_room's check). It returns None, writing nothing, for deltas outside an int
- * (offset) or a long (timestamp), and for an `out` that is not a bytearray: the caller then takes the Python path,
- * which wraps such deltas as Java does.
+ * (offset) or a long (timestamp), for fields over 1 GB and for an `out` that is not a bytearray: the caller then
+ * takes the Python path, which wraps such values as Java does.
  *
  * Optional: built by setup.py where a compiler is found; default_record.py falls back to its Python writer
  * (and KAFKA_PORT_PURE_PYTHON_WRITER=1 forces the fallback). The tests compare both byte for byte.
@@ -117,10 +117,14 @@ write_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (overflow) {
         Py_RETURN_NONE;
     }
-    Py_ssize_t room = PyLong_AsSsize_t(args[6]);
-    if (room == -1 && PyErr_Occurred()) {
+    long long room_arg = PyLong_AsLongLongAndOverflow(args[6], &overflow);
+    if (room_arg == -1 && PyErr_Occurred()) {
         return NULL;
     }
+    /* No record is longer than PY_SSIZE_T_MAX: a larger room is as good as unlimited. */
+    Py_ssize_t room = overflow > 0 || room_arg > PY_SSIZE_T_MAX ? PY_SSIZE_T_MAX
+                      : overflow < 0 || room_arg < 0          ? -1
+                                                              : (Py_ssize_t)room_arg;
     field_t key, value, tail;
     if (get_field(args[3], &key) < 0) {
         return NULL;
@@ -135,8 +139,9 @@ write_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *result = NULL;
-    if (key.len > INT32_MAX || value.len > INT32_MAX) {
-        PyErr_SetString(PyExc_OverflowError, "write_record: key or value longer than an int");
+    if (key.len > INT32_MAX / 2 || value.len > INT32_MAX / 2 || tail.len > INT32_MAX / 2) {
+        /* Records this large are left to the Python writer (which wraps their lengths as Java's int would). */
+        result = Py_NewRef(Py_None);
         goto done;
     }
     uint64_t ts_u = zigzag64((int64_t)timestamp_delta);
@@ -146,7 +151,7 @@ write_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t body = 1 + uvarint_size(ts_u) + uvarint_size(off_u) + uvarint_size(key_u) + uvarint_size(value_u) +
                       (key.len > 0 ? key.len : 0) + (value.len > 0 ? value.len : 0) + (tail.len >= 0 ? tail.len : 1);
     if (body > INT32_MAX) {
-        PyErr_SetString(PyExc_OverflowError, "write_record: record longer than an int");
+        result = Py_NewRef(Py_None);
         goto done;
     }
     uint64_t body_u = zigzag32((int32_t)body);
