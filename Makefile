@@ -33,7 +33,8 @@ $(KP_STAMP):
 	$(KP_VENV)/bin/python -m pip install -q "kafka-python>=2.0.2"
 	touch $(KP_STAMP)
 
-$(STAMP): setup.cfg pyproject.toml setup.py clients/kafka/clients/consumer/internals/_fetched_batch_decoder.c
+$(STAMP): setup.cfg pyproject.toml setup.py clients/kafka/clients/consumer/internals/_fetched_batch_decoder.c \
+	clients/kafka/common/record/_default_record_writer.c
 	[ -x $(PY) ] || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip "setuptools>=68" wheel
 	$(PY) -m pip install -q -e '.[test]'
