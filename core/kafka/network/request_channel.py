@@ -11,16 +11,14 @@ FetchConsumer and FetchFollower) are kept here as in Kafka, with the RequestChan
 
 from __future__ import annotations
 
-import _thread
 import base64
-import collections
 import json
 import logging
+import queue
 import threading
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from time import monotonic as _monotonic
 from typing import TYPE_CHECKING, Any, Final, Generic, Protocol, TypeVar
 
 from kafka.common.errors import KafkaException
@@ -773,28 +771,23 @@ class RequestChannel(KafkaMetricsGroup, Logging):
 class ArrayBlockingQueue(Generic[T]):
     """A bounded FIFO for many producers and consumers (Java's ArrayBlockingQueue, as Kafka's request queue).
 
-    # PORT: a put wakes one waiting consumer, as Java's queue signals one. CPython's queue.Queue runs a Python-level
-    # Condition for every put and get, and queue.SimpleQueue (used here before) hands its lock on after each get, so
-    # that a second idle handler woke, found nothing and slept again: one more thread wake-up and GIL hand-off per
-    # request. Here each idle consumer waits on a lock of its own (the one idle last is woken first, so one hot
-    # handler serves a light load), and a Condition is taken only when a producer must wait for room. Producers
-    # racing at the limit may pass it by one item each (here: one per network thread)."""
+    # PORT: queue.Queue runs a Python-level Condition for every put and get; this keeps the items in the C-coded
+    # queue.SimpleQueue and takes a Condition only when a producer must wait for room. Producers racing at the
+    # limit may pass it by one item each (here: one per network thread)."""
 
-    __slots__ = ("_capacity", "_items", "_lock", "_idle", "_not_full", "_waiting_producers")
+    __slots__ = ("_capacity", "_items", "_not_full", "_waiting_producers")
 
     def __init__(self, capacity: int) -> None:
         if capacity <= 0:
             raise ValueError(f"capacity must be positive: {capacity}")
         self._capacity = capacity
-        self._items: collections.deque[T] = collections.deque()
-        self._lock = threading.Lock()
-        self._idle: list[_thread.LockType] = []  # the wake-up locks of waiting consumers, the last idle last
+        self._items: queue.SimpleQueue[T] = queue.SimpleQueue()
         self._not_full = threading.Condition(threading.Lock())
         self._waiting_producers = 0
 
     def put(self, item: T, timeout: float | None) -> bool:
         """Adds `item`, waiting for room at most `timeout` seconds (None: as long as it takes); False on timeout."""
-        if len(self._items) >= self._capacity:
+        if self._items.qsize() >= self._capacity:
             with self._not_full:
                 self._waiting_producers += 1
                 try:
@@ -802,42 +795,18 @@ class ArrayBlockingQueue(Generic[T]):
                         return False
                 finally:
                     self._waiting_producers -= 1
-        with self._lock:
-            self._items.append(item)
-            if self._idle:
-                self._idle.pop().release()
+        self._items.put(item)
         return True
 
     def _has_room(self) -> bool:
-        return len(self._items) < self._capacity
+        return self._items.qsize() < self._capacity
 
     def poll(self, timeout: float | None) -> T | None:
         """The oldest item, waiting at most `timeout` seconds (None: until there is one); None on timeout."""
-        deadline = None if timeout is None else _monotonic() + timeout
-        items = self._items
-        while True:
-            with self._lock:
-                if items:
-                    item = items.popleft()
-                    break
-                if timeout is not None and timeout <= 0:
-                    return None
-                wakeup = _thread.allocate_lock()
-                wakeup.acquire()
-                self._idle.append(wakeup)
-            if wakeup.acquire(True, -1 if timeout is None else timeout):
-                if deadline is not None:
-                    timeout = deadline - _monotonic()
-                continue  # woken by a put (another consumer may have taken its item first: then wait on)
-            with self._lock:
-                try:
-                    self._idle.remove(wakeup)
-                except ValueError:
-                    pass  # a put woke this consumer as it timed out: its item is taken here
-                if not items:
-                    return None
-                item = items.popleft()
-                break
+        try:
+            item = self._items.get(True, timeout)
+        except queue.Empty:
+            return None
         # A producer counts itself under the lock before it checks for room, so one that is about to wait is
         # either seen here or sees the room this get made.
         if self._waiting_producers:
@@ -846,11 +815,14 @@ class ArrayBlockingQueue(Generic[T]):
         return item
 
     def size(self) -> int:
-        return len(self._items)
+        return self._items.qsize()
 
     def clear(self) -> None:
-        with self._lock:
-            self._items.clear()
+        while True:
+            try:
+                self._items.get_nowait()
+            except queue.Empty:
+                break
         with self._not_full:
             self._not_full.notify_all()
 

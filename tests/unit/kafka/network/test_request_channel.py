@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import struct
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -108,61 +107,6 @@ def test_blocked_sender_goes_on_once_a_request_is_taken() -> None:
     finally:
         channel.clear()
         sender.join(5)
-
-
-def test_waiting_handlers_each_take_one_request_and_a_put_wakes_one() -> None:
-    """Handlers waiting on the queue each get one request of those sent, none twice; a request sent while handlers
-    wait wakes one of them, and the others go on waiting until their timeout (then None)."""
-    from kafka.network.request_channel import ArrayBlockingQueue
-
-    queue: ArrayBlockingQueue[int] = ArrayBlockingQueue(10)
-    taken: list[int | None] = []
-    lock = threading.Lock()
-
-    def take(timeout: float) -> None:
-        item = queue.poll(timeout)
-        with lock:
-            taken.append(item)
-
-    waiting = [threading.Thread(target=take, args=(30.0,), name=f"test-handler-{i}") for i in range(3)]
-    for t in waiting:
-        t.start()
-    deadline = time.monotonic() + 10
-    while len(queue._idle) < 3 and time.monotonic() < deadline:  # all three waiting
-        time.sleep(0.001)
-    for item in (1, 2, 3):
-        assert queue.put(item, 1)
-    for t in waiting:
-        t.join(10)
-    assert sorted(i for i in taken if i is not None) == [1, 2, 3] and queue.size() == 0
-
-    taken.clear()
-    late = [threading.Thread(target=take, args=(0.5,), name=f"test-late-{i}") for i in range(2)]
-    for t in late:
-        t.start()
-    deadline = time.monotonic() + 10
-    while len(queue._idle) < 2 and time.monotonic() < deadline:
-        time.sleep(0.001)
-    assert queue.put(4, 1)
-    for t in late:
-        t.join(10)
-    assert sorted(taken, key=str) == [4, None] and not queue._idle
-
-
-def test_poll_without_timeout_waits_for_a_put() -> None:
-    from kafka.network.request_channel import ArrayBlockingQueue
-
-    queue: ArrayBlockingQueue[str] = ArrayBlockingQueue(1)
-    got: list[str | None] = []
-    handler = threading.Thread(target=lambda: got.append(queue.poll(None)), name="test-handler")
-    handler.start()
-    deadline = time.monotonic() + 10
-    while not queue._idle and time.monotonic() < deadline:
-        time.sleep(0.001)
-    assert queue.put("x", None)
-    handler.join(10)
-    assert got == ["x"]
-    assert queue.poll(0) is None
 
 
 def test_send_response_goes_to_the_requests_processor_and_stamps_times() -> None:
