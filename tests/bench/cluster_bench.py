@@ -10,12 +10,17 @@ Measures, for topics with 3 partitions, RF=3 and min.insync.replicas=2:
   to the first write acknowledged after it, with an idempotent acks=all producer writing 500 records/s.
 Prints a Markdown table and writes the raw figures as JSON.
 
-    .venv/bin/python -m tests.bench.cluster_bench --probe [--py-spy leader.txt]
+    .venv/bin/python -m tests.bench.cluster_bench --probe [--py-spy DIR]
 
 measures what a busy machine does not move: the CPU seconds each broker spends per record (utime + stime from
 /proc/<pid>/stat), leader and followers apart, for acks=all 1 KB records one per request at 200/s and 1,000/s to a
 one-partition topic (and the leader's CPU per Produce or Fetch request, counted on its /metrics) and for the 10 KB
 throughput case; `--py-spy DIR` records the leader's threads (raw folded stacks) during the 1,000/s run.
+
+    .venv/bin/python -m tests.bench.cluster_bench --leader-path 2000
+
+runs the leader's ReplicaManager part of the same one-record-per-request case in process, without brokers or
+sockets, and prints its CPU microseconds and Python calls per replicated record (see leader_path).
 """
 
 from __future__ import annotations
@@ -268,6 +273,89 @@ def probe(cluster: KafkaCluster, py_spy_dir: str | None, seconds: float) -> dict
     return results
 
 
+def leader_path(records: int) -> dict[str, float]:
+    """The leader's part of replication without sockets or KafkaApis: an in-process ReplicaManager (the unit tests'
+    BrokerEnv, with purgatories on real SystemTimers and no reapers) leads a partition with replicas 0, 1, 2; per
+    record, one 1 KB acks=-1 produce, which answers the two followers' parked fetches, then each follower's next
+    fetch (the second moves the high watermark and completes the produce) parked again. CPU microseconds per record
+    (process_time) and Python calls per record (a sys.setprofile count over 500 more records): figures that a busy
+    machine barely moves, for comparing two trees."""
+    import tests.unit.kafka.server.test_replica_manager as rm_test
+    from kafka.common.isolation_level import IsolationLevel
+    from kafka.common.record.compression_type import CompressionType
+    from kafka.common.record.memory_records import MemoryRecords
+    from kafka.common.record.simple_record import SimpleRecord
+    from kafka.common.requests.fetch_request import PartitionData
+    from kafka.log.log_validator import Client
+    from kafka.server.delayed_operation import DelayedOperationPurgatory
+    from kafka.utils.timer.timer import SystemTimer
+
+    class RealTimerEnv(rm_test.BrokerEnv):
+        pass
+
+    def purgatory(name: str, _timer: Any, reaper_enabled: bool = False) -> Any:
+        return DelayedOperationPurgatory(name, SystemTimer(name), reaper_enabled=False)
+
+    saved = rm_test.DelayedOperationPurgatory
+    rm_test.DelayedOperationPurgatory = purgatory  # type: ignore[misc,assignment]
+    try:
+        env = RealTimerEnv(Path(tempfile.mkdtemp(prefix="leader-path-")) / "logs")
+    finally:
+        rm_test.DelayedOperationPurgatory = saved  # type: ignore[misc]
+    try:
+        env.update_metadata([0, 1, 2])
+        env.leader_and_isr([0], replicas=[0, 1, 2], isr=[0, 1, 2])
+        rm = env.replica_manager
+        tp = rm_test.TP0
+        payload = b"x" * 1024
+        produced: list[Any] = []
+        fetched: list[Any] = []
+
+        def produce() -> None:
+            built = MemoryRecords.with_records(CompressionType.NONE, SimpleRecord(rm_test.START_MS, None, payload))
+            records = MemoryRecords.readable_records(bytearray(built.buffer()))
+            rm.append_records(30_000, -1, False, Client(), {tp: records}, produced.append)
+            rm.try_complete_actions()
+
+        def fetch(replica_id: int, offset: int) -> None:
+            info = [(tp, PartitionData(rm_test.TOPIC_ID, offset, 0, 1 << 20, 1, 1))]
+            rm.fetch_messages(
+                500, replica_id, 1, 10 << 20, False, info, None, fetched.append, IsolationLevel.READ_UNCOMMITTED, None
+            )
+            rm.try_complete_actions()
+
+        def one(n: int) -> None:
+            produce()
+            fetch(1, n + 1)
+            fetch(2, n + 1)
+
+        fetch(1, 0)
+        fetch(2, 0)
+        for i in range(300):  # warm-up
+            one(i)
+        t0 = time.process_time()
+        for i in range(300, 300 + records):
+            one(i)
+        cpu_s = time.process_time() - t0
+        calls = [0]
+
+        def count(_frame: Any, event: str, _arg: Any) -> None:
+            if event in ("call", "c_call"):
+                calls[0] += 1
+
+        sys.setprofile(count)
+        try:
+            for i in range(300 + records, 800 + records):
+                one(i)
+        finally:
+            sys.setprofile(None)
+        if len(produced) < records or any(r[tp].error.name != "NONE" for r in produced):
+            raise RuntimeError("produce requests did not complete")
+        return {"cpu_us_per_record": round(cpu_s / records * 1e6, 1), "calls_per_record": round(calls[0] / 500)}
+    finally:
+        env.close()
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=2)
@@ -275,7 +363,16 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--probe", action="store_true", help="only the CPU-per-record probe (acks=all)")
     ap.add_argument("--py-spy", metavar="DIR", help="with --probe: py-spy raw profiles of each broker at 1,000/s")
     ap.add_argument("--seconds", type=float, default=5.0, help="with --probe: length of each latency run")
+    ap.add_argument(
+        "--leader-path",
+        type=int,
+        metavar="RECORDS",
+        help="only the in-process leader path (no brokers): CPU us and Python calls per replicated record",
+    )
     args = ap.parse_args(argv)
+    if args.leader_path:
+        print(json.dumps(leader_path(args.leader_path)))
+        return 0
     work = Path(tempfile.mkdtemp(prefix="cluster-bench-"))
     (work / "zk").mkdir()
     zk = ZooKeeperServer(work / "zk")

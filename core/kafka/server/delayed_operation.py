@@ -133,13 +133,17 @@ class DelayedOperationPurgatory(Logging, KafkaMetricsGroup, Generic[T]):
     def _watcher_list(self, key: Hashable) -> _WatcherList:
         return self._watcher_lists[hash(key) % self.SHARDS]
 
-    def try_complete_else_watch(self, operation: T, watch_keys: Iterable[Hashable]) -> bool:
+    def try_complete_else_watch(self, operation: T, watch_keys: Iterable[Hashable], check_first: bool = True) -> bool:
         """Completes `operation` now if it can; otherwise watches it under every key and arms its timeout.
 
         True if this call completed the operation. The check, watching and re-check run under the operation's
         lock, so no event on a key can slip between the check and the watching: a later event finds the
         operation on the key's list. An operation completed while only some keys watch it is not added to the
-        rest; the lists it sits in drop it later."""
+        rest; the lists it sits in drop it later.
+
+        # PORT: `check_first=False` skips the check before the watching, for a caller that has just found the
+        # operation cannot complete (a fetch whose read came short): the one check after the watching still sees
+        # anything that happened since. Kafka always checks twice; the answer is the same, one check cheaper."""
         keys = list(watch_keys)
         assert keys, "The watch key list can't be empty"
 
@@ -148,8 +152,14 @@ class DelayedOperationPurgatory(Logging, KafkaMetricsGroup, Generic[T]):
                 self._watch_for_operation(key, operation)
             self._estimated_total_operations.increment_and_get()
 
-        if operation.safe_try_complete_or_else(watch_all):
-            return True
+        if check_first:
+            if operation.safe_try_complete_or_else(watch_all):
+                return True
+        else:
+            with operation.lock:
+                watch_all()
+                if operation.try_complete():
+                    return True
 
         # Still pending, and now watched: it must also expire.
         if not operation.is_completed:

@@ -1221,8 +1221,8 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
         )
         delayed_fetch = DelayedFetch(timeout, fetch_metadata, self, quota, client_metadata, response_callback)
         delayed_fetch_keys = [TopicPartitionOperationKey.of(tp) for tp, _ in fetch_partition_status]
-        # Try now first: a produce may have arrived while this fetch was being set up.
-        self.delayed_fetch_purgatory.try_complete_else_watch(delayed_fetch, delayed_fetch_keys)
+        # The read above came short: watch, then check once (a produce may have arrived since the read).
+        self.delayed_fetch_purgatory.try_complete_else_watch(delayed_fetch, delayed_fetch_keys, check_first=False)
 
     def read_from_local_log(
         self,

@@ -77,6 +77,27 @@ def test_lock_held_in_try_complete_else_watch(purgatory: DelayedOperationPurgato
     assert op.lock_held_in_try_complete == [True, True]
 
 
+def test_watch_then_check_once_when_the_caller_checked_already(
+    purgatory: DelayedOperationPurgatory[MockDelayedOperation],
+) -> None:
+    """check_first=False (a fetch whose read came short): watched first, then checked once under the lock; an
+    operation that can complete by then completes in that call, one that cannot completes on its key's event."""
+    pending = MockDelayedOperation(100_000)
+    assert not purgatory.try_complete_else_watch(pending, ["key"], check_first=False)
+    assert pending.lock_held_in_try_complete == [True]
+    assert purgatory.watched == 1 and purgatory.num_delayed == 1
+    pending.completable = True
+    assert purgatory.check_and_complete("key") == 1 and pending.completions.get() == 1
+    assert purgatory.num_delayed == 0
+
+    ready = MockDelayedOperation(100_000)
+    ready.completable = True
+    assert purgatory.try_complete_else_watch(ready, ["other"], check_first=False)
+    assert ready.completions.get() == 1 and ready.lock_held_in_try_complete == [True]
+    assert purgatory.num_delayed == 0  # never armed in the timer
+    assert purgatory.check_and_complete("other") == 0  # the completed operation leaves the key's list
+
+
 def test_safe_try_complete_or_else() -> None:
     """safe_try_complete_or_else runs its function only when the first check fails, then checks again."""
     pending, ready = MockDelayedOperation(100_000), MockDelayedOperation(100_000)
