@@ -1157,11 +1157,9 @@ class Processor(KafkaMetricsGroup, AbstractServerThread):
                         channel.client_information = ClientInformation(
                             data.client_software_name, data.client_software_version
                         )
-                # PORT: Kafka hands the request on, then mutes the channel. Muted first here: the woken handler thread
-                # waits for the GIL while this thread runs, so this thread's part is done before it wakes one.
+                self._send_request(req)
                 selector.mute(connection_id)
                 channel.handle_channel_mute_event(_REQUEST_RECEIVED)
-                self._send_request(req)
             except Exception as e:
                 self._process_channel_exception(
                     connection_id, f"Exception while processing request from {connection_id}", e
