@@ -45,6 +45,35 @@ def cpu_seconds(pid: int) -> tuple[float, float, int, int]:
     return int(fields[11]) / _TICKS, int(fields[12]) / _TICKS, int(fields[7]), switches
 
 
+def thread_cpu_seconds(pid: int) -> dict[int, float]:
+    """utime + stime of each thread of a process, by thread id."""
+    result: dict[int, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the thread ended
+        result[int(task.name)] = (int(fields[11]) + int(fields[12])) / _TICKS
+    return result
+
+
+def thread_names(pid: int) -> dict[int, str]:
+    """Python thread names by native thread id, from py-spy dump (empty if py-spy fails)."""
+    py_spy = str(Path(sys.executable).parent / "py-spy")
+    try:
+        out = subprocess.run([py_spy, "dump", "--pid", str(pid)], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    names: dict[int, str] = {}
+    for line in out.splitlines():
+        # Thread 0x7F... (idle): "name" ... or Thread 1234 (active): "name"
+        if line.startswith("Thread ") and '"' in line:
+            ident = line.split()[1]
+            tid = int(ident, 16) if ident.startswith("0x") else int(ident)
+            names[tid] = line.split('"')[1]
+    return names
+
+
 def produce(bootstrap: str, topic: str, count: int, size: int, rate: int) -> float:
     """Writes `count` records of `size` bytes with acks=all; returns the seconds until all are acknowledged."""
     from confluent_kafka import Producer
@@ -144,6 +173,7 @@ def main(argv: list[str]) -> int:
             )
             time.sleep(1)
         before = {i: cpu_seconds(p) for i, p in pids.items()}
+        threads_before = thread_cpu_seconds(pids[followers[0]])
         if args.idle:
             count, elapsed = 1, args.seconds
             time.sleep(args.seconds)
@@ -151,6 +181,7 @@ def main(argv: list[str]) -> int:
             elapsed = produce(cluster.bootstrap, topic, count, args.size, args.rate)
         time.sleep(0.5)  # the followers' last fetches
         after = {i: cpu_seconds(p) for i, p in pids.items()}
+        threads_after = thread_cpu_seconds(pids[followers[0]])
         if spy is not None:
             spy.send_signal(2)
             spy.wait(60)
@@ -166,6 +197,11 @@ def main(argv: list[str]) -> int:
                 f"{(after[i][2] - before[i][2]) / mb:.0f} page faults/MB, "
                 f"{(after[i][3] - before[i][3]) / count:.2f} context switches/record"
             )
+        names = thread_names(pids[followers[0]])
+        used = sorted(((c - threads_before.get(t, 0.0), t) for t, c in threads_after.items()), reverse=True)
+        print(f"broker {followers[0]}'s busiest threads (CPU s):")
+        for cpu, tid in used[:6]:
+            print(f"  {cpu:6.2f} {tid} {names.get(tid, '?')}")
     finally:
         if spy is not None and spy.poll() is None:
             spy.kill()
