@@ -96,10 +96,16 @@ class DelayedFetch(DelayedOperation):
     def try_complete(self) -> bool:
         """Completes when, for some partition, this broker no longer leads or hosts it (A-D), the fetcher's epoch
         is fenced (E), the fetch position and the readable end are on different segments (F), the fetcher's
-        epoch diverged (H); or when the bytes readable over all partitions reach fetch_min_bytes (G)."""
+        epoch diverged (H); or when the bytes readable over all partitions reach fetch_min_bytes (G).
+
+        # PORT: Kafka checks H inside the loop, partition by partition; here the H checks (an epoch lookup each)
+        # come after it, and only when nothing else completed the fetch: completing for one reason or another is
+        # the same completion (on_complete reads again and reports the divergence), and a fetch that new records
+        # complete, the usual case for a follower, skips the lookups."""
         fetch_metadata = self.fetch_metadata
         replica_manager = self._replica_manager
         accumulated_size = 0
+        epoch_checks: list[tuple[TopicPartition, Any, FetchPartitionStatus]] = []
         for topic_partition, fetch_status in fetch_metadata.fetch_partition_status:
             fetch_offset = fetch_status.start_offset_metadata
             fetch_leader_epoch = fetch_status.fetch_info.current_leader_epoch
@@ -143,30 +149,8 @@ class DelayedFetch(DelayedOperation):
                         ):
                             accumulated_size += bytes_available
 
-                # Case H: a truncation while waiting made the fetcher's last fetched epoch diverge.
-                fetch_epoch = fetch_status.fetch_info.last_fetched_epoch
-                if fetch_epoch is not None:
-                    epoch_end_offset = partition.last_offset_for_leader_epoch(fetch_leader_epoch, fetch_epoch, False)
-                    if (
-                        epoch_end_offset.error_code != _NONE_CODE
-                        or epoch_end_offset.end_offset == UNDEFINED_EPOCH_OFFSET
-                        or epoch_end_offset.leader_epoch == UNDEFINED_EPOCH
-                    ):
-                        self.debug(
-                            f"Could not obtain last offset for leader epoch for partition {topic_partition}, "
-                            f"epochEndOffset={epoch_end_offset}."
-                        )
-                        return self.force_complete()
-                    elif (
-                        epoch_end_offset.leader_epoch < fetch_epoch
-                        or epoch_end_offset.end_offset < fetch_status.fetch_info.fetch_offset
-                    ):
-                        self.debug(
-                            f"Satisfying fetch {fetch_metadata} since it has diverging epoch requiring truncation "
-                            f"for partition {topic_partition} epochEndOffset={epoch_end_offset} "
-                            f"fetchEpoch={fetch_epoch} fetchOffset={fetch_status.fetch_info.fetch_offset}."
-                        )
-                        return self.force_complete()
+                if fetch_status.fetch_info.last_fetched_epoch is not None:
+                    epoch_checks.append((topic_partition, partition, fetch_status))
             except NotLeaderOrFollowerException:  # Case A or B
                 self.debug(
                     f"Broker is no longer the leader or follower of {topic_partition}, satisfy {fetch_metadata} "
@@ -193,6 +177,33 @@ class DelayedFetch(DelayedOperation):
         # Case G
         if accumulated_size >= fetch_metadata.fetch_min_bytes:
             return self.force_complete()
+
+        # Case H: a truncation while waiting made the fetcher's last fetched epoch diverge.
+        for topic_partition, partition, fetch_status in epoch_checks:
+            fetch_epoch = fetch_status.fetch_info.last_fetched_epoch
+            epoch_end_offset = partition.last_offset_for_leader_epoch(
+                fetch_status.fetch_info.current_leader_epoch, fetch_epoch, False
+            )
+            if (
+                epoch_end_offset.error_code != _NONE_CODE
+                or epoch_end_offset.end_offset == UNDEFINED_EPOCH_OFFSET
+                or epoch_end_offset.leader_epoch == UNDEFINED_EPOCH
+            ):
+                self.debug(
+                    f"Could not obtain last offset for leader epoch for partition {topic_partition}, "
+                    f"epochEndOffset={epoch_end_offset}."
+                )
+                return self.force_complete()
+            elif (
+                epoch_end_offset.leader_epoch < fetch_epoch
+                or epoch_end_offset.end_offset < fetch_status.fetch_info.fetch_offset
+            ):
+                self.debug(
+                    f"Satisfying fetch {fetch_metadata} since it has diverging epoch requiring truncation "
+                    f"for partition {topic_partition} epochEndOffset={epoch_end_offset} "
+                    f"fetchEpoch={fetch_epoch} fetchOffset={fetch_status.fetch_info.fetch_offset}."
+                )
+                return self.force_complete()
         return False
 
     def on_expiration(self) -> None:
