@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final, overload
 
 from kafka.common.metrics.compound_stat import CompoundStat
@@ -72,11 +72,17 @@ class RecordingLevel(enum.Enum):
 
 
 class _StatAndConfig:
-    __slots__ = ("stat", "config")
+    """A stat and the config it records under: `fixed_config` (a compound stat's), or, when `metric` is given, the
+    current config of the metric the stat backs (which KafkaMetric.config may replace)."""
 
-    def __init__(self, stat: Stat, config: Callable[[], MetricConfig]) -> None:
+    __slots__ = ("stat", "record", "fixed_config", "metric")
+
+    def __init__(self, stat: Stat, fixed_config: MetricConfig, metric: KafkaMetric | None = None) -> None:
         self.stat = stat
-        self.config = config
+        # Bound once: Sensor.record runs for every poll and request of a selector.
+        self.record = stat.record
+        self.fixed_config = fixed_config
+        self.metric = metric
 
 
 class Sensor:
@@ -132,15 +138,21 @@ class Sensor:
         """Records `value` (1.0: one occurrence) at `time_ms` (now by default) into every stat, then into the
         parents; with `check_quotas`, raises QuotaViolationException if a metric is now beyond its quota (the parents
         are then not recorded, as in Kafka)."""
-        if self.should_record():
-            self._record_internal(float(value), self._time.milliseconds() if time_ms is None else time_ms, check_quotas)
-
-    def _record_internal(self, value: float, time_ms: int, check_quotas: bool) -> None:
+        # should_record, inline, and Java's recordInternal in the same call: this runs for every poll and request
+        # of a selector.
+        if self._recording_level._value_ > self._config._recording_level._value_:
+            return
+        value = float(value)
+        if time_ms is None:
+            time_ms = self._time.milliseconds()
         self._last_record_time = time_ms
         with self.lock:
             with self._metric_lock:
                 for stat_and_config in self._stats:
-                    stat_and_config.stat.record(stat_and_config.config(), value, time_ms)
+                    metric = stat_and_config.metric
+                    stat_and_config.record(
+                        stat_and_config.fixed_config if metric is None else metric._config, value, time_ms
+                    )
             if check_quotas:
                 self.check_quotas(time_ms)
         for parent in self._parents:
@@ -192,7 +204,7 @@ class Sensor:
             if self.has_expired():
                 return False
             stat_config = config if config is not None else self._config
-            self._stats.append(_StatAndConfig(stat, lambda: stat_config))
+            self._stats.append(_StatAndConfig(stat, stat_config))
             for m in stat.stats():
                 metric = KafkaMetric(self._metric_lock, m.name, m.stat, stat_config, self._time)
                 if metric.metric_name() not in self._metrics:
@@ -215,7 +227,7 @@ class Sensor:
                 self._registry.register_metric(metric)
             self._metrics[metric.metric_name()] = metric
             # The stat records under its metric's current config, which KafkaMetric.config may replace.
-            self._stats.append(_StatAndConfig(stat, lambda: metric.config))
+            self._stats.append(_StatAndConfig(stat, stat_config, metric))
             return True
 
     def has_metrics(self) -> bool:

@@ -38,6 +38,8 @@ class Meter(CompoundStat):
         self._rate = Rate(unit, rate_stat)
         self._rate_metric_name = rate_metric_name
         self._total_metric_name = total_metric_name
+        # The total counts occurrences when the rate does; worked out once, as the rate's stat does not change.
+        self._count_only = isinstance(rate_stat, WindowedCount)
 
     def stats(self) -> list[NamedMeasurable]:
         return [
@@ -46,6 +48,5 @@ class Meter(CompoundStat):
         ]
 
     def record(self, config: MetricConfig, value: float, time_ms: int) -> None:
-        self._rate.record(config, value, time_ms)
-        total_value = 1.0 if isinstance(self._rate.stat, WindowedCount) else value
-        self._total.record(config, total_value, time_ms)
+        self._rate.stat.record(config, value, time_ms)  # Rate.record, inline
+        self._total.record(config, 1.0 if self._count_only else value, time_ms)

@@ -47,8 +47,14 @@ class SampledStat(MeasurableStat):
         self.samples: list[Sample] = []
 
     def record(self, config: MetricConfig, value: float, time_ms: int) -> None:
-        sample = self.current(time_ms)
-        if sample.is_complete(time_ms, config):
+        # current() and Sample.is_complete, inline: sensors record into these for every request.
+        samples = self.samples
+        if samples:
+            sample = samples[self._current]
+        else:
+            sample = self.new_sample(time_ms)
+            samples.append(sample)
+        if time_ms - sample.last_window_ms >= config._time_window_ms or sample.event_count >= config._event_window:
             sample = self._advance(config, time_ms)
         self.update(sample, config, value, time_ms)
         sample.event_count += 1
