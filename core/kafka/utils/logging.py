@@ -15,6 +15,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 TRACE = 5
 ALL = 1
@@ -50,6 +51,13 @@ class Logging:
 
     logger_name: str | None = None
     log_ident: str | None = None
+    # The class's logger once looked up (each class gets its own None, so that a subclass never inherits its
+    # parent's): a plain attribute read for the guards below.
+    _class_logger: logging.Logger | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._class_logger = None
 
     @property
     def logger(self) -> logging.Logger:
@@ -58,24 +66,41 @@ class Logging:
         if logger is None:
             logger = logging.getLogger(cls.logger_name or _kafka_logger_name(cls))
             _LOGGERS[cls] = logger
+        cls._class_logger = logger
         return logger
 
     def _msg(self, msg: str) -> str:
         return msg if self.log_ident is None else self.log_ident + msg
 
+    # The guards below run tens of times per request, so each is one Python call: the class's logger from
+    # _class_logger, and Logger.isEnabledFor's cached answer read inline. isEnabledFor keeps a per-logger cache of
+    # answers by level, which Logger.setLevel (kafka-configs' broker-loggers, the log4j configurator),
+    # logging.disable and the config functions clear for every logger, and answers False for a disabled logger; on a
+    # cache miss isEnabledFor itself answers. So the guards follow level changes at run time as isEnabledFor does.
+
     def is_trace_enabled(self) -> bool:
-        return self.logger.isEnabledFor(TRACE)
+        logger = self._class_logger or self.logger
+        try:
+            enabled: bool = logger._cache[TRACE]  # type: ignore[attr-defined]
+        except KeyError:
+            return logger.isEnabledFor(TRACE)
+        return enabled and not logger.disabled
 
     def is_debug_enabled(self) -> bool:
-        return self.logger.isEnabledFor(logging.DEBUG)
+        logger = self._class_logger or self.logger
+        try:
+            enabled: bool = logger._cache[logging.DEBUG]  # type: ignore[attr-defined]
+        except KeyError:
+            return logger.isEnabledFor(logging.DEBUG)
+        return enabled and not logger.disabled
 
     def trace(self, msg: str, exc: BaseException | None = None) -> None:
-        logger = self.logger
+        logger = self._class_logger or self.logger
         if logger.isEnabledFor(TRACE):
             logger.log(TRACE, self._msg(msg), exc_info=exc, stacklevel=2)
 
     def debug(self, msg: str, exc: BaseException | None = None) -> None:
-        logger = self.logger
+        logger = self._class_logger or self.logger
         if logger.isEnabledFor(logging.DEBUG):
             logger.debug(self._msg(msg), exc_info=exc, stacklevel=2)
 
