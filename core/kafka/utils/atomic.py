@@ -68,7 +68,8 @@ class AtomicBoolean(AtomicReference[bool]):
     __slots__ = ()
 
     def __init__(self, value: bool = False) -> None:
-        super().__init__(value)
+        self._lock = threading.Lock()
+        self._value = value
 
     _BY_VALUE = True
 
@@ -78,22 +79,36 @@ class AtomicLong(AtomicReference[int]):
 
     __slots__ = ()
 
+    # The holders are made and counted on every request's path (delayed operations, timer task lists): each method
+    # below does its own arithmetic under the lock, in one Python call, rather than calling add_and_get.
+
     def __init__(self, value: int = 0) -> None:
-        super().__init__(value)
+        self._lock = threading.Lock()
+        self._value = value
 
     _BY_VALUE = True
 
     def increment_and_get(self) -> int:
-        return self.add_and_get(1)
+        with self._lock:
+            self._value += 1
+            return self._value
 
     def decrement_and_get(self) -> int:
-        return self.add_and_get(-1)
+        with self._lock:
+            self._value -= 1
+            return self._value
 
     def get_and_increment(self) -> int:
-        return self.get_and_add(1)
+        with self._lock:
+            old = self._value
+            self._value = old + 1
+            return old
 
     def get_and_decrement(self) -> int:
-        return self.get_and_add(-1)
+        with self._lock:
+            old = self._value
+            self._value = old - 1
+            return old
 
     def add_and_get(self, delta: int) -> int:
         with self._lock:
@@ -120,13 +135,47 @@ class AtomicInteger(AtomicLong):
         v &= 0xFFFFFFFF
         return v - 0x100000000 if v >= 0x80000000 else v
 
+    # Each method wraps only a result outside the int range: one chained comparison on the common path.
+
+    def increment_and_get(self) -> int:
+        with self._lock:
+            v = self._value + 1
+            self._value = v = v if _INT_MIN <= v <= _INT_MAX else self._wrap(v)
+            return v
+
+    def decrement_and_get(self) -> int:
+        with self._lock:
+            v = self._value - 1
+            self._value = v = v if _INT_MIN <= v <= _INT_MAX else self._wrap(v)
+            return v
+
+    def get_and_increment(self) -> int:
+        with self._lock:
+            old = self._value
+            v = old + 1
+            self._value = v if _INT_MIN <= v <= _INT_MAX else self._wrap(v)
+            return old
+
+    def get_and_decrement(self) -> int:
+        with self._lock:
+            old = self._value
+            v = old - 1
+            self._value = v if _INT_MIN <= v <= _INT_MAX else self._wrap(v)
+            return old
+
     def add_and_get(self, delta: int) -> int:
         with self._lock:
-            self._value = self._wrap(self._value + delta)
-            return self._value
+            v = self._value + delta
+            self._value = v = v if _INT_MIN <= v <= _INT_MAX else self._wrap(v)
+            return v
 
     def get_and_add(self, delta: int) -> int:
         with self._lock:
             old = self._value
-            self._value = self._wrap(old + delta)
+            v = old + delta
+            self._value = v if _INT_MIN <= v <= _INT_MAX else self._wrap(v)
             return old
+
+
+_INT_MAX = 0x7FFFFFFF
+_INT_MIN = -0x80000000

@@ -48,7 +48,18 @@ def test_atomic_numbers() -> None:
     assert counter.compare_and_set(7999, 5) and not counter.compare_and_set(7999, 6) and counter.get() == 5
     i = AtomicInteger(2**31 - 1)
     assert i.increment_and_get() == -(2**31)
+    assert i.decrement_and_get() == 2**31 - 1
+    assert i.get_and_increment() == 2**31 - 1 and i.get() == -(2**31)
+    assert i.get_and_decrement() == -(2**31) and i.get() == 2**31 - 1
+    assert i.add_and_get(3) == -(2**31) + 2 and i.get_and_add(-3) == -(2**31) + 2 and i.get() == 2**31 - 1
     assert AtomicLong(2**31 - 1).increment_and_get() == 2**31
+    assert AtomicLong(-(2**31)).decrement_and_get() == -(2**31) - 1
+    shared = AtomicInteger()
+    threads = [_start(lambda: [(shared.increment_and_get(), shared.get_and_decrement()) for _ in range(2000)])]
+    threads += [_start(lambda: [shared.get_and_increment() for _ in range(2000)]) for _ in range(2)]
+    for t in threads:
+        t.join(10)
+    assert shared.get() == 4000
 
 
 def test_atomic_boolean_and_reference() -> None:
