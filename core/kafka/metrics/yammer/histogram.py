@@ -54,7 +54,11 @@ class Histogram:
     def update(self, value: int | float, now_ns: int | None = None) -> None:
         """Adds `value`. `now_ns`: the histogram's clock (`Time.nanoseconds()` of the time it was made with), when
         the caller has just read it for several updates (one read per response for the request metrics)."""
-        with self._lock:
+        # The lock taken without `with`, which on CPython 3.11 binds __enter__/__exit__ on every use (about 115 ns of
+        # this method; a request's metrics update 8 or 16 histograms).
+        lock = self._lock
+        lock.acquire()
+        try:
             self._sample.update(value, now_ns)
             self._count = count = self._count + 1
             if value < self._min:
@@ -66,6 +70,8 @@ class Histogram:
             delta = value - mean
             self._mean_acc = mean = mean + delta / count
             self._m2 += delta * (value - mean)
+        finally:
+            lock.release()
 
     @property
     def count(self) -> int:

@@ -70,13 +70,18 @@ class Meter:
 
     def mark(self, n: int = 1, now_ns: int | None = None) -> None:
         """Records `n` events. `now_ns`: the meter's clock (`Time.nanoseconds()`), when the caller has just read it."""
-        with self._lock:
+        # The lock taken without `with` (see Histogram.update): one mark per request and version.
+        lock = self._lock
+        lock.acquire()
+        try:
             now = self._nanoseconds() if now_ns is None else now_ns
             age = now - self._last_tick_ns
             if age >= TICK_INTERVAL_NS:
                 self._tick(now, age)
             self._count += n
             self._uncounted += n
+        finally:
+            lock.release()
 
     @property
     def count(self) -> int:
