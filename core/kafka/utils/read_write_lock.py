@@ -31,20 +31,27 @@ class _ReadLock:
     def __enter__(self) -> _ReadLock:
         # The uncontended case inline (a partition's lock is taken several times per request): no writer holds or
         # waits, so a reader goes in at once.
+        # The mutex taken without `with`, which on CPython 3.11 binds __enter__/__exit__ on every use (~115 ns).
         rw = self._rw
         me = get_ident()
-        with rw._mutex:
+        mutex = rw._mutex
+        mutex.acquire()
+        try:
             if rw._writer is None and not rw._waiting_writers:
                 readers = rw._readers
                 readers[me] = readers.get(me, 0) + 1
                 return self
+        finally:
+            mutex.release()
         rw._acquire_read(True, -1)
         return self
 
     def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
         rw = self._rw
         me = get_ident()
-        with rw._mutex:
+        mutex = rw._mutex
+        mutex.acquire()
+        try:
             readers = rw._readers
             holds = readers.get(me, 0)
             if holds > 1:
@@ -53,6 +60,8 @@ class _ReadLock:
             if holds == 1 and (len(readers) > 1 or not rw._waiting_writers):
                 del readers[me]  # no writer to wake
                 return
+        finally:
+            mutex.release()
         rw._release_read()
 
 
