@@ -1107,29 +1107,36 @@ class SelectorMetrics:
             return None
         return self._metrics.get_sensor(f"node-{connection_id}.{suffix}")
 
+    # The four below run for every send and receive: the per-connection sensor is looked up only with per-connection
+    # metrics (not the broker's, whose Selectors have none), without a _node_sensor call otherwise.
+
     def record_bytes_sent(self, connection_id: str, num_bytes: int, current_time_ms: int) -> None:
         self.bytes_sent.record(num_bytes, current_time_ms, False)
-        sensor = self._node_sensor(connection_id, "bytes-sent")
-        if sensor is not None:
-            sensor.record(num_bytes, current_time_ms)
+        if self._metrics_per_connection:
+            sensor = self._node_sensor(connection_id, "bytes-sent")
+            if sensor is not None:
+                sensor.record(num_bytes, current_time_ms)
 
     def record_completed_send(self, connection_id: str, total_bytes: int, current_time_ms: int) -> None:
         self.requests_sent.record(total_bytes, current_time_ms, False)
-        sensor = self._node_sensor(connection_id, "requests-sent")
-        if sensor is not None:
-            sensor.record(total_bytes, current_time_ms)
+        if self._metrics_per_connection:
+            sensor = self._node_sensor(connection_id, "requests-sent")
+            if sensor is not None:
+                sensor.record(total_bytes, current_time_ms)
 
     def record_bytes_received(self, connection_id: str, num_bytes: int, current_time_ms: int) -> None:
         self.bytes_received.record(num_bytes, current_time_ms, False)
-        sensor = self._node_sensor(connection_id, "bytes-received")
-        if sensor is not None:
-            sensor.record(num_bytes, current_time_ms)
+        if self._metrics_per_connection:
+            sensor = self._node_sensor(connection_id, "bytes-received")
+            if sensor is not None:
+                sensor.record(num_bytes, current_time_ms)
 
     def record_completed_receive(self, connection_id: str, total_bytes: int, current_time_ms: int) -> None:
         self.responses_received.record(total_bytes, current_time_ms, False)
-        sensor = self._node_sensor(connection_id, "responses-received")
-        if sensor is not None:
-            sensor.record(total_bytes, current_time_ms)
+        if self._metrics_per_connection:
+            sensor = self._node_sensor(connection_id, "responses-received")
+            if sensor is not None:
+                sensor.record(total_bytes, current_time_ms)
 
     def close(self) -> None:
         for metric_name in self._top_level_metric_names:
