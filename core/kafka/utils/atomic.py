@@ -89,12 +89,15 @@ class AtomicBoolean(AtomicReference[bool]):
 
 
 class AtomicLong(AtomicReference[int]):
-    """A counter with atomic arithmetic (Java's AtomicLong; Python ints do not overflow)."""
+    """A counter with atomic arithmetic (Java's AtomicLong), wrapping at 64 bits as Java's long arithmetic does."""
 
     __slots__ = ()
 
     # The holders are made and counted on every request's path (delayed operations, timer task lists): each method
-    # below does its own arithmetic under the lock, in one Python call, rather than calling add_and_get.
+    # below does its own arithmetic under the lock, in one Python call, rather than calling add_and_get, and wraps
+    # only a result outside the range (one chained comparison on the common path). AtomicInteger narrows the range.
+    _MIN = -(1 << 63)
+    _MAX = (1 << 63) - 1
 
     def __init__(self, value: int = 0) -> None:
         self._lock = threading.Lock()
@@ -102,12 +105,17 @@ class AtomicLong(AtomicReference[int]):
 
     _BY_VALUE = True
 
+    def _wrap(self, v: int) -> int:
+        low = self._MIN
+        return (v - low) % (self._MAX - low + 1) + low
+
     def increment_and_get(self) -> int:
         lock = self._lock
         lock.acquire()
         try:
-            self._value += 1
-            return self._value
+            v = self._value + 1
+            self._value = v = v if self._MIN <= v <= self._MAX else self._wrap(v)
+            return v
         finally:
             lock.release()
 
@@ -115,8 +123,9 @@ class AtomicLong(AtomicReference[int]):
         lock = self._lock
         lock.acquire()
         try:
-            self._value -= 1
-            return self._value
+            v = self._value - 1
+            self._value = v = v if self._MIN <= v <= self._MAX else self._wrap(v)
+            return v
         finally:
             lock.release()
 
@@ -125,7 +134,8 @@ class AtomicLong(AtomicReference[int]):
         lock.acquire()
         try:
             old = self._value
-            self._value = old + 1
+            v = old + 1
+            self._value = v if self._MIN <= v <= self._MAX else self._wrap(v)
             return old
         finally:
             lock.release()
@@ -135,7 +145,8 @@ class AtomicLong(AtomicReference[int]):
         lock.acquire()
         try:
             old = self._value
-            self._value = old - 1
+            v = old - 1
+            self._value = v if self._MIN <= v <= self._MAX else self._wrap(v)
             return old
         finally:
             lock.release()
@@ -144,8 +155,9 @@ class AtomicLong(AtomicReference[int]):
         lock = self._lock
         lock.acquire()
         try:
-            self._value += delta
-            return self._value
+            v = self._value + delta
+            self._value = v = v if self._MIN <= v <= self._MAX else self._wrap(v)
+            return v
         finally:
             lock.release()
 
@@ -154,7 +166,8 @@ class AtomicLong(AtomicReference[int]):
         lock.acquire()
         try:
             old = self._value
-            self._value = old + delta
+            v = old + delta
+            self._value = v if self._MIN <= v <= self._MAX else self._wrap(v)
             return old
         finally:
             lock.release()
@@ -168,76 +181,5 @@ class AtomicInteger(AtomicLong):
 
     __slots__ = ()
 
-    @staticmethod
-    def _wrap(v: int) -> int:
-        v &= 0xFFFFFFFF
-        return v - 0x100000000 if v >= 0x80000000 else v
-
-    # Each method wraps only a result outside the int range: one chained comparison on the common path.
-
-    def increment_and_get(self) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
-            v = self._value + 1
-            self._value = v = v if _INT_MIN <= v <= _INT_MAX else self._wrap(v)
-            return v
-        finally:
-            lock.release()
-
-    def decrement_and_get(self) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
-            v = self._value - 1
-            self._value = v = v if _INT_MIN <= v <= _INT_MAX else self._wrap(v)
-            return v
-        finally:
-            lock.release()
-
-    def get_and_increment(self) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
-            old = self._value
-            v = old + 1
-            self._value = v if _INT_MIN <= v <= _INT_MAX else self._wrap(v)
-            return old
-        finally:
-            lock.release()
-
-    def get_and_decrement(self) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
-            old = self._value
-            v = old - 1
-            self._value = v if _INT_MIN <= v <= _INT_MAX else self._wrap(v)
-            return old
-        finally:
-            lock.release()
-
-    def add_and_get(self, delta: int) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
-            v = self._value + delta
-            self._value = v = v if _INT_MIN <= v <= _INT_MAX else self._wrap(v)
-            return v
-        finally:
-            lock.release()
-
-    def get_and_add(self, delta: int) -> int:
-        lock = self._lock
-        lock.acquire()
-        try:
-            old = self._value
-            v = old + delta
-            self._value = v if _INT_MIN <= v <= _INT_MAX else self._wrap(v)
-            return old
-        finally:
-            lock.release()
-
-
-_INT_MAX = 0x7FFFFFFF
-_INT_MIN = -0x80000000
+    _MIN = -(1 << 31)
+    _MAX = (1 << 31) - 1
