@@ -73,13 +73,20 @@ def create_warm_topic(bootstrap: str, topic: str) -> None:
     partition, so the first acks=all writes to a new topic wait up to that long, in Kafka as here. Measured on this
     tree at 200/s without the warm-up write: p50/p99 381/993 ms on the first topic of a cluster and 3/470 ms on the
     next; with it, 2.9/7.2 and 3.1/12.6 ms. The runs measure the steady state, so they start after that write."""
-    from confluent_kafka import Producer
 
     create_topic(bootstrap, topic, partitions=1)
+    warm_up(bootstrap, topic, partitions=1)
+
+
+def warm_up(bootstrap: str, topic: str, partitions: int) -> None:
+    """One acknowledged acks=all write to each partition of a new topic (create_warm_topic says why)."""
+    from confluent_kafka import Producer
+
     producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 0})
-    producer.produce(topic, b"warm-up", partition=0)
+    for partition in range(partitions):
+        producer.produce(topic, b"warm-up", partition=partition)
     if producer.flush(60) != 0:
-        raise RuntimeError(f"the warm-up write to {topic} was not acknowledged within 60 s")
+        raise RuntimeError(f"the warm-up writes to {topic} were not acknowledged within 60 s")
 
 
 def throughput(bootstrap: str, acks: str, msgs: int, size: int) -> float:
@@ -88,6 +95,11 @@ def throughput(bootstrap: str, acks: str, msgs: int, size: int) -> float:
 
     topic = f"tput-{acks}-{size}-{time.monotonic_ns()}"
     create_topic(bootstrap, topic)
+    # The timing starts after one acknowledged acks=all write to each partition. A follower that fetches a new
+    # partition before its leader has the partition in its metadata cache gets UNKNOWN_TOPIC_OR_PARTITION and
+    # retries after replica.fetch.backoff.ms (1,000 ms), as in Kafka: measured in the request logs, the first
+    # acks=all Produce of each partition waited 980-997 ms for it, in runs of 1.8 s for 100 MB.
+    warm_up(bootstrap, topic, partitions=3)
     producer = Producer(
         {
             "bootstrap.servers": bootstrap,
@@ -291,6 +303,83 @@ def probe(cluster: KafkaCluster, py_spy_dir: str | None, seconds: float) -> dict
     return results
 
 
+def request_times(broker: Any) -> dict[str, dict[str, float]]:
+    """The broker's request-time histograms for Produce and FetchFollower requests, from its /metrics: for each
+    `<request> <TimeName>`, the count and the 0.5 and 0.99 quantiles (of the histogram's recent, decaying sample)."""
+    port = broker.overrides.get("metrics.prometheus.port", "0")
+    if port == "0":
+        return {}
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as response:
+        text = response.read().decode()
+    result: dict[str, dict[str, float]] = {}
+    for line in text.splitlines():
+        if not line.startswith("kafka_network_requestmetrics_"):
+            continue
+        name = line.split("{", 1)[0][len("kafka_network_requestmetrics_") :]
+        request = next((r for r in ("Produce", "FetchFollower") if f'request="{r}"' in line), None)
+        if request is None or "timems" not in name.lower():
+            continue
+        value = float(line.rsplit(" ", 1)[1])
+        if name.endswith("_count"):
+            result.setdefault(f"{request} {name[: -len('_count')]}", {})["count"] = value
+        elif 'quantile="0.50"' in line or 'quantile="0.99"' in line:
+            quantile = "p50" if 'quantile="0.50"' in line else "p99"
+            result.setdefault(f"{request} {name}", {})[quantile] = value
+    return result
+
+
+def busiest_threads(before: dict[int, float], after: dict[int, float], names: dict[int, str]) -> list[str]:
+    used = sorted(((c - before.get(t, 0.0), t) for t, c in after.items()), reverse=True)
+    return [f"{cpu:.2f} {names.get(tid, tid)}" for cpu, tid in used[:5] if cpu > 0]
+
+
+def throughput_10kb(cluster: KafkaCluster, rounds: int) -> dict[str, Any]:
+    """Only the 10 KB acks=all throughput case, with what bounds it: the CPU seconds of each broker and of this
+    process (the librdkafka client) over each round, each broker's busiest threads, and the mean request times of
+    Produce and FetchFollower requests on each broker (its request-metrics histograms)."""
+    import resource
+
+    from tests.bench.replication_probe import thread_cpu_seconds, thread_names
+
+    msgs, size = 10_000, 10_240
+    results: dict[str, Any] = {"MB_s": [], "rounds": []}
+    for _ in range(rounds):
+        pids = {b.broker_id: b.pid for b in cluster.brokers}
+        times_before = {i: request_times(cluster.broker(i)) for i in pids}
+        threads_before = {i: thread_cpu_seconds(p) for i, p in pids.items()}
+        before = cpu_snapshot(cluster)
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        wall = time.perf_counter()
+        mb_s = throughput(cluster.bootstrap, "all", msgs, size)
+        wall = time.perf_counter() - wall
+        usage_after = resource.getrusage(resource.RUSAGE_SELF)
+        after = cpu_snapshot(cluster)
+        threads_after = {i: thread_cpu_seconds(p) for i, p in pids.items()}
+        times_after = {i: request_times(cluster.broker(i)) for i in pids}
+        means: dict[int, dict[str, str]] = {}
+        for i in pids:
+            for key, figures in times_after[i].items():
+                count = figures.get("count", 0.0) - times_before[i].get(key, {}).get("count", 0.0)
+                if count > 0 and "p50" in figures:
+                    p50, p99 = figures["p50"], figures.get("p99", 0.0)
+                    means.setdefault(i, {})[key] = f"{count:.0f} requests, p50 {p50:.1f} p99 {p99:.1f} ms"
+        client_cpu = usage_after.ru_utime + usage_after.ru_stime - usage.ru_utime - usage.ru_stime
+        one = {
+            "MB_s": mb_s,
+            "wall_s": round(wall, 2),
+            "broker_cpu_s": {i: round(after[i] - before[i], 2) for i in pids},
+            "client_cpu_s": round(client_cpu, 2),
+            "busiest_threads": {
+                i: busiest_threads(threads_before[i], threads_after[i], thread_names(p)) for i, p in pids.items()
+            },
+            "request_times": means,
+        }
+        results["MB_s"].append(mb_s)
+        results["rounds"].append(one)
+        print(json.dumps(one, indent=1), flush=True)
+    return results
+
+
 def leader_path(records: int) -> dict[str, float]:
     """The leader's part of replication without sockets or KafkaApis: an in-process ReplicaManager (the unit tests'
     BrokerEnv, with purgatories on real SystemTimers and no reapers) leads a partition with replicas 0, 1, 2; per
@@ -387,6 +476,11 @@ def main(argv: list[str]) -> int:
         metavar="RECORDS",
         help="only the in-process leader path (no brokers): CPU us and Python calls per replicated record",
     )
+    ap.add_argument(
+        "--tput-10kb",
+        action="store_true",
+        help="only the 10 KB acks=all throughput case (--rounds of them), with each process's CPU and request times",
+    )
     args = ap.parse_args(argv)
     if args.leader_path:
         print(json.dumps(leader_path(args.leader_path)))
@@ -398,12 +492,16 @@ def main(argv: list[str]) -> int:
     cluster = KafkaCluster(
         work, f"{zk.connect_string}/cluster-bench", overrides={"zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS)}
     )
-    if args.probe:
+    if args.probe or args.tput_10kb:
         for broker in cluster.brokers:  # the probe counts the leader's requests on its /metrics
             broker.overrides["metrics.prometheus.port"] = str(free_port())
     results: dict[str, Any] = {}
     try:
         cluster.start()
+        if args.tput_10kb:
+            results = throughput_10kb(cluster, args.rounds)
+            Path(args.out).write_text(json.dumps(results, indent=1))
+            return 0
         if args.probe:
             results = probe(cluster, args.py_spy, args.seconds)
             Path(args.out).write_text(json.dumps(results, indent=1))

@@ -125,6 +125,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--idle", action="store_true", help="write nothing for --seconds: the brokers' idle CPU")
     ap.add_argument("--profile", default="", help="py-spy raw output file for the first follower")
     ap.add_argument("--strace", default="", help="strace -c output file for the first follower")
+    ap.add_argument("--leader", action="store_true", help="--profile and --strace watch the leader instead")
     args = ap.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="replication-probe-"))
     (work / "zk").mkdir()
@@ -143,6 +144,7 @@ def main(argv: list[str]) -> int:
         time.sleep(1)
         count = int(args.seconds * args.rate) if args.rate else int(args.mb * 1e6 / args.size)
         pids = {i: cluster.broker(i).pid for i in range(3)}
+        watched = leader if args.leader else followers[0]
         if args.profile:
             py_spy = str(Path(sys.executable).parent / "py-spy")
             spy = subprocess.Popen(
@@ -159,7 +161,7 @@ def main(argv: list[str]) -> int:
                     "-o",
                     args.profile,
                     "--pid",
-                    str(pids[followers[0]]),
+                    str(pids[watched]),
                 ],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -167,7 +169,7 @@ def main(argv: list[str]) -> int:
             time.sleep(1)
         if args.strace:
             spy = subprocess.Popen(
-                ["strace", "-c", "-f", "-o", args.strace, "-p", str(pids[followers[0]])],
+                ["strace", "-c", "-f", "-o", args.strace, "-p", str(pids[watched])],
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
