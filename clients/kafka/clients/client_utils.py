@@ -191,6 +191,7 @@ def create_network_client(
     default metadata updater) or a `metadata_updater` (the admin client's)."""
     from kafka.clients.default_host_resolver import DefaultHostResolver
     from kafka.clients.network_client import NetworkClient
+    from kafka.common.network.network_receive import ReceiveBufferPool
     from kafka.common.network.selector import Selector
 
     updater = metadata if metadata_updater is None else metadata_updater
@@ -205,6 +206,7 @@ def create_network_client(
             time,
             log_context,
             channel_builder=channel_builder,
+            memory_pool=ReceiveBufferPool(),
             metrics=metrics,
             metric_grp_prefix=metrics_grp_prefix,
         )

@@ -6,20 +6,94 @@ is allocated once the size is known and the MemoryPool grants it (the clients us
 pool of queued.max.request.bytes); until then the receive waits with its size known and no memory allocated.
 Closing a receive that is not complete gives its bytes back to the pool; the bytes of a complete receive belong
 to whoever took its payload (a broker's Request releases them when it is done).
+
+The clients' selectors take their large buffers from a ReceiveBufferPool (see there): the payload of such a frame
+is a memoryview of a buffer that an earlier frame used, once nothing refers to that buffer any longer.
 """
 
 from __future__ import annotations
 
 import struct
+import sys
 
 from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.network.invalid_receive_exception import InvalidReceiveException
 from kafka.common.network.receive import Receive
 from kafka.common.network.transport_layer import TransportLayer
 
-__all__ = ["NetworkReceive"]
+__all__ = ["NetworkReceive", "ReceiveBufferPool"]
 
 _SIZE = struct.Struct(">i")
+_MAX_LONG = 2**63 - 1
+
+
+def _refs_of_a_free_buffer() -> int:
+    """What sys.getrefcount says in ReceiveBufferPool.buffer's loop of a pooled buffer that nothing else refers to
+    (the pool's list, the loop's variable and the call's argument)."""
+    buffers = [bytearray(1)]
+    for buffer in buffers:
+        return sys.getrefcount(buffer)
+    raise AssertionError
+
+
+class ReceiveBufferPool(MemoryPool):
+    """The clients' pool: a large frame is received into a buffer that an earlier frame used, when nothing refers to
+    that buffer any longer.
+
+    # PORT: Java's clients receive with MemoryPool.NONE, each response into a new ByteBuffer that the garbage
+    # collector reclaims. In CPython a new bytearray of a fetch response's few MB is zero-filled and then faulted in
+    # by the kernel page by page (malloc maps such blocks afresh), which took a third of the consumer's CPU at 10 KB
+    # records. A buffer is reused only when CPython's reference count shows that nothing but this pool holds it: no
+    # response, record batch or memoryview (each view holds its buffer) is left of the frame it last received, so
+    # nothing a user holds can see its bytes change. Records handed to the user are copies in any case. Accounting is
+    # MemoryPool.NONE's: nothing is counted and the pool never runs out."""
+
+    #: Frames below this size get a new bytearray, as with MemoryPool.NONE.
+    MIN_POOLED_SIZE = 128 * 1024
+    #: How many buffers the pool keeps: a response's records may still be buffered when the next one is received.
+    MAX_BUFFERS = 3
+
+    _FREE_REFS = _refs_of_a_free_buffer()
+
+    __slots__ = ("_buffers",)
+
+    def __init__(self) -> None:
+        self._buffers: list[bytearray] = []
+
+    def buffer(self, size: int) -> bytearray | memoryview:
+        """A writable buffer of exactly `size` bytes, its content undefined."""
+        if size < self.MIN_POOLED_SIZE:
+            return bytearray(size)
+        buffers = self._buffers
+        free_refs = self._FREE_REFS
+        too_small = None
+        # The loop must read the count as _refs_of_a_free_buffer does.
+        for buffer in buffers:
+            if sys.getrefcount(buffer) == free_refs:
+                if len(buffer) >= size:
+                    return memoryview(buffer)[:size]
+                too_small = buffer
+        new = bytearray(size)
+        if too_small is not None:
+            buffers[buffers.index(too_small)] = new  # a free buffer too small for this frame gives way
+        elif len(buffers) < self.MAX_BUFFERS:
+            buffers.append(new)
+        return memoryview(new)
+
+    def try_allocate(self, size_bytes: int) -> bool:
+        return True
+
+    def release(self, size_bytes: int) -> None:
+        return None
+
+    def size(self) -> int:
+        return _MAX_LONG
+
+    def available_memory(self) -> int:
+        return _MAX_LONG
+
+    def is_out_of_memory(self) -> bool:
+        return False
 
 
 class NetworkReceive(Receive):
@@ -45,7 +119,7 @@ class NetworkReceive(Receive):
         self._size_read = 0
         self._max_size = max_size
         self._requested_buffer_size = -1
-        self._buffer: bytearray | bytes | None = None
+        self._buffer: bytearray | bytes | memoryview | None = None
         self._buffer_view: memoryview | None = None
         self._buffer_read = 0
         if payload is not None:
@@ -86,10 +160,15 @@ class NetworkReceive(Receive):
         if self._buffer is None and requested != -1:
             # Taken from the pool only now, so that a connection waiting for memory holds none.
             memory_pool = self._memory_pool
-            if memory_pool is not MemoryPool.NONE and not memory_pool.try_allocate(requested):
-                return read
-            self._buffer = bytearray(requested)
-            self._buffer_view = memoryview(self._buffer)
+            if isinstance(memory_pool, ReceiveBufferPool):
+                buffer = memory_pool.buffer(requested)
+                self._buffer = buffer
+                self._buffer_view = buffer if buffer.__class__ is memoryview else memoryview(buffer)
+            else:
+                if memory_pool is not MemoryPool.NONE and not memory_pool.try_allocate(requested):
+                    return read
+                self._buffer = bytearray(requested)
+                self._buffer_view = memoryview(self._buffer)
         view = self._buffer_view
         if view is None:
             return read
@@ -121,9 +200,9 @@ class NetworkReceive(Receive):
             self._buffer = None
         self._buffer_view = None
 
-    def payload(self) -> bytes | bytearray | None:
+    def payload(self) -> bytes | bytearray | memoryview | None:
         """The frame's bytes (without the size prefix), once allocated; a broker's log layer may patch the bytearray
-        in place."""
+        in place. A memoryview for a frame received into a ReceiveBufferPool's buffer."""
         return self._buffer
 
     def bytes_read(self) -> int:

@@ -91,34 +91,44 @@ class _FairLock:
 
 
 class _RequestFutureCompletionHandler:
-    """The callback of a request sent through this client: it queues itself for completion outside the lock."""
+    """The callback of a request sent through this client: it queues itself for completion outside the lock.
 
-    __slots__ = ("_client", "future", "_response", "_e")
+    # PORT: once it has fired, the handler lets go of its future and response. The response refers to the handler
+    # (its callback) and the future to the response, so holding them made a reference cycle that kept each response,
+    # a fetch response's records buffer with it, until a full garbage collection (the JVM's collector does not care).
+    """
 
-    def __init__(self, client: ConsumerNetworkClient) -> None:
+    __slots__ = ("_client", "_future", "_response", "_e")
+
+    def __init__(self, client: ConsumerNetworkClient, future: RequestFuture[ClientResponse]) -> None:
         self._client = client
-        self.future: RequestFuture[ClientResponse] = RequestFuture()
+        self._future: RequestFuture[ClientResponse] | None = future
         self._response: ClientResponse | None = None
         self._e: BaseException | None = None
 
     def fire_completion(self) -> None:
+        future = self._future
+        if future is None:
+            return
         response = self._response
+        self._future = None
+        self._response = None
         if self._e is not None:
-            self.future.raise_(self._e)
+            future.raise_(self._e)
             return
         assert response is not None
         if response.authentication_exception is not None:
-            self.future.raise_(response.authentication_exception)
+            future.raise_(response.authentication_exception)
         elif response.was_disconnected:
             self._client.log.debug(
                 f"Cancelled request with header {response.request_header} due to node {response.destination} being "
                 "disconnected"
             )
-            self.future.raise_(DisconnectException())
+            future.raise_(DisconnectException())
         elif response.version_mismatch is not None:
-            self.future.raise_(response.version_mismatch)
+            future.raise_(response.version_mismatch)
         else:
-            self.future.complete(response)
+            future.complete(response)
 
     def on_failure(self, e: BaseException) -> None:
         self._e = e
@@ -228,12 +238,13 @@ class ConsumerNetworkClient:
         """Queues a request to `node`; it goes out on the next poll. Thread-safe."""
         timeout = self._request_timeout_ms if request_timeout_ms is None else request_timeout_ms
         now = self._time.milliseconds()
-        handler = _RequestFutureCompletionHandler(self)
+        future: RequestFuture[ClientResponse] = RequestFuture()
+        handler = _RequestFutureCompletionHandler(self, future)
         client_request = self._client.new_client_request(node.id_string, request_builder, now, True, timeout, handler)
         self._unsent.put(node, client_request)
         # The client may be blocked in poll: wake it so the request goes out.
         self._client.wakeup()
-        return handler.future
+        return future
 
     def least_loaded_node(self) -> Node | None:
         with self._lock:

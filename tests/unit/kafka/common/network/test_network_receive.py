@@ -1,0 +1,101 @@
+"""NetworkReceive's buffers from a ReceiveBufferPool (the clients' pool): a large frame reuses a buffer that nothing
+refers to any longer, and never one whose bytes something can still see."""
+
+from __future__ import annotations
+
+import struct
+
+from kafka.common.memory.memory_pool import MemoryPool
+from kafka.common.network.network_receive import NetworkReceive, ReceiveBufferPool
+
+LARGE = ReceiveBufferPool.MIN_POOLED_SIZE
+
+
+class _Channel:
+    """A transport layer that hands out `data` in reads of at most `chunk` bytes."""
+
+    def __init__(self, data: bytes, chunk: int = 64 * 1024) -> None:
+        self._data = data
+        self._pos = 0
+        self._chunk = chunk
+
+    def read(self, dst: memoryview) -> int:
+        n = min(len(dst), self._chunk, len(self._data) - self._pos)
+        dst[:n] = self._data[self._pos : self._pos + n]
+        self._pos += n
+        return n
+
+
+def _frame(payload: bytes) -> bytes:
+    return struct.pack(">i", len(payload)) + payload
+
+
+def _receive(pool: MemoryPool, payload: bytes) -> NetworkReceive:
+    receive = NetworkReceive(source="0", memory_pool=pool)
+    channel = _Channel(_frame(payload))
+    while not receive.complete():
+        assert receive.read_from(channel) > 0  # type: ignore[arg-type]
+    return receive
+
+
+def _backing(buffer: bytes | bytearray | memoryview | None) -> object:
+    assert isinstance(buffer, memoryview)
+    return buffer.obj
+
+
+def test_small_frames_get_a_new_bytearray() -> None:
+    pool = ReceiveBufferPool()
+    receive = _receive(pool, b"abc" * 10)
+    payload = receive.payload()
+    assert isinstance(payload, bytearray)
+    assert payload == b"abc" * 10
+    assert receive.size() == 34
+
+
+def test_a_large_frame_reuses_a_buffer_nothing_refers_to() -> None:
+    pool = ReceiveBufferPool()
+    first = _receive(pool, b"a" * (2 * LARGE))
+    backing_id = id(_backing(first.payload()))
+    del first
+    second = _receive(pool, b"b" * (LARGE + 5))
+    payload = second.payload()
+    assert id(_backing(payload)) == backing_id
+    assert bytes(payload) == b"b" * (LARGE + 5)  # type: ignore[arg-type]
+    assert len(payload) == LARGE + 5  # type: ignore[arg-type]
+    assert second.size() == LARGE + 9
+
+
+def test_a_buffer_is_not_reused_while_a_view_of_it_lives() -> None:
+    pool = ReceiveBufferPool()
+    first = _receive(pool, b"a" * LARGE)
+    payload = first.payload()
+    assert payload is not None
+    records_view = memoryview(payload)[100:200]  # what a MemoryRecords of the response would hold
+    backing_id = id(_backing(payload))
+    del first, payload
+    second = _receive(pool, b"b" * LARGE)
+    assert id(_backing(second.payload())) != backing_id
+    assert bytes(records_view) == b"a" * 100
+    del records_view, second
+    third = _receive(pool, b"c" * LARGE)
+    assert bytes(third.payload()) == b"c" * LARGE  # type: ignore[arg-type]
+
+
+def test_a_free_buffer_too_small_gives_way_and_the_pool_stays_bounded() -> None:
+    pool = ReceiveBufferPool()
+    held = [_receive(pool, b"x" * LARGE) for _ in range(ReceiveBufferPool.MAX_BUFFERS + 2)]
+    assert len(pool._buffers) == ReceiveBufferPool.MAX_BUFFERS
+    assert all(bytes(r.payload()) == b"x" * LARGE for r in held)  # type: ignore[arg-type]
+    del held
+    bigger = _receive(pool, b"y" * (3 * LARGE))
+    assert len(pool._buffers) == ReceiveBufferPool.MAX_BUFFERS
+    assert any(b is _backing(bigger.payload()) for b in pool._buffers)
+    assert bytes(bigger.payload()) == b"y" * (3 * LARGE)  # type: ignore[arg-type]
+
+
+def test_the_pool_never_runs_out() -> None:
+    pool = ReceiveBufferPool()
+    assert pool.try_allocate(2**40)
+    assert not pool.is_out_of_memory()
+    pool.release(2**40)
+    assert pool.available_memory() == pool.size()
