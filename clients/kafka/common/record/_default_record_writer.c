@@ -9,6 +9,13 @@
  * (offset) or a long (timestamp), for fields over 1 GB and for an `out` that is not a bytearray: the caller then
  * takes the Python path, which wraps such values as Java does.
  *
+ * append_to_batch(batch, timestamp, key, value, headers, callback, now) is the producer's append to a partition's
+ * open batch (producer_batch.append_to_batch): for a record without headers going to an open, uncompressed v2
+ * ProducerBatch that already has records, it writes the record as write_record does, sets the builder's counters as
+ * MemoryRecordsBuilder.append_if_room_sized does and the batch's as ProducerBatch.try_append does, makes the record's
+ * FutureRecordMetadata (its slots set directly), and returns (future, whether the batch is now full), or None when
+ * the record does not fit. Every other case goes to the Python function given to register_producer_batch.
+ *
  * Optional: built by setup.py where a compiler is found; default_record.py falls back to its Python writer
  * (and KAFKA_PORT_PURE_PYTHON_WRITER=1 forces the fallback). The tests compare both byte for byte.
  */
@@ -16,6 +23,8 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <limits.h>
+#include "structmember.h"
 
 static inline Py_ssize_t
 uvarint_size(uint64_t u)
@@ -91,6 +100,67 @@ release_field(field_t *f)
     }
 }
 
+/* write_fields' outcomes. */
+#define WRITE_OK 0
+#define WRITE_NO_ROOM 1
+#define WRITE_OUT_OF_RANGE 2
+#define WRITE_ERROR -1
+
+/* Appends one record's bytes to the bytearray `out` when they fit `room`, setting *total to their size. */
+static int
+write_fields(PyObject *out, int32_t offset_delta, int64_t timestamp_delta, const field_t *key, const field_t *value,
+             const field_t *tail, Py_ssize_t room, Py_ssize_t *total_out)
+{
+    if (key->len > INT32_MAX / 2 || value->len > INT32_MAX / 2 || tail->len > INT32_MAX / 2) {
+        /* Records this large are left to the Python writer (which wraps their lengths as Java's int would). */
+        return WRITE_OUT_OF_RANGE;
+    }
+    uint64_t ts_u = zigzag64(timestamp_delta);
+    uint64_t off_u = zigzag32(offset_delta);
+    uint64_t key_u = zigzag32((int32_t)key->len);
+    uint64_t value_u = zigzag32((int32_t)value->len);
+    Py_ssize_t body = 1 + uvarint_size(ts_u) + uvarint_size(off_u) + uvarint_size(key_u) + uvarint_size(value_u) +
+                      (key->len > 0 ? key->len : 0) + (value->len > 0 ? value->len : 0) +
+                      (tail->len >= 0 ? tail->len : 1);
+    if (body > INT32_MAX) {
+        return WRITE_OUT_OF_RANGE;
+    }
+    uint64_t body_u = zigzag32((int32_t)body);
+    Py_ssize_t total = uvarint_size(body_u) + body;
+    if (total > room) {
+        return WRITE_NO_ROOM;
+    }
+    Py_ssize_t start = PyByteArray_GET_SIZE(out);
+    if (PyByteArray_Resize(out, start + total) < 0) {
+        return WRITE_ERROR;
+    }
+    char *p = PyByteArray_AS_STRING(out) + start;
+    p = put_uvarint(p, body_u);
+    *p++ = 0;
+    p = put_uvarint(p, ts_u);
+    p = put_uvarint(p, off_u);
+    p = put_uvarint(p, key_u);
+    if (key->len > 0) {
+        memcpy(p, key->buf, (size_t)key->len);
+        p += key->len;
+    }
+    p = put_uvarint(p, value_u);
+    if (value->len > 0) {
+        memcpy(p, value->buf, (size_t)value->len);
+        p += value->len;
+    }
+    if (tail->len >= 0) {
+        if (tail->len > 0) {
+            memcpy(p, tail->buf, (size_t)tail->len);
+        }
+    }
+    else {
+        *p = 0;
+    }
+    *total_out = total;
+    return WRITE_OK;
+}
+
 static PyObject *
 write_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -139,55 +209,14 @@ write_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *result = NULL;
-    if (key.len > INT32_MAX / 2 || value.len > INT32_MAX / 2 || tail.len > INT32_MAX / 2) {
-        /* Records this large are left to the Python writer (which wraps their lengths as Java's int would). */
-        result = Py_NewRef(Py_None);
+    Py_ssize_t total;
+    int status = write_fields(out, (int32_t)offset_delta, (int64_t)timestamp_delta, &key, &value, &tail, room, &total);
+    if (status == WRITE_ERROR) {
         goto done;
     }
-    uint64_t ts_u = zigzag64((int64_t)timestamp_delta);
-    uint64_t off_u = zigzag32((int32_t)offset_delta);
-    uint64_t key_u = zigzag32((int32_t)key.len);
-    uint64_t value_u = zigzag32((int32_t)value.len);
-    Py_ssize_t body = 1 + uvarint_size(ts_u) + uvarint_size(off_u) + uvarint_size(key_u) + uvarint_size(value_u) +
-                      (key.len > 0 ? key.len : 0) + (value.len > 0 ? value.len : 0) + (tail.len >= 0 ? tail.len : 1);
-    if (body > INT32_MAX) {
-        result = Py_NewRef(Py_None);
-        goto done;
-    }
-    uint64_t body_u = zigzag32((int32_t)body);
-    Py_ssize_t total = uvarint_size(body_u) + body;
-    if (total > room) {
-        result = PyLong_FromLong(-1);
-        goto done;
-    }
-    Py_ssize_t start = PyByteArray_GET_SIZE(out);
-    if (PyByteArray_Resize(out, start + total) < 0) {
-        goto done;
-    }
-    char *p = PyByteArray_AS_STRING(out) + start;
-    p = put_uvarint(p, body_u);
-    *p++ = 0;
-    p = put_uvarint(p, ts_u);
-    p = put_uvarint(p, off_u);
-    p = put_uvarint(p, key_u);
-    if (key.len > 0) {
-        memcpy(p, key.buf, (size_t)key.len);
-        p += key.len;
-    }
-    p = put_uvarint(p, value_u);
-    if (value.len > 0) {
-        memcpy(p, value.buf, (size_t)value.len);
-        p += value.len;
-    }
-    if (tail.len >= 0) {
-        if (tail.len > 0) {
-            memcpy(p, tail.buf, (size_t)tail.len);
-        }
-    }
-    else {
-        *p = 0;
-    }
-    result = PyLong_FromSsize_t(total);
+    result = status == WRITE_OUT_OF_RANGE ? Py_NewRef(Py_None)
+             : status == WRITE_NO_ROOM    ? PyLong_FromLong(-1)
+                                          : PyLong_FromSsize_t(total);
 done:
     release_field(&key);
     release_field(&value);
@@ -195,9 +224,343 @@ done:
     return result;
 }
 
+/* ---- the producer's append to the open batch (ProducerBatch.try_append's common case) ----------------------- */
+
+/* The attribute names read and written (interned once), the Python fallback, FutureRecordMetadata with its slots'
+ * offsets, CompressionType.NONE and Time.SYSTEM: given by register_producer_batch. */
+static PyObject *s_records_builder, *s_append_stream, *s_num_records, *s_magic, *s_is_control_batch,
+    *s_compression_type, *s_last_offset, *s_base_timestamp, *s_batch_header_size, *s_records_size, *s_write_limit,
+    *s_base_offset, *s_max_timestamp, *s_offset_of_max_timestamp, *s_produce_future, *s_callbacks, *s_futures,
+    *s_record_count, *s_last_appended_bytes, *s_last_append_time;
+static PyObject *g_fallback, *g_future_type, *g_compression_none, *g_time;
+
+static const char *const future_slot_names[] = {
+    "_result", "_batch_index", "_create_timestamp", "_serialized_key_size", "_serialized_value_size", "_time",
+    "_next_record_metadata",
+};
+#define FUTURE_SLOTS 7
+static Py_ssize_t future_offsets[FUTURE_SLOTS];
+
+/* The attributes are read and written in the instances' dicts (ProducerBatch and MemoryRecordsBuilder have neither
+ * slots nor properties of these names): dict lookups with interned names cost a fraction of PyObject_GetAttr's. */
+
+/* An int attribute as a long long: 0, or 1 when it is missing or not an exact int in range (the caller takes the
+ * Python path), or -1 with an exception set. */
+static int
+get_ll(PyObject *dict, PyObject *name, long long *out)
+{
+    PyObject *v = PyDict_GetItemWithError(dict, name);
+    if (v == NULL) {
+        return PyErr_Occurred() ? -1 : 1;
+    }
+    if (!PyLong_CheckExact(v)) {
+        return 1;
+    }
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow) {
+        return 1;
+    }
+    if (x == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int
+set_ll(PyObject *dict, PyObject *name, long long x)
+{
+    PyObject *v = PyLong_FromLongLong(x);
+    if (v == NULL) {
+        return -1;
+    }
+    int r = PyDict_SetItem(dict, name, v);
+    Py_DECREF(v);
+    return r;
+}
+
+/* A borrowed attribute, or NULL (with an exception set only on error). */
+static PyObject *
+get_obj(PyObject *dict, PyObject *name)
+{
+    return PyDict_GetItemWithError(dict, name);
+}
+
+static PyObject *
+intern(const char *name)
+{
+    return PyUnicode_InternFromString(name);
+}
+
+static PyObject *
+register_producer_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "register_producer_batch takes 4 arguments");
+        return NULL;
+    }
+    if (!PyType_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "the future type must be a class");
+        return NULL;
+    }
+    Py_ssize_t offsets[FUTURE_SLOTS];
+    for (int i = 0; i < FUTURE_SLOTS; i++) {
+        PyObject *d = PyObject_GetAttrString(args[1], future_slot_names[i]);
+        if (d == NULL) {
+            return NULL;
+        }
+        if (!Py_IS_TYPE(d, &PyMemberDescr_Type) || ((PyMemberDescrObject *)d)->d_member->type != T_OBJECT_EX) {
+            Py_DECREF(d);
+            PyErr_Format(PyExc_TypeError, "%s is not a slot of the future type", future_slot_names[i]);
+            return NULL;
+        }
+        offsets[i] = ((PyMemberDescrObject *)d)->d_member->offset;
+        Py_DECREF(d);
+    }
+    if (s_records_builder == NULL) {
+        if (!(s_records_builder = intern("_records_builder")) || !(s_append_stream = intern("_append_stream")) ||
+            !(s_num_records = intern("_num_records")) || !(s_magic = intern("_magic")) ||
+            !(s_is_control_batch = intern("_is_control_batch")) ||
+            !(s_compression_type = intern("_compression_type")) || !(s_last_offset = intern("_last_offset")) ||
+            !(s_base_timestamp = intern("_base_timestamp")) ||
+            !(s_batch_header_size = intern("_batch_header_size_in_bytes")) ||
+            !(s_records_size = intern("_uncompressed_records_size_in_bytes")) ||
+            !(s_write_limit = intern("_write_limit")) || !(s_base_offset = intern("_base_offset")) ||
+            !(s_max_timestamp = intern("_max_timestamp")) ||
+            !(s_offset_of_max_timestamp = intern("_offset_of_max_timestamp")) ||
+            !(s_produce_future = intern("produce_future")) || !(s_callbacks = intern("_callbacks")) ||
+            !(s_futures = intern("_futures")) || !(s_record_count = intern("record_count")) ||
+            !(s_last_appended_bytes = intern("last_appended_bytes")) ||
+            !(s_last_append_time = intern("_last_append_time"))) {
+            return NULL;
+        }
+    }
+    memcpy(future_offsets, offsets, sizeof offsets);
+    Py_XSETREF(g_fallback, Py_NewRef(args[0]));
+    Py_XSETREF(g_future_type, Py_NewRef(args[1]));
+    Py_XSETREF(g_compression_none, Py_NewRef(args[2]));
+    Py_XSETREF(g_time, Py_NewRef(args[3]));
+    Py_RETURN_NONE;
+}
+
+/* A FutureRecordMetadata made without its __init__: the same seven slots, set directly. */
+static PyObject *
+new_future(PyObject *result, long long batch_index, PyObject *create_timestamp, Py_ssize_t key_size,
+           Py_ssize_t value_size)
+{
+    PyTypeObject *type = (PyTypeObject *)g_future_type;
+    PyObject *values[FUTURE_SLOTS];
+    values[0] = Py_NewRef(result);
+    values[1] = PyLong_FromLongLong(batch_index);
+    values[2] = Py_NewRef(create_timestamp);
+    values[3] = PyLong_FromSsize_t(key_size);
+    values[4] = PyLong_FromSsize_t(value_size);
+    values[5] = Py_NewRef(g_time);
+    values[6] = Py_NewRef(Py_None);
+    PyObject *future = NULL;
+    if (values[1] != NULL && values[3] != NULL && values[4] != NULL) {
+        future = type->tp_alloc(type, 0);
+    }
+    if (future == NULL) {
+        for (int i = 0; i < FUTURE_SLOTS; i++) {
+            Py_XDECREF(values[i]);
+        }
+        return NULL;
+    }
+    for (int i = 0; i < FUTURE_SLOTS; i++) {
+        *(PyObject **)((char *)future + future_offsets[i]) = values[i];
+    }
+    return future;
+}
+
+#define GET_LL(obj, name, var)                                                                                        \
+    do {                                                                                                              \
+        int r_ = get_ll((obj), (name), &(var));                                                                       \
+        if (r_ < 0) {                                                                                                 \
+            goto error;                                                                                               \
+        }                                                                                                             \
+        if (r_ > 0) {                                                                                                 \
+            goto fallback;                                                                                            \
+        }                                                                                                             \
+    } while (0)
+
+static PyObject *
+append_to_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "append_to_batch takes 7 arguments");
+        return NULL;
+    }
+    if (g_fallback == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "register_producer_batch was not called");
+        return NULL;
+    }
+    PyObject *batch = args[0], *ts_obj = args[1], *key_obj = args[2], *value_obj = args[3], *headers = args[4],
+             *callback = args[5], *now = args[6];
+    PyObject *batch_dict = NULL, *builder_dict = NULL, *future = NULL, *result = NULL;
+    PyObject *builder, *stream, *tmp, *produce_future, *callbacks, *futures;
+    long long timestamp, num_records, magic, last_offset, base_timestamp, header_size, records_size, write_limit,
+        base_offset, max_timestamp, record_count;
+    int overflow = 0;
+    if (!(headers == Py_None || (PyTuple_CheckExact(headers) && PyTuple_GET_SIZE(headers) == 0)) ||
+        !PyLong_CheckExact(ts_obj)) {
+        goto fallback;
+    }
+    timestamp = PyLong_AsLongLongAndOverflow(ts_obj, &overflow);
+    if (timestamp == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (overflow || timestamp < 0) {
+        goto fallback;
+    }
+    /* The builder: an open, uncompressed v2 data batch that already has a record (the Python path makes the first). */
+    batch_dict = PyObject_GenericGetDict(batch, NULL);
+    if (batch_dict == NULL) {
+        goto error;
+    }
+    builder = get_obj(batch_dict, s_records_builder);
+    if (builder == NULL) {
+        goto missing;
+    }
+    builder_dict = PyObject_GenericGetDict(builder, NULL);
+    if (builder_dict == NULL) {
+        goto error;
+    }
+    stream = get_obj(builder_dict, s_append_stream);
+    if (stream == NULL) {
+        goto missing;
+    }
+    if (!PyByteArray_CheckExact(stream)) {
+        goto fallback;
+    }
+    GET_LL(builder_dict, s_num_records, num_records);
+    if (num_records <= 0 || num_records >= INT32_MAX) {
+        goto fallback;
+    }
+    GET_LL(builder_dict, s_magic, magic);
+    if (magic != 2) {
+        goto fallback;
+    }
+    tmp = get_obj(builder_dict, s_is_control_batch);
+    if (tmp != Py_False) {
+        goto missing;
+    }
+    tmp = get_obj(builder_dict, s_compression_type);
+    if (tmp != g_compression_none) {
+        goto missing;
+    }
+    GET_LL(builder_dict, s_last_offset, last_offset);
+    GET_LL(builder_dict, s_base_timestamp, base_timestamp);
+    GET_LL(builder_dict, s_batch_header_size, header_size);
+    GET_LL(builder_dict, s_records_size, records_size);
+    GET_LL(builder_dict, s_write_limit, write_limit);
+    GET_LL(builder_dict, s_base_offset, base_offset);
+    GET_LL(builder_dict, s_max_timestamp, max_timestamp);
+    /* The batch's bookkeeping, read before anything is written. */
+    GET_LL(batch_dict, s_record_count, record_count);
+    produce_future = get_obj(batch_dict, s_produce_future);
+    if (produce_future == NULL) {
+        goto missing;
+    }
+    callbacks = get_obj(batch_dict, s_callbacks);
+    if (callbacks == NULL) {
+        goto missing;
+    }
+    futures = get_obj(batch_dict, s_futures);
+    if (futures == NULL) {
+        goto missing;
+    }
+    if (!PyList_CheckExact(callbacks) || !PyList_CheckExact(futures)) {
+        goto fallback;
+    }
+    long long estimated = header_size + records_size;
+    if (write_limit <= estimated) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (last_offset == LLONG_MAX || record_count >= LLONG_MAX) {
+        goto fallback;
+    }
+    long long offset = last_offset + 1;
+    long long offset_delta, timestamp_delta;
+    if (__builtin_sub_overflow(offset, base_offset, &offset_delta) || offset_delta < 0 || offset_delta > INT32_MAX ||
+        __builtin_sub_overflow(timestamp, base_timestamp, &timestamp_delta)) {
+        goto fallback;
+    }
+    long long room_ll = write_limit - estimated;
+    Py_ssize_t room = room_ll > PY_SSIZE_T_MAX ? PY_SSIZE_T_MAX : (Py_ssize_t)room_ll;
+    field_t key, value, tail;
+    tail.buf = NULL;
+    tail.len = -1;
+    tail.has_view = 0;
+    if (get_field(key_obj, &key) < 0) {
+        goto error;
+    }
+    if (get_field(value_obj, &value) < 0) {
+        release_field(&key);
+        goto error;
+    }
+    Py_ssize_t total = 0;
+    int status = write_fields(stream, (int32_t)offset_delta, (int64_t)timestamp_delta, &key, &value, &tail, room,
+                              &total);
+    Py_ssize_t key_size = key.len, value_size = value.len;
+    release_field(&key);
+    release_field(&value);
+    if (status == WRITE_ERROR) {
+        goto error;
+    }
+    if (status == WRITE_OUT_OF_RANGE) {
+        goto fallback;
+    }
+    if (status == WRITE_NO_ROOM) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    /* The builder's counters, as append_if_room_sized's fast path sets them. */
+    records_size += total;
+    if (set_ll(builder_dict, s_num_records, num_records + 1) < 0 || set_ll(builder_dict, s_records_size, records_size) < 0 ||
+        set_ll(builder_dict, s_last_offset, offset) < 0) {
+        goto error;
+    }
+    if (timestamp > max_timestamp &&
+        (PyDict_SetItem(builder_dict, s_max_timestamp, ts_obj) < 0 || set_ll(builder_dict, s_offset_of_max_timestamp, offset) < 0)) {
+        goto error;
+    }
+    /* The batch's, as try_append sets them. */
+    if (set_ll(batch_dict, s_last_appended_bytes, total) < 0 || PyDict_SetItem(batch_dict, s_last_append_time, now) < 0) {
+        goto error;
+    }
+    future = new_future(produce_future, record_count, ts_obj, key_size, value_size);
+    if (future == NULL || PyList_Append(callbacks, callback) < 0 || PyList_Append(futures, future) < 0 ||
+        set_ll(batch_dict, s_record_count, record_count + 1) < 0) {
+        goto error;
+    }
+    result = PyTuple_Pack(2, future, write_limit <= header_size + records_size ? Py_True : Py_False);
+    goto done;
+missing:
+    if (PyErr_Occurred()) {
+        goto error;
+    }
+fallback:
+    result = PyObject_Vectorcall(g_fallback, args, (size_t)nargs, NULL);
+    goto done;
+error:
+    result = NULL;
+done:
+    Py_XDECREF(batch_dict);
+    Py_XDECREF(builder_dict);
+    Py_XDECREF(future);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"write_record", (PyCFunction)(void (*)(void))write_record, METH_FASTCALL,
      "Appends one v2 record to a bytearray if it fits `room`; returns its size, -1 if not, None if out of range."},
+    {"register_producer_batch", (PyCFunction)(void (*)(void))register_producer_batch, METH_FASTCALL,
+     "register_producer_batch(fallback, future_type, compression_none, time): what append_to_batch needs."},
+    {"append_to_batch", (PyCFunction)(void (*)(void))append_to_batch, METH_FASTCALL,
+     "append_to_batch(batch, timestamp, key, value, headers, callback, now): (future, is_full), None without room."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -11,11 +11,12 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kafka.clients.producer.internals.future_record_metadata import FutureRecordMetadata
 from kafka.clients.producer.internals.produce_request_result import ProduceRequestResult
 from kafka.common.errors import RecordBatchTooLargeException
+from kafka.common.record import default_record
 from kafka.common.record.abstract_records import AbstractRecords
 from kafka.common.record.compression_ratio_estimator import CompressionRatioEstimator
 from kafka.common.record.compression_type import CompressionType
@@ -34,7 +35,7 @@ if TYPE_CHECKING:
     from kafka.common.record.record import Record
     from kafka.common.record.record_header import Header
 
-__all__ = ["FinalState", "ProducerBatch"]
+__all__ = ["FinalState", "ProducerBatch", "append_to_batch"]
 
 Buffer = bytes | bytearray | memoryview
 
@@ -478,3 +479,41 @@ class ProducerBatch:
 
     def attempts_when_leader_last_changed(self) -> int:
         return self._attempts_when_leader_last_changed
+
+
+def _append_to_batch_python(
+    batch: ProducerBatch,
+    timestamp: int,
+    key: bytes | None,
+    value: bytes | None,
+    headers: Sequence[Header],
+    callback: Callback | None,
+    now: int,
+) -> tuple[FutureRecordMetadata, bool] | None:
+    """`batch.try_append`, with whether the batch is full afterwards; None when the record does not fit."""
+    future = batch.try_append(timestamp, key, value, headers, callback, now)
+    if future is None:
+        return None
+    return future, batch.is_full()
+
+
+def _load_compiled_append() -> Callable[..., tuple[FutureRecordMetadata, bool] | None]:
+    # PORT: the accumulator's append to a partition's open batch, in C where the optional extension
+    # kafka.common.record._default_record_writer is built (and KAFKA_PORT_PURE_PYTHON_WRITER=1 is not set): for a
+    # record without headers going to an open, uncompressed v2 batch that already has records, one call writes the
+    # record (the compiled writer's bytes), updates the builder's counters as MemoryRecordsBuilder.append_if_room_sized
+    # does and the batch's as try_append does, and makes the record's FutureRecordMetadata; every other case is handed
+    # to _append_to_batch_python, which is also what runs without the extension. The tests run both.
+    if default_record._compiled_write_record is None:
+        return _append_to_batch_python
+    from kafka.common.record import _default_record_writer  # type: ignore[attr-defined]
+
+    module: Any = _default_record_writer
+    module.register_producer_batch(_append_to_batch_python, FutureRecordMetadata, CompressionType.NONE, Time.SYSTEM)
+    append: Callable[..., tuple[FutureRecordMetadata, bool] | None] = module.append_to_batch
+    return append
+
+
+#: append_to_batch(batch, timestamp, key, value, headers, callback, now): appends the record to the batch and returns
+#: (its future, whether the batch is now full), or None when it does not fit (the batch is left unchanged).
+append_to_batch = _load_compiled_append()

@@ -28,7 +28,7 @@ from kafka.clients import common_client_configs
 from kafka.clients.producer.callback import Callback
 from kafka.clients.producer.internals.built_in_partitioner import BuiltInPartitioner, StickyPartitionInfo
 from kafka.clients.producer.internals.incomplete_batches import IncompleteBatches
-from kafka.clients.producer.internals.producer_batch import ProducerBatch
+from kafka.clients.producer.internals.producer_batch import ProducerBatch, append_to_batch
 from kafka.clients.producer.record_metadata import RecordMetadata
 from kafka.common.errors import KafkaException, UnsupportedVersionException
 from kafka.common.metrics.internals.metric_functions import MeasurableFn
@@ -341,9 +341,9 @@ class RecordAccumulator:
                         raise KafkaException("Producer closed while send in progress")
                     if dq:
                         last = dq[-1]
-                        future = last.try_append(timestamp, key, value, headers, callbacks, now_ms)
-                        if future is not None:
-                            last_is_full = last.is_full()
+                        appended = append_to_batch(last, timestamp, key, value, headers, callbacks, now_ms)
+                        if appended is not None:
+                            future, last_is_full = appended
                             appended_bytes = last.last_appended_bytes
                             if partition_info is not None:
                                 # Hold back a partition switch while the last batch (the only one that can have

@@ -1,0 +1,202 @@
+"""Tests of append_to_batch, the accumulator's append to a partition's open batch: the compiled one (in the optional
+extension `_default_record_writer`) must leave the batch, its builder, its bytes and its futures exactly as the
+Python one (ProducerBatch.try_append) does. Every test runs with both, side by side."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from kafka.clients.producer.callback import as_callback
+from kafka.clients.producer.internals import producer_batch
+from kafka.clients.producer.internals.future_record_metadata import FutureRecordMetadata
+from kafka.clients.producer.internals.producer_batch import ProducerBatch
+from kafka.clients.producer.record_metadata import RecordMetadata
+from kafka.common.errors import KafkaException
+from kafka.common.record.compression_type import CompressionType
+from kafka.common.record.memory_records import MemoryRecords
+from kafka.common.record.record_batch import MAGIC_VALUE_V1, NO_TIMESTAMP
+from kafka.common.record.record_header import Header, RecordHeader
+from kafka.common.topic_partition import TopicPartition
+
+TP = TopicPartition("topic", 2)
+NOW = 1_700_000_000_000
+Append = Callable[..., tuple[FutureRecordMetadata, bool] | None]
+Record = tuple[int, bytes | None, bytes | None, tuple[Header, ...]]
+
+_PYTHON: Append = producer_batch._append_to_batch_python
+_COMPILED: Append | None = None if producer_batch.append_to_batch is _PYTHON else producer_batch.append_to_batch
+
+
+@pytest.fixture(params=["compiled", "python"])
+def append(request: pytest.FixtureRequest) -> Append:
+    """The append under test: the compiled one (skipped where the extension is not built) or Python's."""
+    if request.param == "compiled":
+        if _COMPILED is None:
+            pytest.skip("the optional _default_record_writer extension is not built")
+        return _COMPILED
+    return _PYTHON
+
+
+def _batch(
+    write_limit: int = 1 << 20, compression: CompressionType = CompressionType.NONE, magic: int = 2
+) -> ProducerBatch:
+    return ProducerBatch(TP, MemoryRecords.builder(compression, write_limit=write_limit, magic=magic), NOW)
+
+
+def _records(seed: int, count: int, headers: bool = True) -> list[Record]:
+    """Null, empty and long keys and values, some headers, timestamps before the first one and far after it."""
+    rng = random.Random(seed)
+    records: list[Record] = []
+    for i in range(count):
+        key = rng.choice([None, b"", b"k%d" % i, rng.randbytes(rng.randrange(100, 300))])
+        value = rng.choice([None, b"", rng.randbytes(rng.randrange(1, 200)), rng.randbytes(rng.randrange(2000, 9000))])
+        record_headers: tuple[Header, ...] = ()
+        if headers and rng.random() < 0.2:
+            record_headers = (RecordHeader("h", rng.choice([None, b"x"])),)
+        timestamp = NOW + rng.choice([0, i, -5, 10_000 + i, 2**40])
+        records.append((timestamp, key, value, record_headers))
+    return records
+
+
+def _state(batch: ProducerBatch) -> dict[str, Any]:
+    """Everything append_to_batch may change, read through the objects' own attributes."""
+    builder: Any = batch._records_builder
+    return {
+        "record_count": batch.record_count,
+        "last_appended_bytes": batch.last_appended_bytes,
+        "last_append_time": batch._last_append_time,
+        "num_records": builder.num_records(),
+        "estimated_size": builder.estimated_size_in_bytes(),
+        "is_full": batch.is_full(),
+        "last_offset": builder._last_offset,
+        "max_timestamp": builder._max_timestamp,
+        "offset_of_max_timestamp": builder._offset_of_max_timestamp,
+        "bytes": bytes(builder._out),
+    }
+
+
+def _fill(append: Append, batch: ProducerBatch, records: list[Record], seen: list[Any]) -> list[Any]:
+    """Appends every record that fits (closing nothing); each outcome, with the batch's state after it."""
+    outcomes: list[Any] = []
+    for i, (timestamp, key, value, headers) in enumerate(records):
+        callback = as_callback(lambda md, e, i=i: seen.append((i, md, e)))
+        appended = append(batch, timestamp, key, value, headers, callback, NOW + i)
+        if appended is None:
+            outcomes.append(None)
+        else:
+            future, full = appended
+            assert type(future) is FutureRecordMetadata
+            assert full == batch.is_full()
+            outcomes.append((future, full))
+        outcomes.append(_state(batch))
+    return outcomes
+
+
+def _fields(md: RecordMetadata | None) -> tuple[Any, ...]:
+    assert md is not None
+    return (
+        TopicPartition(md.topic, md.partition),
+        md.offset,
+        md.timestamp,
+        md.serialized_key_size,
+        md.serialized_value_size,
+    )
+
+
+def _same(a: list[Any], b: list[Any]) -> None:
+    assert len(a) == len(b)
+    for x, y in zip(a, b, strict=True):
+        if isinstance(x, tuple):
+            assert isinstance(y, tuple) and x[1] == y[1]
+        else:
+            assert x == y
+
+
+@pytest.mark.parametrize("write_limit", [1 << 20, 30_000, 3_000])
+@pytest.mark.parametrize("with_headers", [False, True])
+def test_same_batch_as_try_append(append: Append, write_limit: int, with_headers: bool) -> None:
+    """Record by record, the outcome (room or not, full or not), the builder's counters and bytes and the batch's
+    bookkeeping are those of ProducerBatch.try_append; the built batches are byte-identical."""
+    records = _records(seed=write_limit, count=120, headers=with_headers)
+    expected_batch, batch = _batch(write_limit), _batch(write_limit)
+    expected = _fill(_PYTHON, expected_batch, records, [])
+    got = _fill(append, batch, records, [])
+    _same(got, expected)
+    assert any(outcome is None for outcome in got) == (write_limit < 1 << 20)
+    batch.close()
+    expected_batch.close()
+    assert bytes(batch.records().buffer()) == bytes(expected_batch.records().buffer())
+
+
+def test_futures_and_callbacks_after_completion(append: Append) -> None:
+    """The futures made by the append give the same RecordMetadata as try_append's, and the callbacks run in order."""
+    records = [(NOW + i, None if i % 3 else b"key", b"v" * (i % 7), ()) for i in range(50)]
+    results = []
+    for fn in (_PYTHON, append):
+        seen: list[Any] = []
+        batch = _batch()
+        outcomes = _fill(fn, batch, records, seen)
+        futures = [o[0] for o in outcomes if isinstance(o, tuple)]
+        assert not any(f.is_done() for f in futures)
+        assert batch.complete(1000, NO_TIMESTAMP)
+        metadata = [_fields(f.get(0)) for f in futures]
+        assert [(i, _fields(md)) for i, md, _ in seen] == list(enumerate(metadata))
+        results.append(metadata)
+    assert results[0] == results[1]
+    assert results[1][1] == (TP, 1001, NOW + 1, -1, 1)
+    assert results[1][0] == (TP, 1000, NOW, 3, 0)
+
+
+def test_failed_batch_fails_every_future(append: Append) -> None:
+    batch = _batch()
+    seen: list[Any] = []
+    outcomes = _fill(append, batch, [(NOW, None, b"v", ())] * 5, seen)
+    batch.abort(KafkaException("gone"))
+    for outcome in outcomes:
+        if isinstance(outcome, tuple):
+            with pytest.raises(KafkaException, match="gone"):
+                outcome[0].get(0)
+    assert [type(e) for _, md, e in seen] == [KafkaException] * 5
+
+
+@pytest.mark.parametrize("compression", [CompressionType.GZIP, CompressionType.NONE])
+def test_other_batches_go_the_python_way(append: Append, compression: CompressionType) -> None:
+    """Compressed and v1 batches, and a batch's first record, take try_append's path with the same outcome."""
+    records = _records(seed=5, count=40, headers=False)
+    for magic in (MAGIC_VALUE_V1, 2):
+        expected_batch, batch = _batch(20_000, compression, magic), _batch(20_000, compression, magic)
+        _same(_fill(append, batch, records, []), _fill(_PYTHON, expected_batch, records, []))
+
+
+def test_split_keeps_the_futures_made_by_the_append(append: Append) -> None:
+    """A batch filled by the append splits (after MESSAGE_TOO_LARGE) with its futures chained to the new batches."""
+    batch = ProducerBatch(TP, MemoryRecords.builder(CompressionType.GZIP, write_limit=1 << 20), NOW)
+    seen: list[RecordMetadata | None] = []
+    futures = []
+    for i in range(30):
+        appended = append(batch, NOW + i, None, b"%05d" % i * 100, (), as_callback(lambda md, e: seen.append(md)), NOW)
+        assert appended is not None
+        futures.append(appended[0])
+    batch.close()
+    parts = list(batch.split(2_000))
+    assert len(parts) > 1
+    offset = 0
+    for part in parts:
+        part.close()
+        part.complete(offset, NO_TIMESTAMP)
+        offset += part.record_count
+    assert [f.get(0).offset for f in futures] == list(range(30))
+
+
+def test_record_at_an_out_of_range_offset_delta_is_refused_as_by_the_builder(append: Append) -> None:
+    """Offsets past an int's range from the base offset are the builder's error, whichever append runs."""
+    batch = _batch()
+    assert append(batch, NOW, None, b"v", (), None, NOW) is not None
+    builder: Any = batch._records_builder
+    builder._last_offset = 2**31 - 1
+    with pytest.raises(Exception, match="offset"):
+        append(batch, NOW, None, b"v", (), None, NOW)
