@@ -5,8 +5,10 @@ the optional extension is built) and with the Python loop."""
 
 from __future__ import annotations
 
+import gc
 import random
 import struct
+import weakref
 from typing import Any
 
 import pytest
@@ -134,6 +136,22 @@ def test_decode_small_records_without_headers() -> None:
     assert error is None
     assert [_fields(r) for r in decoded] == _expected(batch)[0]
     assert decoded[-1].offset == 1504 and decoded[0].leader_epoch is None
+
+
+def test_compiled_records_are_left_to_reference_counting(loop: str) -> None:
+    """The compiled loop's records hold only strings, ints, bytes and None: the cycle collector does not track them
+    (they are freed by reference counting), and they behave as any record, headers added later included."""
+    records = [SimpleRecord(1_700_000_000_000, None, b"x" * 10) for _ in range(3)]
+    batch = _default_batch(MemoryRecords.with_records(CompressionType.NONE, *records))
+    decoded, error = decode_default_batch(batch, TOPIC, 3, 0)
+    assert error is None and len(decoded) == 3
+    assert [gc.is_tracked(r) for r in decoded] == [loop != "compiled"] * 3
+    decoded[0].headers.add(RecordHeader("h", b"v"))
+    assert [(h.key(), h.value()) for h in decoded[0].headers] == [("h", b"v")]
+    assert decoded[0].value == b"x" * 10 and decoded[2].offset == 2
+    freed = weakref.ref(decoded[0].headers)
+    del decoded
+    assert freed() is None
 
 
 def test_log_append_time_gives_the_batch_timestamp() -> None:
