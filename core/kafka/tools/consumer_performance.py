@@ -24,11 +24,15 @@ import logging
 import random
 import re
 import sys
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from datetime import datetime
+from itertools import islice
+from operator import attrgetter
 from typing import Any, TextIO
 
 from kafka.clients.consumer.consumer_rebalance_listener import ConsumerRebalanceListener
+from kafka.clients.consumer.consumer_record import ConsumerRecord
+from kafka.clients.consumer.consumer_records import ConsumerRecords
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
 from kafka.common.utils.utils import java_divide, load_props
@@ -373,6 +377,25 @@ class _JoinTimer(ConsumerRebalanceListener):
         self.join_start = self._time.milliseconds()
 
 
+def _record_bytes(records: Iterable[Any]) -> int:
+    """The sizes of the records' keys and values added up (a null key or value counts nothing), in C-level loops:
+    Python's own loop over each record cost more than the consumer's decoding of it."""
+    if not isinstance(records, (list, tuple, ConsumerRecords)):
+        records = list(records)
+    for first in records:
+        key_of, value_of = _CONSUMER_RECORD_GETTERS if type(first) is ConsumerRecord else _GETTERS
+        return sum(map(len, filter(None, map(key_of, records)))) + sum(map(len, filter(None, map(value_of, records))))
+    return 0
+
+
+_GETTERS: tuple[Callable[[Any], Any], Callable[[Any], Any]] = (attrgetter("key"), attrgetter("value"))
+# ConsumerRecord's key and value are read-only properties: their getters, called directly, skip the descriptor.
+_CONSUMER_RECORD_GETTERS: tuple[Callable[[Any], Any], Callable[[Any], Any]] = (
+    ConsumerRecord.key.fget,  # type: ignore[attr-defined]
+    ConsumerRecord.value.fget,  # type: ignore[attr-defined]
+)
+
+
 class _Totals:
     def __init__(self) -> None:
         self.messages_read = 0
@@ -407,32 +430,41 @@ def consume(
         while messages_read < count and current_time_millis - last_consumed_time <= timeout:
             records = consumer.poll(100)
             current_time_millis = time.milliseconds()
-            if len(records) > 0:
-                last_consumed_time = current_time_millis
-            for record in records:
+            polled = len(records)
+            if polled == 0:
+                continue
+            last_consumed_time = current_time_millis
+            # PORT: Kafka adds each record's key and value sizes in its loop over the records, and checks the
+            # reporting interval after each record; the clock is read once per poll, so only the first record can
+            # start a report. The same counts, taken per poll: that record, then the others together.
+            if current_time_millis - last_report_time >= reporting_interval:
+                first = next(iter(records))
                 messages_read += 1
-                if record.key is not None:
-                    bytes_read += len(record.key)
-                if record.value is not None:
-                    bytes_read += len(record.value)
-                if current_time_millis - last_report_time >= reporting_interval:
-                    if config.show_detailed_stats:
-                        print_consumer_progress(
-                            0,
-                            bytes_read,
-                            last_bytes_read,
-                            messages_read,
-                            last_messages_read,
-                            last_report_time,
-                            current_time_millis,
-                            config.date_format,
-                            join_timer.join_time_ms_in_single_round,
-                            out,
-                        )
-                    join_timer.join_time_ms_in_single_round = 0
-                    last_report_time = current_time_millis
-                    last_messages_read = messages_read
-                    last_bytes_read = bytes_read
+                bytes_read += _record_bytes((first,))
+                polled -= 1
+                if config.show_detailed_stats:
+                    print_consumer_progress(
+                        0,
+                        bytes_read,
+                        last_bytes_read,
+                        messages_read,
+                        last_messages_read,
+                        last_report_time,
+                        current_time_millis,
+                        config.date_format,
+                        join_timer.join_time_ms_in_single_round,
+                        out,
+                    )
+                join_timer.join_time_ms_in_single_round = 0
+                last_report_time = current_time_millis
+                last_messages_read = messages_read
+                last_bytes_read = bytes_read
+                if polled:
+                    messages_read += polled
+                    bytes_read += _record_bytes(islice(records, 1, None))
+            else:
+                messages_read += polled
+                bytes_read += _record_bytes(records)
         if messages_read < count:
             out.write(
                 f"WARNING: Exiting before consuming the expected number of messages: timeout ({timeout} ms) exceeded. "

@@ -253,3 +253,24 @@ def test_hide_header_and_print_metrics() -> None:
     assert status == 0
     assert len(out.splitlines()) == 1 and out.split(", ")[4] == "5"
     assert err == ""
+
+
+def test_record_bytes_count_keys_and_values_as_kafkas_loop_does() -> None:
+    """Null keys and values count nothing, empty ones zero bytes; any record with key and value attributes works."""
+    tp = TopicPartition("t", 0)
+    recs = [
+        ConsumerRecord("t", 0, 0, None, b"abc"),
+        ConsumerRecord("t", 0, 1, b"k", None),
+        ConsumerRecord("t", 0, 2, b"", b""),
+        ConsumerRecord("t", 0, 3, b"kk", b"vvvv"),
+    ]
+    expected = sum(len(r.key or b"") + len(r.value or b"") for r in recs)
+    assert perf._record_bytes(ConsumerRecords({tp: recs})) == expected == 10
+    assert perf._record_bytes(iter(recs[1:])) == 7
+    assert perf._record_bytes(ConsumerRecords({})) == 0
+
+    class Other:
+        def __init__(self, key: bytes | None, value: bytes | None) -> None:
+            self.key, self.value = key, value
+
+    assert perf._record_bytes([Other(b"ab", None), Other(None, b"c")]) == 3
