@@ -232,7 +232,7 @@ static PyObject *s_records_builder, *s_append_stream, *s_num_records, *s_magic, 
     *s_compression_type, *s_last_offset, *s_base_timestamp, *s_batch_header_size, *s_records_size, *s_write_limit,
     *s_base_offset, *s_max_timestamp, *s_offset_of_max_timestamp, *s_produce_future, *s_callbacks, *s_futures,
     *s_record_count, *s_last_appended_bytes, *s_last_append_time;
-static PyObject *g_fallback, *g_future_type, *g_compression_none, *g_time;
+static PyObject *g_fallback, *g_future_type, *g_compression_none, *g_time, *g_metadata_type, *s_on_completion;
 
 static const char *const future_slot_names[] = {
     "_result", "_batch_index", "_create_timestamp", "_serialized_key_size", "_serialized_value_size", "_time",
@@ -240,6 +240,42 @@ static const char *const future_slot_names[] = {
 };
 #define FUTURE_SLOTS 7
 static Py_ssize_t future_offsets[FUTURE_SLOTS];
+#define F_RESULT 0
+#define F_BATCH_INDEX 1
+#define F_CREATE_TIMESTAMP 2
+#define F_KEY_SIZE 3
+#define F_VALUE_SIZE 4
+#define F_NEXT 6
+
+static const char *const metadata_slot_names[] = {
+    "_offset", "_timestamp", "_serialized_key_size", "_serialized_value_size", "_topic_partition",
+};
+#define METADATA_SLOTS 5
+static Py_ssize_t metadata_offsets[METADATA_SLOTS];
+
+/* The offsets of a class's slots (T_OBJECT_EX member descriptors), or -1 with an exception set. */
+static int
+slot_offsets(PyObject *type, const char *const *names, int count, Py_ssize_t *offsets)
+{
+    if (!PyType_Check(type)) {
+        PyErr_SetString(PyExc_TypeError, "a class is expected");
+        return -1;
+    }
+    for (int i = 0; i < count; i++) {
+        PyObject *d = PyObject_GetAttrString(type, names[i]);
+        if (d == NULL) {
+            return -1;
+        }
+        if (!Py_IS_TYPE(d, &PyMemberDescr_Type) || ((PyMemberDescrObject *)d)->d_member->type != T_OBJECT_EX) {
+            Py_DECREF(d);
+            PyErr_Format(PyExc_TypeError, "%s is not a slot of %R", names[i], type);
+            return -1;
+        }
+        offsets[i] = ((PyMemberDescrObject *)d)->d_member->offset;
+        Py_DECREF(d);
+    }
+    return 0;
+}
 
 /* The attributes are read and written in the instances' dicts (ProducerBatch and MemoryRecordsBuilder have neither
  * slots nor properties of these names): dict lookups with interned names cost a fraction of PyObject_GetAttr's. */
@@ -296,27 +332,14 @@ intern(const char *name)
 static PyObject *
 register_producer_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "register_producer_batch takes 4 arguments");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "register_producer_batch takes 5 arguments");
         return NULL;
     }
-    if (!PyType_Check(args[1])) {
-        PyErr_SetString(PyExc_TypeError, "the future type must be a class");
+    Py_ssize_t offsets[FUTURE_SLOTS], md_offsets[METADATA_SLOTS];
+    if (slot_offsets(args[1], future_slot_names, FUTURE_SLOTS, offsets) < 0 ||
+        slot_offsets(args[4], metadata_slot_names, METADATA_SLOTS, md_offsets) < 0) {
         return NULL;
-    }
-    Py_ssize_t offsets[FUTURE_SLOTS];
-    for (int i = 0; i < FUTURE_SLOTS; i++) {
-        PyObject *d = PyObject_GetAttrString(args[1], future_slot_names[i]);
-        if (d == NULL) {
-            return NULL;
-        }
-        if (!Py_IS_TYPE(d, &PyMemberDescr_Type) || ((PyMemberDescrObject *)d)->d_member->type != T_OBJECT_EX) {
-            Py_DECREF(d);
-            PyErr_Format(PyExc_TypeError, "%s is not a slot of the future type", future_slot_names[i]);
-            return NULL;
-        }
-        offsets[i] = ((PyMemberDescrObject *)d)->d_member->offset;
-        Py_DECREF(d);
     }
     if (s_records_builder == NULL) {
         if (!(s_records_builder = intern("_records_builder")) || !(s_append_stream = intern("_append_stream")) ||
@@ -332,11 +355,13 @@ register_producer_batch(PyObject *module, PyObject *const *args, Py_ssize_t narg
             !(s_produce_future = intern("produce_future")) || !(s_callbacks = intern("_callbacks")) ||
             !(s_futures = intern("_futures")) || !(s_record_count = intern("record_count")) ||
             !(s_last_appended_bytes = intern("last_appended_bytes")) ||
-            !(s_last_append_time = intern("_last_append_time"))) {
+            !(s_last_append_time = intern("_last_append_time")) || !(s_on_completion = intern("on_completion"))) {
             return NULL;
         }
     }
     memcpy(future_offsets, offsets, sizeof offsets);
+    memcpy(metadata_offsets, md_offsets, sizeof md_offsets);
+    Py_XSETREF(g_metadata_type, Py_NewRef(args[4]));
     Py_XSETREF(g_fallback, Py_NewRef(args[0]));
     Py_XSETREF(g_future_type, Py_NewRef(args[1]));
     Py_XSETREF(g_compression_none, Py_NewRef(args[2]));
@@ -554,6 +579,129 @@ done:
     return result;
 }
 
+#define SLOT(obj, offsets, i) (*(PyObject **)((char *)(obj) + (offsets)[i]))
+
+/* The RecordMetadata of a record whose future belongs to the batch being completed (RecordMetadata.__init__'s
+ * fields, set directly), or NULL with an exception set. */
+static PyObject *
+new_metadata(PyObject *future, PyObject *topic_partition, PyObject *base_offset, long long base, PyObject *log_append_time,
+             int log_append)
+{
+    PyObject *index = SLOT(future, future_offsets, F_BATCH_INDEX);
+    PyObject *key_size = SLOT(future, future_offsets, F_KEY_SIZE);
+    PyObject *value_size = SLOT(future, future_offsets, F_VALUE_SIZE);
+    PyObject *timestamp = log_append ? log_append_time : SLOT(future, future_offsets, F_CREATE_TIMESTAMP);
+    if (index == NULL || key_size == NULL || value_size == NULL || timestamp == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "a future without its fields");
+        return NULL;
+    }
+    PyObject *offset;
+    if (base == -1) {
+        offset = Py_NewRef(base_offset);
+    }
+    else {
+        offset = PyNumber_Add(base_offset, index);
+        if (offset == NULL) {
+            return NULL;
+        }
+    }
+    PyTypeObject *type = (PyTypeObject *)g_metadata_type;
+    PyObject *metadata = type->tp_alloc(type, 0);
+    if (metadata == NULL) {
+        Py_DECREF(offset);
+        return NULL;
+    }
+    SLOT(metadata, metadata_offsets, 0) = offset;
+    SLOT(metadata, metadata_offsets, 1) = Py_NewRef(timestamp);
+    SLOT(metadata, metadata_offsets, 2) = Py_NewRef(key_size);
+    SLOT(metadata, metadata_offsets, 3) = Py_NewRef(value_size);
+    SLOT(metadata, metadata_offsets, 4) = Py_NewRef(topic_partition);
+    return metadata;
+}
+
+/* fire_callbacks(callbacks, futures, produce_future, topic_partition, base_offset, log_append_time, on_error):
+ * ProducerBatch's loop over a successful batch's records, in order: each callback that is not None gets
+ * on_completion(metadata, None); an Exception it raises goes to on_error, anything else ends the loop. */
+static PyObject *
+fire_callbacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "fire_callbacks takes 7 arguments");
+        return NULL;
+    }
+    if (g_metadata_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "register_producer_batch was not called");
+        return NULL;
+    }
+    PyObject *callbacks = args[0], *futures = args[1], *produce_future = args[2], *topic_partition = args[3],
+             *base_offset = args[4], *log_append_time = args[5], *on_error = args[6];
+    if (!PyList_CheckExact(callbacks) || !PyList_CheckExact(futures) || !PyLong_CheckExact(base_offset) ||
+        !PyLong_CheckExact(log_append_time)) {
+        PyErr_SetString(PyExc_TypeError, "fire_callbacks takes two lists and two ints");
+        return NULL;
+    }
+    int overflow = 0;
+    long long base = PyLong_AsLongLongAndOverflow(base_offset, &overflow);
+    if (base == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    long long append_time = PyLong_AsLongLongAndOverflow(log_append_time, &overflow);
+    if (append_time == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    int log_append = overflow || append_time != -1; /* NO_TIMESTAMP: each record keeps its create time */
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(callbacks) && i < PyList_GET_SIZE(futures); i++) {
+        PyObject *callback = PyList_GET_ITEM(callbacks, i);
+        if (callback == Py_None) {
+            continue;
+        }
+        Py_INCREF(callback);
+        PyObject *future = Py_NewRef(PyList_GET_ITEM(futures, i));
+        PyObject *metadata;
+        if (Py_IS_TYPE(future, (PyTypeObject *)g_future_type) &&
+            SLOT(future, future_offsets, F_NEXT) == Py_None &&
+            SLOT(future, future_offsets, F_RESULT) == produce_future) {
+            metadata = new_metadata(future, topic_partition, base_offset, base, log_append_time, log_append);
+        }
+        else {
+            metadata = PyObject_CallMethod(future, "value", NULL);
+        }
+        Py_DECREF(future);
+        PyObject *r = NULL;
+        if (metadata != NULL) {
+            PyObject *call_args[3] = {callback, metadata, Py_None};
+            r = PyObject_VectorcallMethod(s_on_completion, call_args, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+            Py_DECREF(metadata);
+        }
+        Py_DECREF(callback);
+        if (r != NULL) {
+            Py_DECREF(r);
+            continue;
+        }
+        if (!PyErr_ExceptionMatches(PyExc_Exception)) {
+            return NULL;
+        }
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyErr_NormalizeException(&type, &value, &tb);
+        if (tb != NULL && value != NULL) {
+            PyException_SetTraceback(value, tb);
+        }
+        Py_XDECREF(type);
+        Py_XDECREF(tb);
+        if (value == NULL) {
+            continue;
+        }
+        PyObject *logged = PyObject_CallOneArg(on_error, value);
+        Py_DECREF(value);
+        if (logged == NULL) {
+            return NULL;
+        }
+        Py_DECREF(logged);
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"write_record", (PyCFunction)(void (*)(void))write_record, METH_FASTCALL,
      "Appends one v2 record to a bytearray if it fits `room`; returns its size, -1 if not, None if out of range."},
@@ -561,6 +709,9 @@ static PyMethodDef methods[] = {
      "register_producer_batch(fallback, future_type, compression_none, time): what append_to_batch needs."},
     {"append_to_batch", (PyCFunction)(void (*)(void))append_to_batch, METH_FASTCALL,
      "append_to_batch(batch, timestamp, key, value, headers, callback, now): (future, is_full), None without room."},
+    {"fire_callbacks", (PyCFunction)(void (*)(void))fire_callbacks, METH_FASTCALL,
+     "fire_callbacks(callbacks, futures, produce_future, tp, base_offset, log_append_time, on_error): a successful "
+     "batch's callbacks, in order."},
     {NULL, NULL, 0, NULL},
 };
 

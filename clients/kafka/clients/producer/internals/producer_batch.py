@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from kafka.clients.producer.internals.future_record_metadata import FutureRecordMetadata
 from kafka.clients.producer.internals.produce_request_result import ProduceRequestResult
+from kafka.clients.producer.record_metadata import RecordMetadata
 from kafka.common.errors import RecordBatchTooLargeException
 from kafka.common.record import default_record
 from kafka.common.record.abstract_records import AbstractRecords
@@ -265,6 +266,18 @@ class ProducerBatch:
         # The result is set before the callbacks run, since they read the futures.
         self.produce_future.set(base_offset, log_append_time, record_exceptions)
         if record_exceptions is None:
+            if _fire_callbacks is not None:
+                _fire_callbacks(
+                    self._callbacks,
+                    self._futures,
+                    self.produce_future,
+                    self.topic_partition,
+                    base_offset,
+                    log_append_time,
+                    self._log_callback_error,
+                )
+                self.produce_future.done()
+                return
             for callback, future in zip(self._callbacks, self._futures):
                 if callback is not None:
                     try:
@@ -497,23 +510,31 @@ def _append_to_batch_python(
     return future, batch.is_full()
 
 
-def _load_compiled_append() -> Callable[..., tuple[FutureRecordMetadata, bool] | None]:
+def _load_compiled_append() -> tuple[
+    Callable[..., tuple[FutureRecordMetadata, bool] | None], Callable[..., None] | None
+]:
     # PORT: the accumulator's append to a partition's open batch, in C where the optional extension
     # kafka.common.record._default_record_writer is built (and KAFKA_PORT_PURE_PYTHON_WRITER=1 is not set): for a
     # record without headers going to an open, uncompressed v2 batch that already has records, one call writes the
     # record (the compiled writer's bytes), updates the builder's counters as MemoryRecordsBuilder.append_if_room_sized
     # does and the batch's as try_append does, and makes the record's FutureRecordMetadata; every other case is handed
     # to _append_to_batch_python, which is also what runs without the extension. The tests run both.
+    # A successful batch's callbacks are fired by the same module's fire_callbacks: the loop of
+    # _complete_future_and_fire_callbacks, with each record's RecordMetadata made as FutureRecordMetadata.value makes
+    # it (fields set directly, for the futures of this batch that are not chained to a split batch's).
     if default_record._compiled_write_record is None:
-        return _append_to_batch_python
+        return _append_to_batch_python, None
     from kafka.common.record import _default_record_writer  # type: ignore[attr-defined]
 
     module: Any = _default_record_writer
-    module.register_producer_batch(_append_to_batch_python, FutureRecordMetadata, CompressionType.NONE, Time.SYSTEM)
-    append: Callable[..., tuple[FutureRecordMetadata, bool] | None] = module.append_to_batch
-    return append
+    module.register_producer_batch(
+        _append_to_batch_python, FutureRecordMetadata, CompressionType.NONE, Time.SYSTEM, RecordMetadata
+    )
+    return module.append_to_batch, module.fire_callbacks
 
 
 #: append_to_batch(batch, timestamp, key, value, headers, callback, now): appends the record to the batch and returns
 #: (its future, whether the batch is now full), or None when it does not fit (the batch is left unchanged).
-append_to_batch = _load_compiled_append()
+append_to_batch: Callable[..., tuple[FutureRecordMetadata, bool] | None]
+_fire_callbacks: Callable[..., None] | None
+append_to_batch, _fire_callbacks = _load_compiled_append()

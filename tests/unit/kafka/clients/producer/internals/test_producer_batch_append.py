@@ -1,6 +1,7 @@
-"""Tests of append_to_batch, the accumulator's append to a partition's open batch: the compiled one (in the optional
-extension `_default_record_writer`) must leave the batch, its builder, its bytes and its futures exactly as the
-Python one (ProducerBatch.try_append) does. Every test runs with both, side by side."""
+"""Tests of append_to_batch, the accumulator's append to a partition's open batch, and of the loop that fires a
+successful batch's callbacks: the compiled ones (in the optional extension `_default_record_writer`) must leave the
+batch, its builder, its bytes, its futures and what the callbacks get exactly as the Python ones
+(ProducerBatch.try_append, _complete_future_and_fire_callbacks) do. Every test runs with both."""
 
 from __future__ import annotations
 
@@ -32,12 +33,14 @@ _COMPILED: Append | None = None if producer_batch.append_to_batch is _PYTHON els
 
 
 @pytest.fixture(params=["compiled", "python"])
-def append(request: pytest.FixtureRequest) -> Append:
-    """The append under test: the compiled one (skipped where the extension is not built) or Python's."""
+def append(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Append:
+    """The append under test: the compiled one (skipped where the extension is not built), with the compiled loop
+    over a successful batch's callbacks, or Python's for both."""
     if request.param == "compiled":
         if _COMPILED is None:
             pytest.skip("the optional _default_record_writer extension is not built")
         return _COMPILED
+    monkeypatch.setattr(producer_batch, "_fire_callbacks", None)
     return _PYTHON
 
 
@@ -200,3 +203,47 @@ def test_record_at_an_out_of_range_offset_delta_is_refused_as_by_the_builder(app
     builder._last_offset = 2**31 - 1
     with pytest.raises(Exception, match="offset"):
         append(batch, NOW, None, b"v", (), None, NOW)
+
+
+@pytest.mark.parametrize("log_append_time", [NO_TIMESTAMP, 1_234])
+def test_callbacks_get_the_metadata_in_order_and_errors_are_logged(
+    append: Append, log_append_time: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each callback runs once, in order, with the record's offset and timestamp (the broker's with LogAppendTime);
+    one that raises is logged and the others still run; records without a callback are skipped."""
+    batch = _batch()
+    seen: list[tuple[int, tuple[Any, ...]]] = []
+
+    def callback(i: int) -> Any:
+        def on_completion(md: RecordMetadata | None, e: BaseException | None) -> None:
+            assert e is None
+            seen.append((i, _fields(md)))
+            if i == 2:
+                raise ValueError("callback failed")
+
+        return as_callback(on_completion)
+
+    for i in range(6):
+        assert append(batch, NOW + i, b"k", b"v" * i, (), None if i == 4 else callback(i), NOW) is not None
+    with caplog.at_level("ERROR"):
+        assert batch.complete(70, log_append_time)
+    expected_time = [NOW + i if log_append_time == NO_TIMESTAMP else log_append_time for i in range(6)]
+    assert seen == [(i, (TP, 70 + i, expected_time[i], 1, i)) for i in (0, 1, 2, 3, 5)]
+    assert "Error executing user-provided callback on message for topic-partition 'topic-2'" in caplog.text
+    assert batch.produce_future.completed()
+
+
+def test_a_base_exception_from_a_callback_stops_the_loop(append: Append) -> None:
+    """Only an Exception is logged: anything else (KeyboardInterrupt) leaves the loop, as in the Python one."""
+    batch = _batch()
+    seen: list[int] = []
+
+    def on_completion(md: RecordMetadata | None, e: BaseException | None) -> None:
+        seen.append(1)
+        raise KeyboardInterrupt
+
+    for i in range(3):
+        append(batch, NOW + i, None, b"v", (), as_callback(on_completion), NOW)
+    with pytest.raises(KeyboardInterrupt):
+        batch.complete(0, NO_TIMESTAMP)
+    assert seen == [1]
