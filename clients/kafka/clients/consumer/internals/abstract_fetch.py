@@ -189,7 +189,8 @@ class AbstractFetch(abc.ABC):
         )
 
     def _remove_pending_fetch_request(self, fetch_target: Node, session_id: int) -> None:
-        self._log.debug(f"Removing pending request for fetch session: {session_id} for node: {fetch_target}")
+        if self._log.is_debug_enabled():
+            self._log.debug(f"Removing pending request for fetch session: {session_id} for node: {fetch_target}")
         self.nodes_with_pending_fetch_requests.discard(fetch_target.id)
 
     def create_fetch_request(self, fetch_target: Node, request_data: FetchRequestData) -> FetchRequestBuilder:
@@ -204,9 +205,11 @@ class AbstractFetch(abc.ABC):
         request.removed = request_data.to_forget()
         request.replaced = request_data.to_replace()
         request.rack_id = self.fetch_config.client_rack_id
-        self._log.debug(f"Sending {self.fetch_config.isolation_level.name} {request_data} to broker {fetch_target}")
+        if self._log.is_debug_enabled():
+            self._log.debug(f"Sending {self.fetch_config.isolation_level.name} {request_data} to broker {fetch_target}")
         # Marked pending before any listener is added: the future may complete at once on another thread.
-        self._log.debug(f"Adding pending request for node {fetch_target}")
+        if self._log.is_debug_enabled():
+            self._log.debug(f"Adding pending request for node {fetch_target}")
         self.nodes_with_pending_fetch_requests.add(fetch_target.id)
         return request
 
@@ -287,14 +290,16 @@ class AbstractFetch(abc.ABC):
             if self.is_unavailable(node):
                 self.maybe_throw_auth_failure(node)
                 # In the reconnect backoff the request would fail before being sent: skip it for now.
-                self._log.trace(
-                    f"Skipping fetch for partition {partition} because node {node} is awaiting reconnect backoff"
-                )
+                if self._log.is_trace_enabled():
+                    self._log.trace(
+                        f"Skipping fetch for partition {partition} because node {node} is awaiting reconnect backoff"
+                    )
             elif node.id in self.nodes_with_pending_fetch_requests:
-                self._log.trace(
-                    f"Skipping fetch for partition {partition} because previous request to {node} has not been "
-                    "processed"
-                )
+                if self._log.is_trace_enabled():
+                    self._log.trace(
+                        f"Skipping fetch for partition {partition} because previous request to {node} has not been "
+                        "processed"
+                    )
             else:
                 builder = fetchable.get(node)
                 if builder is None:
@@ -317,10 +322,11 @@ class AbstractFetch(abc.ABC):
                     ),
                 )
                 caught_up[node] = caught_up.get(node, True) and self._is_caught_up(partition)
-                self._log.debug(
-                    f"Added {self.fetch_config.isolation_level.name} fetch request for partition {partition} at "
-                    f"position {position} to node {node}"
-                )
+                if self._log.is_debug_enabled():
+                    self._log.debug(
+                        f"Added {self.fetch_config.isolation_level.name} fetch request for partition {partition} at "
+                        f"position {position} to node {node}"
+                    )
         # PORT: Java sends these requests as they are. A request made only of partitions at their end offset waits
         # up to fetch.max.wait.ms on the broker, and while it is in flight nothing else can be fetched from that
         # node: partitions of the node that still had buffered records drain and then sit idle although the broker
@@ -331,10 +337,11 @@ class AbstractFetch(abc.ABC):
             soon_fetchable = self._nodes_soon_fetchable(buffered, current_time_ms)
             for node, all_caught_up in caught_up.items():
                 if all_caught_up and node.id in soon_fetchable:
-                    self._log.trace(
-                        f"Not fetching from node {node} yet: its partitions to fetch are at their end offset and "
-                        "others of its partitions have buffered data"
-                    )
+                    if self._log.is_trace_enabled():
+                        self._log.trace(
+                            f"Not fetching from node {node} yet: its partitions to fetch are at their end offset and "
+                            "others of its partitions have buffered data"
+                        )
                     del fetchable[node]
         return {node: builder.build() for node, builder in fetchable.items()}
 

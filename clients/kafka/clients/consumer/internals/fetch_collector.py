@@ -131,18 +131,20 @@ class FetchCollector(Generic[K, V]):
                 else:
                     part_records = []
                     num_records = next_in_line.fetch_columns(self._fetch_config, columns, max_records)
-                self._log.trace(
-                    f"Returning {num_records} fetched records at offset {position} for assigned partition {tp}"
-                )
+                if self._log.is_trace_enabled():
+                    self._log.trace(
+                        f"Returning {num_records} fetched records at offset {position} for assigned partition {tp}"
+                    )
                 position_advanced = False
                 if next_in_line.next_fetch_offset() > position.offset:
                     next_position = FetchPosition(
                         next_in_line.next_fetch_offset(), next_in_line.last_epoch(), position.current_leader
                     )
-                    self._log.trace(
-                        f"Updating fetch position from {position} to {next_position} for partition {tp} and returning "
-                        f"{num_records} records from `poll()`"
-                    )
+                    if self._log.is_trace_enabled():
+                        self._log.trace(
+                            f"Updating fetch position from {position} to {next_position} for partition {tp} and "
+                            f"returning {num_records} records from `poll()`"
+                        )
                     self._subscriptions.set_position(tp, next_position)
                     position_advanced = True
                 metrics_manager = self._metrics_manager
@@ -159,7 +161,8 @@ class FetchCollector(Generic[K, V]):
                 f"Ignoring fetched records for {tp} at offset {next_in_line.next_fetch_offset()} since the current "
                 f"position is {position}"
             )
-        self._log.trace(f"Draining fetched records for partition {tp}")
+        if self._log.is_trace_enabled():
+            self._log.trace(f"Draining fetched records for partition {tp}")
         next_in_line.drain()
         return Fetch.empty()
 
@@ -193,10 +196,11 @@ class FetchCollector(Generic[K, V]):
             )
             return None
         partition = completed_fetch.partition_data
-        self._log.trace(
-            f"Preparing to read {FetchResponse.records_size(partition)} bytes of data for partition {tp} with offset "
-            f"{position}"
-        )
+        if self._log.is_trace_enabled():
+            self._log.trace(
+                f"Preparing to read {FetchResponse.records_size(partition)} bytes of data for partition {tp} with "
+                f"offset {position}"
+            )
         batches = iter(FetchResponse.records_or_fail(partition).batches())
         if next(batches, None) is None and FetchResponse.records_size(partition) > 0:
             if completed_fetch.request_version < 3:
@@ -216,13 +220,16 @@ class FetchCollector(Generic[K, V]):
                 "response from the server, but no complete records were found."
             )
         if partition.high_watermark >= 0:
-            self._log.trace(f"Updating high watermark for partition {tp} to {partition.high_watermark}")
+            if self._log.is_trace_enabled():
+                self._log.trace(f"Updating high watermark for partition {tp} to {partition.high_watermark}")
             self._subscriptions.update_high_watermark(tp, partition.high_watermark)
         if partition.log_start_offset >= 0:
-            self._log.trace(f"Updating log start offset for partition {tp} to {partition.log_start_offset}")
+            if self._log.is_trace_enabled():
+                self._log.trace(f"Updating log start offset for partition {tp} to {partition.log_start_offset}")
             self._subscriptions.update_log_start_offset(tp, partition.log_start_offset)
         if partition.last_stable_offset >= 0:
-            self._log.trace(f"Updating last stable offset for partition {tp} to {partition.last_stable_offset}")
+            if self._log.is_trace_enabled():
+                self._log.trace(f"Updating last stable offset for partition {tp} to {partition.last_stable_offset}")
             self._subscriptions.update_last_stable_offset(tp, partition.last_stable_offset)
         if FetchResponse.is_preferred_replica(partition):
 

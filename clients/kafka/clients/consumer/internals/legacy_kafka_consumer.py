@@ -441,7 +441,8 @@ class LegacyKafkaConsumer(Generic[K, V]):
         # With positions missing, do not block: the offset lookup may be backing off after a failure.
         if not self._cached_subscription_has_all_fetch_positions and poll_timeout > self._retry_backoff_ms:
             poll_timeout = self._retry_backoff_ms
-        self.log.trace(f"Polling for fetches with timeout {poll_timeout}")
+        if self.log.is_trace_enabled():
+            self.log.trace(f"Polling for fetches with timeout {poll_timeout}")
         poll_timer = self._time.timer(poll_timeout)
         # A fetch completed on the heartbeat thread ends the wait.
         self._require_client().poll(poll_timer, lambda: not fetcher.has_available_fetches())
