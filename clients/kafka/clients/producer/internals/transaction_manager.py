@@ -340,7 +340,7 @@ class TransactionManager:
 
         # PORT: lets `send` skip building the record's TopicPartition for an idempotent producer.
         """
-        return self.is_transactional() or self._current_state in (State.ABORTABLE_ERROR, State.FATAL_ERROR)
+        return self._transactional_id is not None or self._current_state in (State.ABORTABLE_ERROR, State.FATAL_ERROR)
 
     # ---- state ----------------------------------------------------------------------------------
 
