@@ -2,7 +2,7 @@
  *
  * PORT: no Java counterpart. decode_records(data, pos, count, base_offset, timestamp_base, log_append_time, topic,
  * partition, timestamp_type, leader_epoch, cls, records) decodes up to `count` v2 records of the record section
- * `data` from `pos`, appending a ConsumerRecord (class `cls`, its slots filled directly) for each, and stops at the
+ * `data` (bytes, or any contiguous buffer such as a memoryview of the fetch response) from `pos`, appending a ConsumerRecord (class `cls`, its slots filled directly) for each, and stops at the
  * first record it does not expect: headers, a varint longer than four bytes for a size or delta (nine for the
  * timestamp delta), a size past the section's end, a timestamp out of the int64 range, trailing bytes. It returns
  * (position, records decoded); the caller reads the unexpected record with the record layer's decoder, which
@@ -112,16 +112,29 @@ static inline int read_small_varint(const unsigned char **p, const unsigned char
     return 1;
 }
 
+static PyObject *decode_records_in(const unsigned char *start, Py_ssize_t data_size, PyObject *const *args);
+
 static PyObject *decode_records(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 12) {
         PyErr_SetString(PyExc_TypeError, "decode_records takes 12 arguments");
         return NULL;
     }
     PyObject *data_obj = args[0];
-    if (!PyBytes_Check(data_obj)) {
-        PyErr_SetString(PyExc_TypeError, "data must be bytes");
+    if (PyBytes_Check(data_obj)) {
+        return decode_records_in((const unsigned char *)PyBytes_AS_STRING(data_obj), PyBytes_GET_SIZE(data_obj), args);
+    }
+    /* Any other contiguous buffer (the record section as a memoryview of the response, read where it lies): held
+     * for the loop, which copies what it keeps. */
+    Py_buffer view;
+    if (PyObject_GetBuffer(data_obj, &view, PyBUF_SIMPLE) < 0) {
         return NULL;
     }
+    PyObject *result = decode_records_in((const unsigned char *)view.buf, view.len, args);
+    PyBuffer_Release(&view);
+    return result;
+}
+
+static PyObject *decode_records_in(const unsigned char *start, Py_ssize_t data_size, PyObject *const *args) {
     Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
     Py_ssize_t count = PyLong_AsSsize_t(args[2]);
     long long base_offset = PyLong_AsLongLong(args[3]);
@@ -140,9 +153,8 @@ static PyObject *decode_records(PyObject *self, PyObject *const *args, Py_ssize_
         return NULL;
     }
     PyTypeObject *type = (PyTypeObject *)cls;
-    const unsigned char *start = (const unsigned char *)PyBytes_AS_STRING(data_obj);
-    const unsigned char *limit = start + PyBytes_GET_SIZE(data_obj);
-    if (pos < 0 || pos > PyBytes_GET_SIZE(data_obj)) {
+    const unsigned char *limit = start + data_size;
+    if (pos < 0 || pos > data_size) {
         return Py_BuildValue("(nn)", pos, (Py_ssize_t)0);
     }
     const unsigned char *p = start + pos;

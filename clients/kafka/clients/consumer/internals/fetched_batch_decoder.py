@@ -55,6 +55,8 @@ DecodedBatch = tuple[list[ConsumerRecord[bytes, bytes]], BaseException | None]
 # baseTimestamp, maxTimestamp, producerId, producerEpoch, baseSequence, recordsCount.
 _V2_HEADER: Final = struct.Struct(">qiibIhiqqqhii")
 _TIMESTAMP_TYPE_MASK: Final = 0x08
+_COMPRESSION_CODEC_MASK: Final = 0x07
+_RECORDS_OFFSET: Final = DefaultRecordBatch.RECORDS_OFFSET
 _MIN64: Final = -(2**63)
 _MAX64: Final = 2**63 - 1
 # One- and two-byte varints are at most 8192 in magnitude: a base timestamp this far from the int64 limits
@@ -113,7 +115,14 @@ def decode_default_batch(batch: DefaultRecordBatch, topic: str, partition: int, 
     records: list[ConsumerRecord[bytes, bytes]] = []
     if count == 0:
         return records, None
-    data = batch.records_data()
+    fast = _compiled_decode_records
+    data: bytes | memoryview
+    if fast is not None and attributes & _COMPRESSION_CODEC_MASK == 0 and buffer.__class__ is memoryview:
+        # The compiled loop reads an uncompressed record section where it lies in the response; the Python code
+        # below, which slices keys and values out of it, gets a copy only if it has a record to read.
+        data = buffer[_RECORDS_OFFSET:]
+    else:
+        data = batch.records_data()
     leader_epoch = _leader_epoch(epoch)
     log_append_time: int | None
     if attributes & _TIMESTAMP_TYPE_MASK:
@@ -135,7 +144,6 @@ def decode_default_batch(batch: DefaultRecordBatch, topic: str, partition: int, 
     zigzag = _ZIGZAG
     error: BaseException | None = None
     pos = 0
-    fast = _compiled_decode_records
     remaining = count
     while remaining > 0:
         if fast is not None:
@@ -157,6 +165,8 @@ def decode_default_batch(batch: DefaultRecordBatch, topic: str, partition: int, 
             remaining -= decoded
             if remaining == 0:
                 break
+            if data.__class__ is not bytes:
+                data = bytes(data)
         remaining -= 1
         # The common record, read inline; anything else (headers included) goes to the record layer's decoder.
         try:

@@ -154,6 +154,30 @@ def test_compiled_records_are_left_to_reference_counting(loop: str) -> None:
     assert freed() is None
 
 
+def test_a_batch_read_where_it_lies_in_the_response(loop: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch over a memoryview of the response (as fetched): the same records as from a copy, keys and values are
+    bytes of their own, records with headers among them (read by the Python code after the compiled loop stops)."""
+    records = [
+        SimpleRecord(
+            1_700_000_000_000 + i, b"k%d" % i if i % 2 else None, b"v" * i, [RecordHeader("h", b"x")] * (i % 3 == 0)
+        )
+        for i in range(30)
+    ]
+    raw = bytes(MemoryRecords.with_records(CompressionType.NONE, *records, initial_offset=7).buffer())
+    response = bytearray(b"\0" * 10 + raw)
+    batch = DefaultRecordBatch(memoryview(response)[10:])
+    decoded, error = decode_default_batch(batch, TOPIC, 3, 8)
+    assert error is None
+    expected, _ = decode_default_batch(DefaultRecordBatch(raw), TOPIC, 3, 8)
+    monkeypatch.setattr(fetched_batch_decoder, "_compiled_decode_records", None)
+    python_loop, _ = decode_default_batch(DefaultRecordBatch(raw), TOPIC, 3, 8)
+    assert [_fields(r) for r in decoded] == [_fields(r) for r in expected] == [_fields(r) for r in python_loop]
+    assert len(decoded) == 29 and decoded[0].offset == 8
+    assert all(type(r.value) is bytes and (r.key is None or type(r.key) is bytes) for r in decoded)
+    response[10:] = b"\xff" * len(raw)  # the buffer reused for the next response: the records keep their bytes
+    assert [_fields(r) for r in decoded] == [_fields(r) for r in python_loop]
+
+
 def test_log_append_time_gives_the_batch_timestamp() -> None:
     """With LogAppendTime, every record's timestamp is the batch's max timestamp, typed LOG_APPEND_TIME."""
     batch = _default_batch(
