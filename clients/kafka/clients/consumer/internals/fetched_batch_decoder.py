@@ -116,13 +116,14 @@ def decode_default_batch(batch: DefaultRecordBatch, topic: str, partition: int, 
     if count == 0:
         return records, None
     fast = _compiled_decode_records
-    data: bytes | memoryview
+    section: bytes | memoryview
     if fast is not None and attributes & _COMPRESSION_CODEC_MASK == 0 and buffer.__class__ is memoryview:
         # The compiled loop reads an uncompressed record section where it lies in the response; the Python code
-        # below, which slices keys and values out of it, gets a copy only if it has a record to read.
-        data = buffer[_RECORDS_OFFSET:]
+        # below, which slices keys and values out of it, gets a copy (data) only if it has a record to read.
+        section = buffer[_RECORDS_OFFSET:]
     else:
-        data = batch.records_data()
+        section = batch.records_data()
+    data = section if isinstance(section, bytes) else b""
     leader_epoch = _leader_epoch(epoch)
     log_append_time: int | None
     if attributes & _TIMESTAMP_TYPE_MASK:
@@ -137,7 +138,7 @@ def decode_default_batch(batch: DefaultRecordBatch, topic: str, partition: int, 
         log_append_time is not None
         or _MIN64 + _SAFE_BASE_TIMESTAMP_MARGIN <= base_timestamp <= _MAX64 - _SAFE_BASE_TIMESTAMP_MARGIN
     )
-    limit = len(data)
+    limit = len(section)
     append = records.append
     new = _new_record
     cls = ConsumerRecord
@@ -149,7 +150,7 @@ def decode_default_batch(batch: DefaultRecordBatch, topic: str, partition: int, 
         if fast is not None:
             # The compiled loop takes the common records and stops at the first other one, read below.
             pos, decoded = fast(
-                data,
+                section,
                 pos,
                 remaining,
                 base_offset,
@@ -165,8 +166,8 @@ def decode_default_batch(batch: DefaultRecordBatch, topic: str, partition: int, 
             remaining -= decoded
             if remaining == 0:
                 break
-            if data.__class__ is not bytes:
-                data = bytes(data)
+            if len(data) != limit:
+                data = bytes(section)
         remaining -= 1
         # The common record, read inline; anything else (headers included) goes to the record layer's decoder.
         try:
