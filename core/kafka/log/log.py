@@ -35,7 +35,7 @@ import os
 import re
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
@@ -1329,10 +1329,16 @@ class Log(Logging, KafkaMetricsGroup):
     ) -> LogAppendInfo:
         # The topic id reaches the disk before any data of the log does.
         self._maybe_flush_metadata_file()
-        append_info = self._analyze_and_validate_records(records, origin, ignore_record_size, leader_epoch)
+        # The batches are read once: the epoch and producer-state steps below walk the same list when the
+        # records are appended as they came (a follower's, not trimmed).
+        batches: list[RecordBatch] = []
+        append_info = self._analyze_and_validate_records(records, batches, origin, ignore_record_size, leader_epoch)
         if append_info.shallow_count == 0:
             return append_info
         valid_records = self._trim_invalid_bytes(records, append_info)
+        valid_batches: Sequence[RecordBatch] | None = (
+            batches if not validate_and_assign_offsets and valid_records is records else None
+        )
         with self._lock:
             with self._maybe_handle_io_exception(
                 lambda: f"Error while appending records to {self.topic_partition} in dir {self._dir.parent}"
@@ -1404,14 +1410,18 @@ class Log(Logging, KafkaMetricsGroup):
                         )
 
                 # The leader stamped its epoch on the batches; the epoch cache follows it.
-                for batch in valid_records.batches():
-                    if batch.magic() >= MAGIC_VALUE_V2:
-                        self.maybe_assign_epoch_start_offset(batch.partition_leader_epoch(), batch.base_offset())
+                epoch_batches: Iterable[RecordBatch] = (
+                    valid_batches if valid_batches is not None else valid_records.batches()
+                )
+                for epoch_batch in epoch_batches:
+                    magic = epoch_batch.magic()
+                    if magic >= MAGIC_VALUE_V2:
+                        self.maybe_assign_epoch_start_offset(
+                            epoch_batch.partition_leader_epoch(), epoch_batch.base_offset()
+                        )
                     elif self.leader_epoch_cache is not None and self.leader_epoch_cache.non_empty():
                         # A temporary format downgrade: fall back to high watermark truncation.
-                        self.warn(
-                            f"Clearing leader epoch cache after unexpected append with message format v{batch.magic()}"
-                        )
+                        self.warn(f"Clearing leader epoch cache after unexpected append with message format v{magic}")
                         self.leader_epoch_cache.clear_and_flush()
 
                 if valid_records.size_in_bytes() > self.config.segment_size:
@@ -1426,7 +1436,7 @@ class Log(Logging, KafkaMetricsGroup):
                     append_info.first_or_last_offset_of_first_batch, segment.base_offset, segment.size
                 )
                 updated_producers, completed_txns, maybe_duplicate = self._analyze_and_validate_producer_state(
-                    log_offset_metadata, valid_records, origin
+                    log_offset_metadata, valid_batches if valid_batches is not None else valid_records.batches(), origin
                 )
                 if maybe_duplicate is not None:
                     append_info.first_offset = LogOffsetMetadata(maybe_duplicate.first_offset)
@@ -1531,12 +1541,12 @@ class Log(Logging, KafkaMetricsGroup):
         return updated_log_start_offset
 
     def _analyze_and_validate_producer_state(
-        self, append_offset_metadata: LogOffsetMetadata, records: MemoryRecords, origin: AppendOrigin
+        self, append_offset_metadata: LogOffsetMetadata, batches: Iterable[RecordBatch], origin: AppendOrigin
     ) -> tuple[dict[int, ProducerAppendInfo], list[CompletedTxn], BatchMetadata | None]:
         updated_producers: dict[int, ProducerAppendInfo] = {}
         completed_txns: list[CompletedTxn] = []
         relative_position_in_segment = append_offset_metadata.relative_position_in_segment
-        for batch in records.batches():
+        for batch in batches:
             if batch.has_producer_id():
                 # A client retrying one of its last five batches gets the original offsets back.
                 if isinstance(origin, Client):
@@ -1569,9 +1579,15 @@ class Log(Logging, KafkaMetricsGroup):
             stats.all_topics_stats.bytes_rejected_rate.mark(size_in_bytes)
 
     def _analyze_and_validate_records(
-        self, records: MemoryRecords, origin: AppendOrigin, ignore_record_size: bool, leader_epoch: int
+        self,
+        records: MemoryRecords,
+        batches: list[RecordBatch],
+        origin: AppendOrigin,
+        ignore_record_size: bool,
+        leader_epoch: int,
     ) -> LogAppendInfo:
-        """Check each batch's size and CRC and gather the offsets, timestamps and codecs of the append."""
+        """Check each batch's size and CRC and gather the offsets, timestamps and codecs of the append; the batches
+        are added to `batches` as they are read."""
         shallow_message_count = 0
         valid_bytes_count = 0
         first_offset: LogOffsetMetadata | None = None
@@ -1585,7 +1601,9 @@ class Log(Logging, KafkaMetricsGroup):
         last_offset_of_first_batch = -1
         max_message_size = self.config.max_message_size
         is_client = isinstance(origin, Client)
+        add_batch = batches.append
         for batch in records.batches():
+            add_batch(batch)
             if isinstance(origin, RaftLeader) and batch.partition_leader_epoch() != leader_epoch:
                 raise InvalidRecordException("Append from Raft leader did not set the batch epoch correctly")
             magic = batch.magic()

@@ -66,6 +66,13 @@ class LeaderEpochFileCache(Logging):
 
         ValueError (Java: IllegalArgumentException) for a negative epoch or offset.
         """
+        # The common case, every batch a follower or leader appends in the current epoch: nothing to update. Checked
+        # as _assign checks first, before an entry and its closure are made.
+        if epoch >= 0 and start_offset >= 0:
+            with self._lock.read():
+                last_entry = self._epochs.peekitem(-1)[1] if self._epochs else None
+            if last_entry is not None and last_entry.epoch == epoch and start_offset >= last_entry.start_offset:
+                return
         entry = EpochEntry(epoch, start_offset)
         if self._assign(entry):
             self.debug(f"Appended new epoch entry {entry}. Cache now contains {len(self._epochs)} entries.")
