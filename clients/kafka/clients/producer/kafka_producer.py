@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
+from time import time_ns as _time_ns
 from typing import Any, Generic, TypeVar
 
 from kafka.clients import client_utils
@@ -27,7 +28,7 @@ from kafka.clients.api_versions import ApiVersions
 from kafka.clients.consumer.consumer_group_metadata import ConsumerGroupMetadata
 from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
 from kafka.clients.kafka_client import KafkaClient
-from kafka.clients.producer.callback import Callback, CallbackLike, as_callback
+from kafka.clients.producer.callback import _CALLBACK_TYPES, Callback, CallbackLike, as_callback
 from kafka.clients.producer.internals.buffer_pool import BufferPool
 from kafka.clients.producer.internals.built_in_partitioner import BuiltInPartitioner
 from kafka.clients.producer.internals.default_partitioner import DefaultPartitioner
@@ -86,6 +87,7 @@ Future = FutureRecordMetadata | FutureFailure
 # 93 bytes, for v2: the 61-byte batch header, 21 bytes of record overhead, two length varints of at most 5 bytes
 # and the header count; legacy formats add less).
 _RECORD_SIZE_MARGIN = 128
+_SYSTEM_TIME = Time.SYSTEM
 
 
 class KafkaProducer(Generic[K, V]):
@@ -452,7 +454,10 @@ class KafkaProducer(Generic[K, V]):
         if self._has_interceptors:
             assert self._interceptors is not None
             record = self._interceptors.on_send(record)
-        return self._do_send(record, as_callback(callback))
+        # as_callback's check written out for a class already known to be a Callback (this runs for every record).
+        if callback is not None and _CALLBACK_TYPES.get(type(callback)) is not True:
+            callback = as_callback(callback)
+        return self._do_send(record, callback)  # type: ignore[arg-type]
 
     def _throw_if_producer_closed(self) -> None:
         if self._sender is None or not self._sender.is_running():
@@ -470,7 +475,9 @@ class KafkaProducer(Generic[K, V]):
             sender = self._sender
             if sender is None or not sender.is_running():
                 self._throw_if_producer_closed()
-            now_ms = self._time.milliseconds()
+            time = self._time
+            # The system clock's milliseconds read without the method call.
+            now_ms = _time_ns() // 1_000_000 if time is _SYSTEM_TIME else time.milliseconds()
             metadata = self._metadata
             key_serializer = self._key_serializer
             value_serializer = self._value_serializer

@@ -336,10 +336,11 @@ class RecordAccumulator:
                 lock.acquire()
                 try:
                     # Without a sticky partition nothing can have changed (the check is then a no-op); with one, the
-                    # check has nothing to do while it is current and its last batch has room.
+                    # check has nothing to do while it is current and its last batch has room. Whether that batch
+                    # has room is what the append finds out: when it has none, the check runs after it (below).
                     if (
                         partition_info is not None
-                        and (not dq or dq[-1].is_full() or partitioner.is_partition_changed(partition_info))
+                        and (not dq or partitioner.is_partition_changed(partition_info))
                         and self._partition_changed(topic, topic_info, partition_info, dq, now_ms, cluster)
                     ):
                         continue
@@ -358,6 +359,11 @@ class RecordAccumulator:
                                 partitioner.update_partition_info(partition_info, appended_bytes, cluster, last_is_full)
                             return RecordAppendResult(future, len(dq) > 1 or last_is_full, False, False, appended_bytes)
                         last.close_for_record_appends()
+                        # The last batch is full: a switch held back while it was filling may happen now.
+                        if partition_info is not None and self._partition_changed(
+                            topic, topic_info, partition_info, dq, now_ms, cluster
+                        ):
+                            continue
                 finally:
                     lock.release()
                 # No batch to append to: a new one is needed.
