@@ -34,6 +34,7 @@ from kafka.clients.producer.internals.built_in_partitioner import BuiltInPartiti
 from kafka.clients.producer.internals.default_partitioner import DefaultPartitioner
 from kafka.clients.producer.internals.future_record_metadata import FutureFailure, FutureRecordMetadata
 from kafka.clients.producer.internals.kafka_producer_metrics import KafkaProducerMetrics
+from kafka.clients.producer.internals.producer_batch import register_append_callbacks
 from kafka.clients.producer.internals.producer_interceptors import ProducerInterceptors
 from kafka.clients.producer.internals.producer_metadata import ProducerMetadata
 from kafka.clients.producer.internals.record_accumulator import AppendCallbacks, PartitionerConfig, RecordAccumulator
@@ -889,6 +890,10 @@ class _AppendCallbacks(AppendCallbacks):
             else:
                 self._topic_partition = TopicPartition(self._topic, RecordMetadata.UNKNOWN_PARTITION)
         return self._topic_partition
+
+
+# A successful batch's compiled callback loop calls the user's callback itself when there are no interceptors.
+register_append_callbacks(_AppendCallbacks)
 
 
 def _uses_headers(serializer: Serializer[Any] | None) -> bool:

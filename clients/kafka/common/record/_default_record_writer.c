@@ -253,6 +253,12 @@ static const char *const metadata_slot_names[] = {
 #define METADATA_SLOTS 5
 static Py_ssize_t metadata_offsets[METADATA_SLOTS];
 
+/* KafkaProducer's AppendCallbacks: without interceptors, its on_completion with a RecordMetadata only passes it on
+ * to the user's callback, which fire_callbacks then calls itself. */
+static const char *const append_callbacks_slot_names[] = {"_interceptors", "_user_callback"};
+static Py_ssize_t append_callbacks_offsets[2];
+static PyObject *g_append_callbacks_type;
+
 /* The offsets of a class's slots (T_OBJECT_EX member descriptors), or -1 with an exception set. */
 static int
 slot_offsets(PyObject *type, const char *const *names, int count, Py_ssize_t *offsets)
@@ -366,6 +372,18 @@ register_producer_batch(PyObject *module, PyObject *const *args, Py_ssize_t narg
     Py_XSETREF(g_future_type, Py_NewRef(args[1]));
     Py_XSETREF(g_compression_none, Py_NewRef(args[2]));
     Py_XSETREF(g_time, Py_NewRef(args[3]));
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+register_append_callbacks(PyObject *module, PyObject *type)
+{
+    Py_ssize_t offsets[2];
+    if (slot_offsets(type, append_callbacks_slot_names, 2, offsets) < 0) {
+        return NULL;
+    }
+    memcpy(append_callbacks_offsets, offsets, sizeof offsets);
+    Py_XSETREF(g_append_callbacks_type, Py_NewRef(type));
     Py_RETURN_NONE;
 }
 
@@ -621,7 +639,8 @@ new_metadata(PyObject *future, PyObject *topic_partition, PyObject *base_offset,
 
 /* fire_callbacks(callbacks, futures, produce_future, topic_partition, base_offset, log_append_time, on_error):
  * ProducerBatch's loop over a successful batch's records, in order: each callback that is not None gets
- * on_completion(metadata, None); an Exception it raises goes to on_error, anything else ends the loop. */
+ * on_completion(metadata, None); an Exception it raises goes to on_error, anything else ends the loop. An
+ * AppendCallbacks without interceptors is skipped over: its user callback (if any) is called directly. */
 static PyObject *
 fire_callbacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -654,6 +673,17 @@ fire_callbacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyObject *callback = PyList_GET_ITEM(callbacks, i);
         if (callback == Py_None) {
             continue;
+        }
+        if (g_append_callbacks_type != NULL && Py_IS_TYPE(callback, (PyTypeObject *)g_append_callbacks_type) &&
+            SLOT(callback, append_callbacks_offsets, 0) == Py_None) {
+            callback = SLOT(callback, append_callbacks_offsets, 1);
+            if (callback == NULL) {
+                PyErr_SetString(PyExc_AttributeError, "_user_callback");
+                return NULL;
+            }
+            if (callback == Py_None) {
+                continue;
+            }
         }
         Py_INCREF(callback);
         PyObject *future = Py_NewRef(PyList_GET_ITEM(futures, i));
@@ -709,6 +739,8 @@ static PyMethodDef methods[] = {
      "register_producer_batch(fallback, future_type, compression_none, time): what append_to_batch needs."},
     {"append_to_batch", (PyCFunction)(void (*)(void))append_to_batch, METH_FASTCALL,
      "append_to_batch(batch, timestamp, key, value, headers, callback, now): (future, is_full), None without room."},
+    {"register_append_callbacks", (PyCFunction)register_append_callbacks, METH_O,
+     "register_append_callbacks(type): KafkaProducer's AppendCallbacks, which fire_callbacks sees through."},
     {"fire_callbacks", (PyCFunction)(void (*)(void))fire_callbacks, METH_FASTCALL,
      "fire_callbacks(callbacks, futures, produce_future, tp, base_offset, log_append_time, on_error): a successful "
      "batch's callbacks, in order."},

@@ -533,6 +533,17 @@ def _load_compiled_append() -> tuple[
     return module.append_to_batch, module.fire_callbacks
 
 
+def register_append_callbacks(append_callbacks_type: type) -> None:
+    """Lets the compiled loop over a batch's callbacks call the user's callback of an AppendCallbacks of this class
+    (slots `_interceptors` and `_user_callback`) directly when it has no interceptors: its on_completion would only
+    pass the metadata on."""
+    if _fire_callbacks is not None:
+        from kafka.common.record import _default_record_writer  # type: ignore[attr-defined]
+
+        module: Any = _default_record_writer
+        module.register_append_callbacks(append_callbacks_type)
+
+
 #: append_to_batch(batch, timestamp, key, value, headers, callback, now): appends the record to the batch and returns
 #: (its future, whether the batch is now full), or None when it does not fit (the batch is left unchanged).
 append_to_batch: Callable[..., tuple[FutureRecordMetadata, bool] | None]

@@ -247,3 +247,31 @@ def test_a_base_exception_from_a_callback_stops_the_loop(append: Append) -> None
     with pytest.raises(KeyboardInterrupt):
         batch.complete(0, NO_TIMESTAMP)
     assert seen == [1]
+
+
+def test_append_callbacks_reach_the_user_callback_and_the_interceptors(append: Append) -> None:
+    """KafkaProducer's AppendCallbacks: the user's callback gets each record's metadata, with or without
+    interceptors (which hear of the acknowledgement first); one without a user callback is skipped."""
+    from kafka.clients.producer.kafka_producer import _AppendCallbacks
+    from kafka.clients.producer.producer_record import ProducerRecord
+
+    heard: list[tuple[str, int]] = []
+
+    class Interceptors:
+        def on_acknowledgement(self, md: RecordMetadata | None, e: BaseException | None) -> None:
+            assert md is not None and e is None
+            heard.append(("interceptor", md.offset))
+
+    def user(md: RecordMetadata | None, e: BaseException | None) -> None:
+        assert md is not None and e is None
+        heard.append(("user", md.offset))
+
+    batch = _batch()
+    record: ProducerRecord[bytes, bytes] = ProducerRecord("topic", b"v")
+    shapes: list[tuple[Any, Any]] = [(user, None), (None, None), (user, Interceptors()), (None, Interceptors())]
+    for i, (user_callback, interceptors) in enumerate(shapes):
+        callbacks = _AppendCallbacks(as_callback(user_callback), interceptors, record)
+        callbacks.set_partition(TP.partition)
+        assert append(batch, NOW + i, None, b"v", (), callbacks, NOW) is not None
+    assert batch.complete(10, NO_TIMESTAMP)
+    assert heard == [("user", 10), ("interceptor", 12), ("user", 12), ("interceptor", 13)]
