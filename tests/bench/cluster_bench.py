@@ -18,6 +18,13 @@ measures what a busy machine does not move: the CPU seconds each broker spends p
 one-partition topic (and the leader's CPU per Produce or Fetch request, counted on its /metrics) and for the 10 KB
 throughput case; `--py-spy DIR` records the leader's threads (raw folded stacks) during the 1,000/s run.
 
+    .venv/bin/python -m tests.bench.cluster_bench --tput-10kb [--rounds 3]
+
+runs only the 10 KB acks=all throughput case, each round on a new topic, and prints per round the MB/s, the CPU
+seconds of each broker and of this process (the librdkafka client), each broker's busiest threads and the p50/p99
+of its Produce and FetchFollower request times (from /metrics): what bounds the case. Every throughput run starts
+timing after one acknowledged acks=all write to each partition of its new topic (see throughput).
+
     .venv/bin/python -m tests.bench.cluster_bench --leader-path 2000
 
 runs the leader's ReplicaManager part of the same one-record-per-request case in process, without brokers or
@@ -95,10 +102,13 @@ def throughput(bootstrap: str, acks: str, msgs: int, size: int) -> float:
 
     topic = f"tput-{acks}-{size}-{time.monotonic_ns()}"
     create_topic(bootstrap, topic)
-    # The timing starts after one acknowledged acks=all write to each partition. A follower that fetches a new
-    # partition before its leader has the partition in its metadata cache gets UNKNOWN_TOPIC_OR_PARTITION and
-    # retries after replica.fetch.backoff.ms (1,000 ms), as in Kafka: measured in the request logs, the first
-    # acks=all Produce of each partition waited 980-997 ms for it, in runs of 1.8 s for 100 MB.
+    # The timing starts after one acknowledged acks=all write to each partition: the runs measure the steady state,
+    # not two transients of a new topic (both as in Kafka). A follower that fetches a new partition before the
+    # leader's metadata cache has it gets UNKNOWN_TOPIC_OR_PARTITION and retries after replica.fetch.backoff.ms
+    # (1,000 ms): on a cluster's first topic the request logs showed each partition's first acks=all Produce waiting
+    # 980-997 ms, in runs of 1.8 s for 100 MB. On later topics a new partition joins a fetcher thread that may be
+    # waiting up to replica.fetch.wait.max.ms (500 ms) in a fetch of its other partitions (create_warm_topic):
+    # first Produces of 222 and 1,499 ms.
     warm_up(bootstrap, topic, partitions=3)
     producer = Producer(
         {

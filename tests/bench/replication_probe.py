@@ -8,7 +8,8 @@ serves the Produce requests and the two followers' Fetches; the two followers on
 per MB is what a follower costs per replicated byte. With `--rate N` the records are sent one per request at N
 records/s (linger.ms=0) and the figure of interest is CPU per record: a follower's cost per round trip.
 `--profile FILE` records the first follower with py-spy (`--threads --gil -f raw`: the samples holding the GIL)
-while the records are written; `--strace FILE` counts its system calls instead (`strace -c -f`).
+while the records are written; `--strace FILE` counts its system calls instead (`strace -c -f`); with `--leader`
+both watch the partition's leader instead.
 """
 
 from __future__ import annotations
@@ -123,8 +124,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--rate", type=int, default=0, help="records/s, one per request (0: as fast as possible)")
     ap.add_argument("--seconds", type=float, default=10.0, help="how long to write at --rate")
     ap.add_argument("--idle", action="store_true", help="write nothing for --seconds: the brokers' idle CPU")
-    ap.add_argument("--profile", default="", help="py-spy raw output file for the first follower")
-    ap.add_argument("--strace", default="", help="strace -c output file for the first follower")
+    ap.add_argument("--profile", default="", help="py-spy raw output file for the first follower (or --leader)")
+    ap.add_argument("--strace", default="", help="strace -c output file for the first follower (or --leader)")
     ap.add_argument("--leader", action="store_true", help="--profile and --strace watch the leader instead")
     args = ap.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="replication-probe-"))
