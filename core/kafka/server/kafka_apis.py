@@ -310,6 +310,10 @@ class KafkaApis(Logging):
             # Delayed operations that a produce or a leadership change made completable run here, on
             # this thread and with no lock held, as Kafka's action queue does.
             self.replica_manager.try_complete_actions()
+            # A request answered later (a produce waiting for acks=all, a join waiting for the group) finished its
+            # local part here: the time to its response is RemoteTime, not LocalTime.
+            if request.api_local_complete_time_nanos < 0:
+                request.api_local_complete_time_nanos = self.time.nanoseconds()
 
     def handle_error(self, request: Request, e: BaseException) -> None:
         """Answers with the request's error response for `e`, or closes the connection when that fails."""

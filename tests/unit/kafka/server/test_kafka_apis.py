@@ -394,6 +394,19 @@ def _join_data(group_instance_id: str | None = None) -> Any:
     )
 
 
+def test_a_request_answered_later_ends_its_local_time_when_its_handler_returns() -> None:
+    """As Kafka's handle: a request whose response comes later (here a join the group holds) has its local
+    completion time set when the handler returns, so the wait for its response counts as RemoteTime."""
+    h = _harness()
+    held: list[Any] = []
+    h.coordinator.handle_join_group = lambda *args: held.append(args[-2])  # type: ignore[method-assign]
+    request = _request(ApiKeys.JOIN_GROUP, 5, _join_data())
+    h.time.sleep(5)
+    h.apis.handle(request)
+    assert h.channel.responses == [] and len(held) == 1
+    assert request.api_local_complete_time_nanos == h.time.nanoseconds()
+
+
 @pytest.mark.parametrize(
     ("version", "instance_id", "require_known"), [(3, None, False), (4, None, True), (5, "i", False), (9, None, True)]
 )
