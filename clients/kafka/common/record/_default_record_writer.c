@@ -16,6 +16,9 @@
  * FutureRecordMetadata (its slots set directly), and returns (future, whether the batch is now full), or None when
  * the record does not fit. Every other case goes to the Python function given to register_producer_batch.
  *
+ * set_record_slots(record, topic, partition, key, value, timestamp, headers) sets a ProducerRecord's six slots in one
+ * call (the class refuses attribute assignment; its slots' setters cost a call each).
+ *
  * Optional: built by setup.py where a compiler is found; default_record.py falls back to its Python writer
  * (and KAFKA_PORT_PURE_PYTHON_WRITER=1 forces the fallback). The tests compare both byte for byte.
  */
@@ -732,6 +735,48 @@ fire_callbacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+/* ---- ProducerRecord's constructor: its six slots set in one call ------------------------------------------------ */
+
+static const char *const record_slot_names[] = {"topic", "partition", "key", "value", "timestamp", "_headers"};
+#define RECORD_SLOTS 6
+static Py_ssize_t record_offsets[RECORD_SLOTS];
+static PyObject *g_record_type;
+
+static PyObject *
+register_producer_record(PyObject *module, PyObject *type)
+{
+    Py_ssize_t offsets[RECORD_SLOTS];
+    if (slot_offsets(type, record_slot_names, RECORD_SLOTS, offsets) < 0) {
+        return NULL;
+    }
+    memcpy(record_offsets, offsets, sizeof offsets);
+    Py_XSETREF(g_record_type, Py_NewRef(type));
+    Py_RETURN_NONE;
+}
+
+/* set_record_slots(record, topic, partition, key, value, timestamp, headers): what the slots' own setters do, for a
+ * ProducerRecord (or subclass) whose class refuses attribute assignment. */
+static PyObject *
+set_record_slots(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 1 + RECORD_SLOTS) {
+        PyErr_SetString(PyExc_TypeError, "set_record_slots takes 7 arguments");
+        return NULL;
+    }
+    if (g_record_type == NULL || !PyObject_TypeCheck(args[0], (PyTypeObject *)g_record_type)) {
+        PyErr_SetString(PyExc_TypeError, "set_record_slots takes a ProducerRecord");
+        return NULL;
+    }
+    PyObject *record = args[0];
+    for (int i = 0; i < RECORD_SLOTS; i++) {
+        PyObject **slot = (PyObject **)((char *)record + record_offsets[i]);
+        PyObject *old = *slot;
+        *slot = Py_NewRef(args[1 + i]);
+        Py_XDECREF(old);
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"write_record", (PyCFunction)(void (*)(void))write_record, METH_FASTCALL,
      "Appends one v2 record to a bytearray if it fits `room`; returns its size, -1 if not, None if out of range."},
@@ -741,6 +786,10 @@ static PyMethodDef methods[] = {
      "append_to_batch(batch, timestamp, key, value, headers, callback, now): (future, is_full), None without room."},
     {"register_append_callbacks", (PyCFunction)register_append_callbacks, METH_O,
      "register_append_callbacks(type): KafkaProducer's AppendCallbacks, which fire_callbacks sees through."},
+    {"register_producer_record", (PyCFunction)register_producer_record, METH_O,
+     "register_producer_record(type): ProducerRecord, whose slots set_record_slots sets."},
+    {"set_record_slots", (PyCFunction)(void (*)(void))set_record_slots, METH_FASTCALL,
+     "set_record_slots(record, topic, partition, key, value, timestamp, headers): a ProducerRecord's six slots."},
     {"fire_callbacks", (PyCFunction)(void (*)(void))fire_callbacks, METH_FASTCALL,
      "fire_callbacks(callbacks, futures, produce_future, tp, base_offset, log_append_time, on_error): a successful "
      "batch's callbacks, in order."},
