@@ -26,14 +26,15 @@ __all__ = ["BuiltInPartitioner", "StickyPartitionInfo"]
 class StickyPartitionInfo:
     """The current sticky partition of a topic and how many bytes were appended to it so far."""
 
-    __slots__ = ("_index", "produced_bytes")
+    # `index` is partition()'s value, read directly by the accumulator for every record it appends.
+    __slots__ = ("index", "produced_bytes")
 
     def __init__(self, index: int) -> None:
-        self._index = index
+        self.index = index
         self.produced_bytes = 0
 
     def partition(self) -> int:
-        return self._index
+        return self.index
 
     def add_produced_bytes(self, n: int) -> int:
         """Adds `n` and returns the new total (Java's AtomicInteger.addAndGet).
@@ -67,7 +68,10 @@ class BuiltInPartitioner:
             raise ValueError(f"stickyBatchSize must be >= 1 but got {sticky_batch_size}")
         self._sticky_batch_size = sticky_batch_size
         self._partition_load_stats: _PartitionLoadStats | None = None
-        self._sticky_partition_info: StickyPartitionInfo | None = None
+        # The current sticky partition (Java's stickyPartitionInfo): the accumulator reads it directly for every record,
+        # as peek_current_partition_info and is_partition_changed do; it is replaced under the partition's deque lock
+        # (update_partition_info) or this lock (the first one).
+        self.sticky_partition_info: StickyPartitionInfo | None = None
         self._lock = threading.Lock()
 
     def _next_partition(self, cluster: Cluster) -> int:
@@ -101,18 +105,18 @@ class BuiltInPartitioner:
 
     def peek_current_partition_info(self, cluster: Cluster) -> StickyPartitionInfo:
         """The current sticky partition, choosing the first one if there is none yet."""
-        partition_info = self._sticky_partition_info
+        partition_info = self.sticky_partition_info
         if partition_info is not None:
             return partition_info
         partition_info = StickyPartitionInfo(self._next_partition(cluster))
         with self._lock:
-            if self._sticky_partition_info is None:
-                self._sticky_partition_info = partition_info
-            return self._sticky_partition_info
+            if self.sticky_partition_info is None:
+                self.sticky_partition_info = partition_info
+            return self.sticky_partition_info
 
     def is_partition_changed(self, partition_info: StickyPartitionInfo | None) -> bool:
         """Whether another thread switched the sticky partition after the caller peeked it."""
-        return partition_info is not None and self._sticky_partition_info is not partition_info
+        return partition_info is not None and self.sticky_partition_info is not partition_info
 
     def update_partition_info(
         self,
@@ -130,7 +134,7 @@ class BuiltInPartitioner:
         """
         if partition_info is None:
             return
-        assert partition_info is self._sticky_partition_info
+        assert partition_info is self.sticky_partition_info
         partition_info.produced_bytes += appended_bytes  # add_produced_bytes, without the call
         produced_bytes = partition_info.produced_bytes
         if produced_bytes >= self._sticky_batch_size * 2 and self._log.is_trace_enabled():
@@ -141,7 +145,7 @@ class BuiltInPartitioner:
         if (
             produced_bytes >= self._sticky_batch_size and enable_switch
         ) or produced_bytes >= self._sticky_batch_size * 2:
-            self._sticky_partition_info = StickyPartitionInfo(self._next_partition(cluster))
+            self.sticky_partition_info = StickyPartitionInfo(self._next_partition(cluster))
 
     def update_partition_load_stats(
         self, queue_sizes: list[int] | None, partition_ids: list[int] | None, length: int

@@ -320,8 +320,11 @@ class RecordAccumulator:
                 # Peek the sticky partition without the deque lock; re-checked under it.
                 partition_info: StickyPartitionInfo | None
                 if partition == RecordMetadata.UNKNOWN_PARTITION:
-                    partition_info = partitioner.peek_current_partition_info(cluster)
-                    effective_partition = partition_info.partition()
+                    # peek_current_partition_info and partition(), read directly once a sticky partition exists.
+                    partition_info = partitioner.sticky_partition_info
+                    if partition_info is None:
+                        partition_info = partitioner.peek_current_partition_info(cluster)
+                    effective_partition = partition_info.index
                 else:
                     partition_info = None
                     effective_partition = partition
@@ -340,7 +343,8 @@ class RecordAccumulator:
                     # has room is what the append finds out: when it has none, the check runs after it (below).
                     if (
                         partition_info is not None
-                        and (not dq or partitioner.is_partition_changed(partition_info))
+                        # is_partition_changed, read directly.
+                        and (not dq or partitioner.sticky_partition_info is not partition_info)
                         and self._partition_changed(topic, topic_info, partition_info, dq, now_ms, cluster)
                     ):
                         continue
