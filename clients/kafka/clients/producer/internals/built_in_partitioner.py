@@ -66,7 +66,8 @@ class BuiltInPartitioner:
         self._topic = topic
         if sticky_batch_size < 1:
             raise ValueError(f"stickyBatchSize must be >= 1 but got {sticky_batch_size}")
-        self._sticky_batch_size = sticky_batch_size
+        # Read by the accumulator too: below it, update_partition_info only adds the appended bytes.
+        self.sticky_batch_size = sticky_batch_size
         self._partition_load_stats: _PartitionLoadStats | None = None
         # The current sticky partition (Java's stickyPartitionInfo): the accumulator reads it directly for every record,
         # as peek_current_partition_info and is_partition_changed do; it is replaced under the partition's deque lock
@@ -137,14 +138,12 @@ class BuiltInPartitioner:
         assert partition_info is self.sticky_partition_info
         partition_info.produced_bytes += appended_bytes  # add_produced_bytes, without the call
         produced_bytes = partition_info.produced_bytes
-        if produced_bytes >= self._sticky_batch_size * 2 and self._log.is_trace_enabled():
+        if produced_bytes >= self.sticky_batch_size * 2 and self._log.is_trace_enabled():
             self._log.trace(
-                f"Produced {produced_bytes} bytes, exceeding twice the batch size of {self._sticky_batch_size} "
+                f"Produced {produced_bytes} bytes, exceeding twice the batch size of {self.sticky_batch_size} "
                 f"bytes, with switching set to {str(enable_switch).lower()}"
             )
-        if (
-            produced_bytes >= self._sticky_batch_size and enable_switch
-        ) or produced_bytes >= self._sticky_batch_size * 2:
+        if (produced_bytes >= self.sticky_batch_size and enable_switch) or produced_bytes >= self.sticky_batch_size * 2:
             self.sticky_partition_info = StickyPartitionInfo(self._next_partition(cluster))
 
     def update_partition_load_stats(

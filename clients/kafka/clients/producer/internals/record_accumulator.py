@@ -358,9 +358,17 @@ class RecordAccumulator:
                             future, last_is_full = appended
                             appended_bytes = last.last_appended_bytes
                             if partition_info is not None:
-                                # Hold back a partition switch while the last batch (the only one that can have
-                                # room) is still filling.
-                                partitioner.update_partition_info(partition_info, appended_bytes, cluster, last_is_full)
+                                produced_bytes = partition_info.produced_bytes + appended_bytes
+                                if produced_bytes < partitioner.sticky_batch_size:
+                                    # update_partition_info's common case, written out: below the sticky batch
+                                    # size it only counts the bytes.
+                                    partition_info.produced_bytes = produced_bytes
+                                else:
+                                    # Hold back a partition switch while the last batch (the only one that can
+                                    # have room) is still filling.
+                                    partitioner.update_partition_info(
+                                        partition_info, appended_bytes, cluster, last_is_full
+                                    )
                             return RecordAppendResult(future, len(dq) > 1 or last_is_full, False, False, appended_bytes)
                         last.close_for_record_appends()
                         # The last batch is full: a switch held back while it was filling may happen now.
