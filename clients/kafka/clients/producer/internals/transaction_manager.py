@@ -143,6 +143,11 @@ class _PendingStateTransition:
     operation: str
 
 
+#: The error states, as one constant: looking the members up on the Enum class costs more than the check itself
+#: (is_partition_check_needed runs for every record sent).
+_ERROR_STATES = (State.ABORTABLE_ERROR, State.FATAL_ERROR)
+
+
 class TransactionManager:
     """Idempotence and transaction state shared by KafkaProducer, RecordAccumulator and Sender.
 
@@ -340,7 +345,7 @@ class TransactionManager:
 
         # PORT: lets `send` skip building the record's TopicPartition for an idempotent producer.
         """
-        return self._transactional_id is not None or self._current_state in (State.ABORTABLE_ERROR, State.FATAL_ERROR)
+        return self._transactional_id is not None or self._current_state in _ERROR_STATES
 
     # ---- state ----------------------------------------------------------------------------------
 
