@@ -54,16 +54,22 @@ class _FairLock:
     thread looping in poll) could starve the heartbeat thread. Waiters queue here and are served in turn."""
 
     def __init__(self) -> None:
-        self._cond = threading.Condition(threading.Lock())
+        self._mutex = threading.Lock()
+        self._cond = threading.Condition(self._mutex)
         self._owner: int | None = None
         self._count = 0
         self._waiters: deque[object] = deque()
 
     def acquire(self) -> None:
         me = threading.get_ident()
-        with self._cond:
-            if self._owner == me:
-                self._count += 1
+        # Read without the mutex: no other thread sets or clears this thread's ownership.
+        if self._owner == me:
+            self._count += 1
+            return
+        with self._mutex:
+            if self._owner is None and not self._waiters:
+                self._owner = me
+                self._count = 1
                 return
             ticket = object()
             self._waiters.append(ticket)
@@ -74,12 +80,15 @@ class _FairLock:
             self._count = 1
 
     def release(self) -> None:
-        with self._cond:
-            if self._owner != threading.get_ident():
-                raise RuntimeError("cannot release un-acquired lock")
+        if self._owner != threading.get_ident():
+            raise RuntimeError("cannot release un-acquired lock")
+        if self._count > 1:
             self._count -= 1
-            if self._count == 0:
-                self._owner = None
+            return
+        with self._mutex:
+            self._count = 0
+            self._owner = None
+            if self._waiters:
                 self._cond.notify_all()
 
     def __enter__(self) -> _FairLock:
@@ -225,6 +234,7 @@ class ConsumerNetworkClient:
         self._lock = _FairLock()
         # Handlers of finished requests, run outside the lock; and nodes to disconnect on the next poll.
         self._pending_completion: deque[_RequestFutureCompletionHandler] = deque()
+        self._completed_request_count = 0
         self._pending_disconnects: deque[Node] = deque()
         self._wakeup_disabled = False
         self._wakeup = threading.Event()
@@ -360,6 +370,13 @@ class ConsumerNetworkClient:
         with self._lock:
             return self._client.has_in_flight_requests(None if node is None else node.id_string)
 
+    def completed_request_count(self) -> int:
+        """How many request completions this client has fired so far.
+
+        # PORT: no Java counterpart; KafkaConsumer.poll uses it to tell a network poll that only read part of a
+        # response from one that completed something."""
+        return self._completed_request_count
+
     def _fire_pending_completed_requests(self) -> None:
         completed_requests_fired = False
         while True:
@@ -369,6 +386,7 @@ class ConsumerNetworkClient:
                 break
             handler.fire_completion()
             completed_requests_fired = True
+            self._completed_request_count += 1
         # A poll blocked waiting for one of these futures must wake up.
         if completed_requests_fired:
             self._client.wakeup()

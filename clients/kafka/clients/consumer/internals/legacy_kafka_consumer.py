@@ -444,8 +444,28 @@ class LegacyKafkaConsumer(Generic[K, V]):
         if self.log.is_trace_enabled():
             self.log.trace(f"Polling for fetches with timeout {poll_timeout}")
         poll_timer = self._time.timer(poll_timeout)
+        client = self._require_client()
+
         # A fetch completed on the heartbeat thread ends the wait.
-        self._require_client().poll(poll_timer, lambda: not fetcher.has_available_fetches())
+        def condition() -> bool:
+            return not fetcher.has_available_fetches()
+
+        completed = client.completed_request_count()
+        metadata_version = self._metadata.update_version()
+        client.poll(poll_timer, condition)
+        # PORT: Java returns after each network poll and runs the loop of poll() again. A fetch response of a few
+        # MB arrives over several polls (each reads what the socket holds), and a round of that loop costs Python
+        # some 100 us: while a fetch is in flight and a poll completed nothing, the next poll follows at once,
+        # within the same time limit. Anything completed (a fetch, a heartbeat, a commit, a metadata update) ends
+        # it, as does a wakeup (raised by the poll).
+        while (
+            client.completed_request_count() == completed
+            and self._metadata.update_version() == metadata_version
+            and fetcher.nodes_with_pending_fetch_requests
+            and self._cached_subscription_has_all_fetch_positions
+            and poll_timer.not_expired()
+        ):
+            client.poll(poll_timer, condition)
         timer.update(poll_timer.current_time_ms())
         return fetcher.collect_fetch()
 

@@ -475,3 +475,29 @@ def test_poll_commit_and_coordinator_metrics(env: _Env) -> None:
     )
     assert env.consumer.committed({TP0})[TP0] == OffsetAndMetadata(1)
     assert _metric(env, "consumer-metrics", "committed-time-ns-total") == 2_000_000.0
+
+
+def test_polls_that_complete_nothing_while_a_fetch_is_in_flight_stay_in_the_fetch_wait(
+    env: _Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a fetch is in flight, network polls that complete nothing follow each other within poll's time limit
+    without a round of poll's outer loop each (PORT); a completed response (here the fetch) ends the wait."""
+    env.consumer.assign([TP0])
+    env.consumer.seek(TP0, 5)
+    delegate = env.consumer._delegate
+    rounds = [0]
+    update = delegate.update_assignment_metadata_if_needed
+
+    def counting(*args: Any, **kwargs: Any) -> bool:
+        rounds[0] += 1
+        return update(*args, **kwargs)
+
+    monkeypatch.setattr(delegate, "update_assignment_metadata_if_needed", counting)
+    env.time.auto_tick_ms = 1
+    assert env.consumer.poll(200).count() == 0  # the fetch stays unanswered until the time limit
+    assert rounds[0] == 1
+    env.client.respond(env.fetch_response({TP0: (5, 2)}))
+    rounds[0] = 0
+    records = env.consumer.poll(200)
+    assert [r.offset for r in records.records(TP0)] == [5, 6]
+    assert rounds[0] == 1
