@@ -998,16 +998,16 @@ class Partition(Logging, KafkaMetricsGroup):
             initial_last_stable_offset = local_log.last_stable_offset
 
             if last_fetched_epoch is not None:
-                epoch_end_offset = self.last_offset_for_leader_epoch(current_leader_epoch, last_fetched_epoch, False)
-                error = Errors.for_code(epoch_end_offset.error_code)
-                if error != Errors.NONE:
-                    exc = error.exception()
-                    assert exc is not None
-                    raise exc
-                if (
-                    epoch_end_offset.end_offset == UNDEFINED_EPOCH_OFFSET
-                    or epoch_end_offset.leader_epoch == UNDEFINED_EPOCH
-                ):
+                # PORT: Kafka asks lastOffsetForLeaderEpoch(currentLeaderEpoch, lastFetchedEpoch, false), which checks
+                # the leader epoch and the local log once more and builds an OffsetForLeaderEpoch response entry;
+                # under this same read lock both checks have just passed, so the log is asked directly (a follower
+                # fetch does this on every read, and twice when it waited in the purgatory).
+                epoch_and_offset = local_log.end_offset_for_epoch(last_fetched_epoch)
+                if epoch_and_offset is None:
+                    end_epoch, end_offset = UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET
+                else:
+                    end_epoch, end_offset = epoch_and_offset.leader_epoch, epoch_and_offset.offset
+                if end_offset == UNDEFINED_EPOCH_OFFSET or end_epoch == UNDEFINED_EPOCH:
                     raise OffsetOutOfRangeException(
                         f"Could not determine the end offset of the last fetched epoch {last_fetched_epoch} from the "
                         "request"
@@ -1018,11 +1018,9 @@ class Partition(Logging, KafkaMetricsGroup):
                         f"Received request for offset {fetch_offset} for partition {self.topic_partition}, but we "
                         f"only have log segments in the range {initial_log_start_offset} to {initial_log_end_offset}."
                     )
-                if epoch_end_offset.leader_epoch < last_fetched_epoch or epoch_end_offset.end_offset < fetch_offset:
+                if end_epoch < last_fetched_epoch or end_offset < fetch_offset:
                     empty_fetch_data = FetchDataInfo(LogOffsetMetadata(fetch_offset), MemoryRecords.EMPTY, False, None)
-                    diverging_epoch = FetchResponseData.EpochEndOffset(
-                        epoch=epoch_end_offset.leader_epoch, end_offset=epoch_end_offset.end_offset
-                    )
+                    diverging_epoch = FetchResponseData.EpochEndOffset(epoch=end_epoch, end_offset=end_offset)
                     return LogReadInfo(
                         empty_fetch_data,
                         diverging_epoch,

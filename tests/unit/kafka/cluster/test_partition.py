@@ -24,6 +24,7 @@ from kafka.common.errors import (
     NotEnoughReplicasException,
     NotLeaderOrFollowerException,
     OffsetNotAvailableException,
+    OffsetOutOfRangeException,
     UnknownLeaderEpochException,
 )
 from kafka.common.isolation_level import IsolationLevel
@@ -328,6 +329,35 @@ def test_diverging_epoch_and_last_offset_for_leader_epoch(env: PartitionEnv) -> 
     assert read.diverging_epoch is not None
     assert (read.diverging_epoch.epoch, read.diverging_epoch.end_offset) == (1, 2)
     assert read.fetched_data.records.size_in_bytes() == 0
+
+
+def test_follower_read_checks_divergence_as_offsets_for_leader_epoch_answers(env: PartitionEnv) -> None:
+    """A follower read with a last fetched epoch diverges exactly when OffsetsForLeaderEpoch for that epoch answers
+    an earlier epoch or an end offset below the fetch offset (read_records asks the log directly): epochs below,
+    between, at and above the log's, fetch offsets up to past the log end."""
+    p = env.partition
+    p.make_leader(env.state(leader_epoch=1), env.checkpoints)
+    env.append(b"a", b"b")
+    p.make_leader(env.state(leader_epoch=3), env.checkpoints)
+    env.append(b"c")
+    for last_fetched_epoch in (0, 1, 2, 3, 4):
+        for fetch_offset in range(5):
+            eo = p.last_offset_for_leader_epoch(3, last_fetched_epoch, False)
+            try:
+                read = p.read_records(last_fetched_epoch, fetch_offset, 3, 100, FetchLogEnd(), True, True)
+            except OffsetOutOfRangeException:
+                assert eo.end_offset == -1 or eo.leader_epoch == -1 or fetch_offset > 3, (
+                    last_fetched_epoch,
+                    fetch_offset,
+                )
+                continue
+            assert eo.end_offset != -1 and eo.leader_epoch != -1
+            if eo.leader_epoch < last_fetched_epoch or eo.end_offset < fetch_offset:
+                assert read.diverging_epoch is not None
+                assert (read.diverging_epoch.epoch, read.diverging_epoch.end_offset) == (eo.leader_epoch, eo.end_offset)
+                assert read.fetched_data.records.size_in_bytes() == 0
+            else:
+                assert read.diverging_epoch is None, (last_fetched_epoch, fetch_offset)
 
 
 def test_list_offsets_not_available_while_high_watermark_lags_the_new_epoch(env: PartitionEnv) -> None:
