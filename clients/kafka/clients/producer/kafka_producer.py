@@ -484,11 +484,9 @@ class KafkaProducer(Generic[K, V]):
             value_serializer = self._value_serializer
             assert metadata is not None and key_serializer is not None and value_serializer is not None
             topic = record.topic
-            # _wait_on_metadata's first step, written out for the common case of a topic whose partitions are known.
-            cluster = metadata.fetch()
-            partitions_count = None if topic in cluster.invalid_topics else cluster.partition_count_for_topic(topic)
+            # _wait_on_metadata's first step in one call, for the common case of a topic whose partitions are known.
+            cluster, partitions_count = metadata.fetch_for_send(topic, now_ms)
             if partitions_count is not None and (record.partition is None or record.partition < partitions_count):
-                metadata.add(topic, now_ms)
                 waited_on_metadata_ms = 0
             else:
                 try:

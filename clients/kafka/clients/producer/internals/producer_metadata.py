@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 
 from kafka.clients.metadata import Metadata
+from kafka.common.cluster import Cluster
 from kafka.common.errors import KafkaException, TimeoutException
 from kafka.common.internals.cluster_resource_listeners import ClusterResourceListeners
 from kafka.common.requests.metadata_request import MetadataRequestBuilder
@@ -18,6 +19,9 @@ from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
 
 __all__ = ["ProducerMetadata"]
+
+# fetch_for_send's lookups are dropped past this many topics (each is a few objects; a producer may use many topics).
+_MAX_SEND_LOOKUPS = 10_000
 
 
 class ProducerMetadata(Metadata):
@@ -44,6 +48,8 @@ class ProducerMetadata(Metadata):
         self._time = time
         # Java waits on the Metadata object's monitor; this condition shares Metadata's lock.
         self._update_condition = threading.Condition(self._lock)
+        # Topic -> (the snapshot, its cluster, the topic's partition count or None) for fetch_for_send.
+        self._send_lookups: dict[str, tuple[object, Cluster, int | None]] = {}
 
     def new_metadata_request_builder(self) -> MetadataRequestBuilder:
         with self._lock:
@@ -68,6 +74,26 @@ class ProducerMetadata(Metadata):
             if previous is None:
                 self._new_topics.add(topic)
                 self.request_update_for_new_topics()
+
+    def fetch_for_send(self, topic: str, now_ms: int) -> tuple[Cluster, int | None]:
+        """The cluster and `topic`'s partition count in it (None when the topic is invalid or not known yet), and,
+        when known, `add(topic, now_ms)`: send's first step, one call for every record.
+
+        # PORT: the lookups are kept per topic while the metadata snapshot stays the same object (a snapshot and its
+        Cluster never change); the same answers as fetch(), invalid_topics and partition_count_for_topic each time.
+        """
+        snapshot = self._metadata_snapshot
+        lookup = self._send_lookups.get(topic)
+        if lookup is None or lookup[0] is not snapshot:
+            if len(self._send_lookups) > _MAX_SEND_LOOKUPS:
+                self._send_lookups.clear()
+            cluster = snapshot.cluster()
+            count = None if topic in cluster.invalid_topics else cluster.partition_count_for_topic(topic)
+            lookup = (snapshot, cluster, count)
+            self._send_lookups[topic] = lookup
+        if lookup[2] is not None and self._topics.get(topic) != now_ms + self._metadata_idle_ms:
+            self.add(topic, now_ms)
+        return lookup[1], lookup[2]
 
     def request_update_for_topic(self, topic: str) -> int:
         """Asks for an update that covers `topic`; returns the version to wait beyond."""

@@ -7,6 +7,7 @@ from kafka.clients.producer.internals.producer_metadata import ProducerMetadata
 from kafka.common.internals.cluster_resource_listeners import ClusterResourceListeners
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import MockTime
+from tests.unit.kafka.common.requests.request_test_utils import metadata_update_with
 
 IDLE_MS = 60_000
 
@@ -38,3 +39,23 @@ def test_each_add_moves_the_idle_expiry() -> None:
     assert metadata.retain_topic("t", False, 5000 + IDLE_MS - 1)
     assert not metadata.retain_topic("t", False, 5000 + IDLE_MS)
     assert not metadata.contains_topic("t")
+
+
+def test_fetch_for_send_follows_each_update_and_adds_only_a_known_topic() -> None:
+    """send's one-call lookup: the same cluster and partition count as fetch() and partition_count_for_topic after
+    every update (its kept lookups go with the snapshot), and the idle expiry renewed only for a known topic."""
+    metadata = _metadata()
+    cluster, count = metadata.fetch_for_send("t", 1000)
+    assert cluster is metadata.fetch() and count is None and not metadata.contains_topic("t")
+    metadata.add("t", 1000)  # as send's wait for the topic does
+    metadata.update(metadata.request_update(False), metadata_update_with(1, {"t": 2}), False, 1000)
+    cluster, count = metadata.fetch_for_send("t", 1000)
+    assert cluster is metadata.fetch() and count == 2 and not metadata.new_topics()
+    assert metadata.fetch_for_send("t", 5000) == (cluster, 2)
+    assert metadata.retain_topic("t", False, 5000 + IDLE_MS - 1) and not metadata.retain_topic(
+        "t", False, 5000 + IDLE_MS
+    )
+    metadata.add("t", 6000)
+    metadata.update(metadata.request_update(False), metadata_update_with(1, {"t": 4}), False, 6000)
+    cluster, count = metadata.fetch_for_send("t", 6000)
+    assert cluster is metadata.fetch() and count == 4
