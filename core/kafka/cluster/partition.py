@@ -58,7 +58,7 @@ from kafka.log.log_append_info import ClientRecordDeletion, Increased, LogAppend
 from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.server.alter_isr_manager import AlterIsrItem, AlterIsrManager
 from kafka.server.delayed_operation_key import TopicPartitionOperationKey
-from kafka.server.fetch_data_info import FetchDataInfo, FetchIsolation
+from kafka.server.fetch_data_info import FetchDataInfo, FetchHighWatermark, FetchIsolation, FetchLogEnd
 from kafka.server.log_offset_metadata import LogOffsetMetadata
 from kafka.utils.logging import Logging
 from kafka.utils.pool import Pool
@@ -1102,6 +1102,23 @@ class Partition(Logging, KafkaMetricsGroup):
             local_log = self._local_log_with_epoch_or_exception(current_leader_epoch, fetch_only_from_leader)
             snapshot: LogOffsetSnapshot = local_log.fetch_offset_snapshot()
             return snapshot
+
+    def fetch_end_offset_metadata(
+        self, current_leader_epoch: int | None, fetch_only_from_leader: bool, fetch_isolation: FetchIsolation
+    ) -> LogOffsetMetadata:
+        """How far a delayed fetch with `fetch_isolation` may read: the log end, high watermark or last stable offset
+        of fetch_offset_snapshot, with its checks and errors.
+
+        # PORT: Kafka's DelayedFetch takes the whole snapshot and picks one offset; a follower's needs only the log
+        # end, so the high watermark and last stable offset are not worked out for it."""
+        with self._leader_isr_update_lock.read_lock:
+            local_log = self._local_log_with_epoch_or_exception(current_leader_epoch, fetch_only_from_leader)
+            if isinstance(fetch_isolation, FetchLogEnd):
+                return local_log.fetch_log_end_offset_metadata()
+            snapshot: LogOffsetSnapshot = local_log.fetch_offset_snapshot()
+            if isinstance(fetch_isolation, FetchHighWatermark):
+                return snapshot.high_watermark
+            return snapshot.last_stable_offset
 
     def legacy_fetch_offsets_for_timestamp(
         self, timestamp: int, max_num_offsets: int, is_from_consumer: bool, fetch_only_from_leader: bool

@@ -859,6 +859,12 @@ class Log(Logging, KafkaMetricsGroup):
         high_watermark = self._fetch_high_watermark_metadata()
         return LogOffsetSnapshot(self.log_start_offset, self.log_end_offset_metadata, high_watermark, last_stable)
 
+    def fetch_log_end_offset_metadata(self) -> LogOffsetMetadata:
+        """The log end of fetch_offset_snapshot alone, after the same check that the log is open (KafkaStorageException
+        otherwise): what a follower's delayed fetch compares its position with, several times per record."""
+        self._check_if_memory_mapped_buffer_closed()
+        return self._next_offset_metadata
+
     # ---- initialization -------------------------------------------------------------------------
 
     def _initialize_partition_metadata(self) -> None:

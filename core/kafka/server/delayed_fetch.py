@@ -30,7 +30,7 @@ from kafka.common.topic_partition import TopicPartition
 from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.metrics.yammer import Meter
 from kafka.server.delayed_operation import DelayedOperation
-from kafka.server.fetch_data_info import FetchHighWatermark, FetchIsolation, FetchLogEnd
+from kafka.server.fetch_data_info import FetchIsolation
 from kafka.server.log_offset_metadata import LogOffsetMetadata
 from kafka.utils.time_unit import TimeUnit
 
@@ -113,14 +113,11 @@ class DelayedFetch(DelayedOperation):
                 if fetch_offset == LogOffsetMetadata.UNKNOWN_OFFSET_METADATA:
                     continue
                 partition = replica_manager.get_partition_or_exception(topic_partition)
-                offset_snapshot = partition.fetch_offset_snapshot(fetch_leader_epoch, fetch_metadata.fetch_only_leader)
-                isolation = fetch_metadata.fetch_isolation
-                if isinstance(isolation, FetchLogEnd):
-                    end_offset = offset_snapshot.log_end_offset
-                elif isinstance(isolation, FetchHighWatermark):
-                    end_offset = offset_snapshot.high_watermark
-                else:
-                    end_offset = offset_snapshot.last_stable_offset
+                # PORT: the one offset of the snapshot that the fetch's isolation reads to (see
+                # Partition.fetch_end_offset_metadata).
+                end_offset = partition.fetch_end_offset_metadata(
+                    fetch_leader_epoch, fetch_metadata.fetch_only_leader, fetch_metadata.fetch_isolation
+                )
 
                 # Equal offsets go straight to the byte count: right after a roll the readable end sits at the
                 # start of the new segment while the fetch position is at the end of the old one.

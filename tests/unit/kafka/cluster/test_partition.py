@@ -39,7 +39,7 @@ from kafka.log.log_append_info import Increased
 from kafka.log.log_validator import Client
 from kafka.server.alter_isr_manager import ZkIsrManager
 from kafka.server.checkpoints.offset_checkpoint_file import LazyOffsetCheckpoints, OffsetCheckpointFile
-from kafka.server.fetch_data_info import FetchHighWatermark, FetchLogEnd
+from kafka.server.fetch_data_info import FetchHighWatermark, FetchLogEnd, FetchTxnCommitted
 from kafka.server.replica_manager import HIGH_WATERMARK_FILENAME
 from kafka.zk.zk_data import TopicPartitionStateZNode
 from tests.unit.kafka.server.test_replica_manager import START_MS, BrokerEnv, TopicConfigs
@@ -358,6 +358,22 @@ def test_follower_read_checks_divergence_as_offsets_for_leader_epoch_answers(env
                 assert read.fetched_data.records.size_in_bytes() == 0
             else:
                 assert read.diverging_epoch is None, (last_fetched_epoch, fetch_offset)
+
+
+def test_fetch_end_offset_metadata_is_the_snapshots_offset_for_the_isolation(env: PartitionEnv) -> None:
+    """What a delayed fetch reads to: the log end, high watermark or last stable offset of the offset snapshot,
+    with the snapshot's errors (a fenced epoch here)."""
+    p = env.partition
+    p.make_leader(env.state(leader_epoch=1, replicas=[0, 1], isr=[0, 1]), env.checkpoints)
+    env.append(b"a", b"b")
+    env.follower_fetch(1, 1)
+    snapshot = p.fetch_offset_snapshot(1, True)
+    assert snapshot.log_end_offset.message_offset == 2 and snapshot.high_watermark.message_offset == 1
+    assert p.fetch_end_offset_metadata(1, True, FetchLogEnd()) == snapshot.log_end_offset
+    assert p.fetch_end_offset_metadata(1, True, FetchHighWatermark()) == snapshot.high_watermark
+    assert p.fetch_end_offset_metadata(None, True, FetchTxnCommitted()) == snapshot.last_stable_offset
+    with pytest.raises(FencedLeaderEpochException):
+        p.fetch_end_offset_metadata(0, True, FetchLogEnd())
 
 
 def test_list_offsets_not_available_while_high_watermark_lags_the_new_epoch(env: PartitionEnv) -> None:
