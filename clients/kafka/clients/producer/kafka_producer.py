@@ -471,7 +471,9 @@ class KafkaProducer(Generic[K, V]):
     def _do_send(self, record: ProducerRecord[K, V], callback: Callback | None) -> Future:
         interceptors = self._interceptors
         assert interceptors is not None
-        append_callbacks = _AppendCallbacks(callback, interceptors if self._has_interceptors else None, record)
+        append_callbacks = _new_append_callbacks(
+            callback, interceptors if self._has_interceptors else None, record.topic, record.partition
+        )
         try:
             sender = self._sender
             if sender is None or not sender.is_running():
@@ -851,14 +853,17 @@ class _AppendCallbacks(AppendCallbacks):
         self,
         user_callback: Callback | None,
         interceptors: ProducerInterceptors[Any, Any] | None,
-        record: ProducerRecord[Any, Any],
+        topic: str | None,
+        record_partition: int | None,
     ) -> None:
+        # PORT: the record's topic and partition rather than the record (Java's constructor takes the record and
+        # keeps only these two): the record itself must not live as long as its batch. new_append_callbacks (below)
+        # sets the same six slots.
         self._user_callback = user_callback
         # None when the producer has no interceptors.
         self._interceptors = interceptors
-        # Only what is needed later: the record itself must not live as long as its batch.
-        self._topic = record.topic if record is not None else None
-        self._record_partition = record.partition if record is not None else None
+        self._topic = topic
+        self._record_partition = record_partition
         self._partition = RecordMetadata.UNKNOWN_PARTITION
         self._topic_partition: TopicPartition | None = None
 
@@ -890,8 +895,9 @@ class _AppendCallbacks(AppendCallbacks):
         return self._topic_partition
 
 
-# A successful batch's compiled callback loop calls the user's callback itself when there are no interceptors.
-register_append_callbacks(_AppendCallbacks)
+# A successful batch's compiled callback loop calls the user's callback itself when there are no interceptors; with
+# the compiled module, the per-record instances are made by it too (the class's constructor otherwise).
+_new_append_callbacks = register_append_callbacks(_AppendCallbacks)
 
 
 def _uses_headers(serializer: Serializer[Any] | None) -> bool:

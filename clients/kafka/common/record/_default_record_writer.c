@@ -19,6 +19,9 @@
  * set_record_slots(record, topic, partition, key, value, timestamp, headers) sets a ProducerRecord's six slots in one
  * call (the class refuses attribute assignment; its slots' setters cost a call each).
  *
+ * new_append_callbacks(user_callback, interceptors, topic, record_partition) makes KafkaProducer's per-record
+ * AppendCallbacks (the class given to register_append_callbacks) with its six slots set as its __init__ sets them.
+ *
  * Optional: built by setup.py where a compiler is found; default_record.py falls back to its Python writer
  * (and KAFKA_PORT_PURE_PYTHON_WRITER=1 forces the fallback). The tests compare both byte for byte.
  */
@@ -258,8 +261,12 @@ static Py_ssize_t metadata_offsets[METADATA_SLOTS];
 
 /* KafkaProducer's AppendCallbacks: without interceptors, its on_completion with a RecordMetadata only passes it on
  * to the user's callback, which fire_callbacks then calls itself. */
-static const char *const append_callbacks_slot_names[] = {"_interceptors", "_user_callback"};
-static Py_ssize_t append_callbacks_offsets[2];
+#define APPEND_CALLBACKS_SLOTS 6
+static const char *const append_callbacks_slot_names[] = {
+    "_interceptors", "_user_callback", "_topic", "_record_partition", "_partition", "_topic_partition",
+};
+static Py_ssize_t append_callbacks_offsets[APPEND_CALLBACKS_SLOTS];
+static PyObject *g_unknown_partition;
 static PyObject *g_append_callbacks_type;
 
 /* The offsets of a class's slots (T_OBJECT_EX member descriptors), or -1 with an exception set. */
@@ -381,13 +388,42 @@ register_producer_batch(PyObject *module, PyObject *const *args, Py_ssize_t narg
 static PyObject *
 register_append_callbacks(PyObject *module, PyObject *type)
 {
-    Py_ssize_t offsets[2];
-    if (slot_offsets(type, append_callbacks_slot_names, 2, offsets) < 0) {
+    Py_ssize_t offsets[APPEND_CALLBACKS_SLOTS];
+    if (slot_offsets(type, append_callbacks_slot_names, APPEND_CALLBACKS_SLOTS, offsets) < 0) {
+        return NULL;
+    }
+    if (g_unknown_partition == NULL && (g_unknown_partition = PyLong_FromLong(-1)) == NULL) {
         return NULL;
     }
     memcpy(append_callbacks_offsets, offsets, sizeof offsets);
     Py_XSETREF(g_append_callbacks_type, Py_NewRef(type));
     Py_RETURN_NONE;
+}
+
+/* new_append_callbacks(user_callback, interceptors, topic, record_partition): an instance of the registered
+ * AppendCallbacks class made as its __init__ makes it (the partition not chosen yet, no TopicPartition), without the
+ * call of __init__: one is made for every record sent. */
+static PyObject *
+new_append_callbacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "new_append_callbacks takes 4 arguments");
+        return NULL;
+    }
+    if (g_append_callbacks_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "no AppendCallbacks class registered");
+        return NULL;
+    }
+    PyTypeObject *type = (PyTypeObject *)g_append_callbacks_type;
+    PyObject *callbacks = type->tp_alloc(type, 0);
+    if (callbacks == NULL) {
+        return NULL;
+    }
+    PyObject *values[APPEND_CALLBACKS_SLOTS] = {args[1], args[0], args[2], args[3], g_unknown_partition, Py_None};
+    for (int i = 0; i < APPEND_CALLBACKS_SLOTS; i++) {
+        *(PyObject **)((char *)callbacks + append_callbacks_offsets[i]) = Py_NewRef(values[i]);
+    }
+    return callbacks;
 }
 
 /* A FutureRecordMetadata made without its __init__: the same seven slots, set directly. */
@@ -786,6 +822,8 @@ static PyMethodDef methods[] = {
      "append_to_batch(batch, timestamp, key, value, headers, callback, now): (future, is_full), None without room."},
     {"register_append_callbacks", (PyCFunction)register_append_callbacks, METH_O,
      "register_append_callbacks(type): KafkaProducer's AppendCallbacks, which fire_callbacks sees through."},
+    {"new_append_callbacks", (PyCFunction)(void (*)(void))new_append_callbacks, METH_FASTCALL,
+     "new_append_callbacks(user_callback, interceptors, topic, record_partition): a registered AppendCallbacks."},
     {"register_producer_record", (PyCFunction)register_producer_record, METH_O,
      "register_producer_record(type): ProducerRecord, whose slots set_record_slots sets."},
     {"set_record_slots", (PyCFunction)(void (*)(void))set_record_slots, METH_FASTCALL,

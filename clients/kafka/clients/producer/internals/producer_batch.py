@@ -11,7 +11,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from kafka.clients.producer.internals.future_record_metadata import FutureRecordMetadata
 from kafka.clients.producer.internals.produce_request_result import ProduceRequestResult
@@ -44,6 +44,8 @@ _log = LogContext().logger("org.apache.kafka.clients.producer.internals.Producer
 
 #: ProduceResponse.INVALID_OFFSET
 _INVALID_OFFSET = -1
+
+_T = TypeVar("_T")
 
 
 class FinalState(Enum):
@@ -533,15 +535,22 @@ def _load_compiled_append() -> tuple[
     return module.append_to_batch, module.fire_callbacks
 
 
-def register_append_callbacks(append_callbacks_type: type) -> None:
+def register_append_callbacks(append_callbacks_type: _T) -> _T:
     """Lets the compiled loop over a batch's callbacks call the user's callback of an AppendCallbacks of this class
     (slots `_interceptors` and `_user_callback`) directly when it has no interceptors: its on_completion would only
-    pass the metadata on."""
-    if _fire_callbacks is not None:
-        from kafka.common.record import _default_record_writer  # type: ignore[attr-defined]
+    pass the metadata on.
 
-        module: Any = _default_record_writer
-        module.register_append_callbacks(append_callbacks_type)
+    Returns how to make one, `(user_callback, interceptors, topic, record_partition)`: the class itself, or the
+    compiled module's new_append_callbacks, which sets the class's six slots (`_interceptors`, `_user_callback`,
+    `_topic`, `_record_partition`, `_partition` -1, `_topic_partition` None) as its __init__ does, without the call.
+    """
+    if _fire_callbacks is None:
+        return append_callbacks_type
+    from kafka.common.record import _default_record_writer  # type: ignore[attr-defined]
+
+    module: Any = _default_record_writer
+    module.register_append_callbacks(append_callbacks_type)
+    return cast(_T, module.new_append_callbacks)
 
 
 #: append_to_batch(batch, timestamp, key, value, headers, callback, now): appends the record to the batch and returns

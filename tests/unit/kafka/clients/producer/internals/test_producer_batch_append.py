@@ -270,8 +270,39 @@ def test_append_callbacks_reach_the_user_callback_and_the_interceptors(append: A
     record: ProducerRecord[bytes, bytes] = ProducerRecord("topic", b"v")
     shapes: list[tuple[Any, Any]] = [(user, None), (None, None), (user, Interceptors()), (None, Interceptors())]
     for i, (user_callback, interceptors) in enumerate(shapes):
-        callbacks = _AppendCallbacks(as_callback(user_callback), interceptors, record)
+        callbacks = _AppendCallbacks(as_callback(user_callback), interceptors, record.topic, record.partition)
         callbacks.set_partition(TP.partition)
         assert append(batch, NOW + i, None, b"v", (), callbacks, NOW) is not None
     assert batch.complete(10, NO_TIMESTAMP)
     assert heard == [("user", 10), ("interceptor", 12), ("user", 12), ("interceptor", 13)]
+
+
+def test_new_append_callbacks_makes_what_the_constructor_makes() -> None:
+    """KafkaProducer's per-record AppendCallbacks: the compiled module's new_append_callbacks (used when it is built)
+    sets the same six slots as the class's constructor, and the instance then behaves the same (the partition set by
+    the accumulator, the TopicPartition for error metadata, the completion reaching the user's callback)."""
+    from kafka.clients.producer import kafka_producer
+    from kafka.clients.producer.kafka_producer import _AppendCallbacks
+
+    if _COMPILED is None:
+        assert kafka_producer._new_append_callbacks is _AppendCallbacks
+        pytest.skip("the optional _default_record_writer extension is not built")
+    make = kafka_producer._new_append_callbacks
+    assert make is not _AppendCallbacks
+    slots = ("_interceptors", "_user_callback", "_topic", "_record_partition", "_partition", "_topic_partition")
+    heard: list[tuple[RecordMetadata | None, BaseException | None]] = []
+    user = as_callback(lambda md, e: heard.append((md, e)))
+    interceptors = object()
+    for args in [(user, None, "topic", None), (None, interceptors, "topic", 1), (user, None, None, None)]:
+        made, constructed = make(*args), _AppendCallbacks(*args)  # type: ignore[arg-type]
+        assert type(made) is _AppendCallbacks
+        assert [getattr(made, s) for s in slots] == [getattr(constructed, s) for s in slots]
+        assert made.topic_partition() == constructed.topic_partition()
+    made = make(user, None, "topic", None)
+    made.set_partition(2)
+    assert made.get_partition() == 2 and made.topic_partition() == TP
+    error = KafkaException("boom")
+    made.on_completion(None, error)
+    [(md, e)] = heard
+    assert e is error and md is not None
+    assert (md.topic, md.partition, md.has_offset(), md.has_timestamp()) == ("topic", 2, False, False)
