@@ -433,48 +433,53 @@ def _metric(env: _Env, group: str, name: str) -> Any:
     return metric.metric_value()
 
 
-def test_poll_commit_and_coordinator_metrics(env: _Env) -> None:
+def test_poll_commit_and_coordinator_metrics() -> None:
     """The consumer records its polls (last-poll-seconds-ago, time-between-poll), the time spent in commit_sync and
     committed (ns, here the mock clock's time the coordinator took to answer), and its coordinator's group join
-    and assignment, under Java's names."""
-    assert _metric(env, "consumer-metrics", "last-poll-seconds-ago") == -1.0
-    env.consumer.subscribe([TOPIC])
-    coordinator = env.prepare_rebalance([TP0, TP1])
-    env.prepare_offset_fetch(coordinator, {TP0: 0, TP1: 0})
-    env.prepare_fetch({TP0: (0, 2), TP1: (0, 1)})
-    assert len(env.consumer.poll(100)) == 3
-    assert env.consumer.assignment() == {TP0, TP1}
-    assert _metric(env, "consumer-coordinator-metrics", "join-total") == 1.0
-    assert _metric(env, "consumer-coordinator-metrics", "rebalance-total") == 1.0
-    assert _metric(env, "consumer-coordinator-metrics", "assigned-partitions") == 2.0
-    assert _metric(env, "consumer-metrics", "last-poll-seconds-ago") == 0.0
-    env.time.sleep(3_000)
-    assert _metric(env, "consumer-metrics", "last-poll-seconds-ago") == 3.0
-    env.consumer.poll(0)
-    assert _metric(env, "consumer-metrics", "time-between-poll-max") == 3_000.0
-    assert _metric(env, "consumer-metrics", "time-between-poll-avg") == 1_500.0
-    assert _metric(env, "consumer-metrics", "poll-idle-ratio-avg") is not None
+    and assignment, under Java's names. (No heartbeat falls due during the test: the heartbeat thread would take
+    the responses prepared for the commit and the offset fetch.)"""
+    env = _Env(extra={"heartbeat.interval.ms": 9000})
+    try:
+        assert _metric(env, "consumer-metrics", "last-poll-seconds-ago") == -1.0
+        env.consumer.subscribe([TOPIC])
+        coordinator = env.prepare_rebalance([TP0, TP1])
+        env.prepare_offset_fetch(coordinator, {TP0: 0, TP1: 0})
+        env.prepare_fetch({TP0: (0, 2), TP1: (0, 1)})
+        assert len(env.consumer.poll(100)) == 3
+        assert env.consumer.assignment() == {TP0, TP1}
+        assert _metric(env, "consumer-coordinator-metrics", "join-total") == 1.0
+        assert _metric(env, "consumer-coordinator-metrics", "rebalance-total") == 1.0
+        assert _metric(env, "consumer-coordinator-metrics", "assigned-partitions") == 2.0
+        assert _metric(env, "consumer-metrics", "last-poll-seconds-ago") == 0.0
+        env.time.sleep(3_000)
+        assert _metric(env, "consumer-metrics", "last-poll-seconds-ago") == 3.0
+        env.consumer.poll(0)
+        assert _metric(env, "consumer-metrics", "time-between-poll-max") == 3_000.0
+        assert _metric(env, "consumer-metrics", "time-between-poll-avg") == 1_500.0
+        assert _metric(env, "consumer-metrics", "poll-idle-ratio-avg") is not None
 
-    def slow_commit(body: AbstractRequest[Any]) -> bool:
-        env.time.sleep(5)
-        return isinstance(body, OffsetCommitRequest)
+        def slow_commit(body: AbstractRequest[Any]) -> bool:
+            env.time.sleep(5)
+            return isinstance(body, OffsetCommitRequest)
 
-    env.client.prepare_response_from(slow_commit, OffsetCommitResponse.of({(TOPIC, 0): Errors.NONE}), coordinator)
-    env.consumer.commit_sync({TP0: OffsetAndMetadata(1)})
-    assert _metric(env, "consumer-metrics", "commit-sync-time-ns-total") == 5_000_000.0
-    assert _metric(env, "consumer-coordinator-metrics", "commit-total") == 1.0
-    assert _metric(env, "consumer-coordinator-metrics", "commit-latency-max") == 5.0
+        env.client.prepare_response_from(slow_commit, OffsetCommitResponse.of({(TOPIC, 0): Errors.NONE}), coordinator)
+        env.consumer.commit_sync({TP0: OffsetAndMetadata(1)})
+        assert _metric(env, "consumer-metrics", "commit-sync-time-ns-total") == 5_000_000.0
+        assert _metric(env, "consumer-coordinator-metrics", "commit-total") == 1.0
+        assert _metric(env, "consumer-coordinator-metrics", "commit-latency-max") == 5.0
 
-    def slow_fetch(body: AbstractRequest[Any]) -> bool:
-        env.time.sleep(2)
-        return True
+        def slow_fetch(body: AbstractRequest[Any]) -> bool:
+            env.time.sleep(2)
+            return True
 
-    data = {(TOPIC, 0): PartitionData(1, None, "", Errors.NONE)}
-    env.client.prepare_response_from(
-        slow_fetch, OffsetFetchResponse.of_groups(0, {GROUP: Errors.NONE}, {GROUP: data}), coordinator
-    )
-    assert env.consumer.committed({TP0})[TP0] == OffsetAndMetadata(1)
-    assert _metric(env, "consumer-metrics", "committed-time-ns-total") == 2_000_000.0
+        data = {(TOPIC, 0): PartitionData(1, None, "", Errors.NONE)}
+        env.client.prepare_response_from(
+            slow_fetch, OffsetFetchResponse.of_groups(0, {GROUP: Errors.NONE}, {GROUP: data}), coordinator
+        )
+        assert env.consumer.committed({TP0})[TP0] == OffsetAndMetadata(1)
+        assert _metric(env, "consumer-metrics", "committed-time-ns-total") == 2_000_000.0
+    finally:
+        env.close()
 
 
 def test_polls_that_complete_nothing_while_a_fetch_is_in_flight_stay_in_the_fetch_wait(
