@@ -19,6 +19,9 @@
  * set_record_slots(record, topic, partition, key, value, timestamp, headers) sets a ProducerRecord's six slots in one
  * call (the class refuses attribute assignment; its slots' setters cost a call each).
  *
+ * append_to_last_batch(dq, timestamp, key, value, headers, callback, now) is append_to_batch to a partition deque's last
+ * batch answered with the accumulator's RecordAppendResult (the class given to register_append_result).
+ *
  * new_append_callbacks(user_callback, interceptors, topic, record_partition) makes KafkaProducer's per-record
  * AppendCallbacks (the class given to register_append_callbacks) with its six slots set as its __init__ sets them.
  *
@@ -636,6 +639,90 @@ done:
     return result;
 }
 
+/* RecordAccumulator's RecordAppendResult: its five slots, in its constructor's order. */
+#define APPEND_RESULT_SLOTS 5
+static const char *const append_result_slot_names[] = {
+    "future", "batch_is_full", "new_batch_created", "abort_for_new_batch", "appended_bytes",
+};
+static Py_ssize_t append_result_offsets[APPEND_RESULT_SLOTS];
+static PyObject *g_append_result_type;
+
+static PyObject *
+register_append_result(PyObject *module, PyObject *type)
+{
+    Py_ssize_t offsets[APPEND_RESULT_SLOTS];
+    if (slot_offsets(type, append_result_slot_names, APPEND_RESULT_SLOTS, offsets) < 0) {
+        return NULL;
+    }
+    memcpy(append_result_offsets, offsets, sizeof offsets);
+    Py_XSETREF(g_append_result_type, Py_NewRef(type));
+    Py_RETURN_NONE;
+}
+
+/* append_to_last_batch(dq, timestamp, key, value, headers, callback, now): append_to_batch to the deque's last batch,
+ * answered as the accumulator answers an append to an existing batch: RecordAppendResult(future, the deque has more
+ * than one batch or the last is now full, False, False, the batch's last_appended_bytes), made without its __init__;
+ * None when the record does not fit. */
+static PyObject *
+append_to_last_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "append_to_last_batch takes 7 arguments");
+        return NULL;
+    }
+    if (g_append_result_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "register_append_result was not called");
+        return NULL;
+    }
+    Py_ssize_t count = PyObject_Length(args[0]);
+    if (count < 0) {
+        return NULL;
+    }
+    if (count == 0) {
+        PyErr_SetString(PyExc_IndexError, "append_to_last_batch: no batch");
+        return NULL;
+    }
+    PyObject *last = PySequence_GetItem(args[0], count - 1);
+    if (last == NULL) {
+        return NULL;
+    }
+    PyObject *batch_args[7] = {last, args[1], args[2], args[3], args[4], args[5], args[6]};
+    PyObject *appended = append_to_batch(module, batch_args, 7);
+    PyObject *result = NULL, *appended_bytes = NULL;
+    if (appended == NULL) {
+        goto done;
+    }
+    if (appended == Py_None) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (!PyTuple_Check(appended) || PyTuple_GET_SIZE(appended) != 2) {
+        PyErr_SetString(PyExc_TypeError, "append_to_batch must return (future, is_full) or None");
+        goto done;
+    }
+    int last_is_full = PyObject_IsTrue(PyTuple_GET_ITEM(appended, 1));
+    if (last_is_full < 0 || (appended_bytes = PyObject_GetAttr(last, s_last_appended_bytes)) == NULL) {
+        goto done;
+    }
+    PyTypeObject *type = (PyTypeObject *)g_append_result_type;
+    result = type->tp_alloc(type, 0);
+    if (result == NULL) {
+        goto done;
+    }
+    PyObject *values[APPEND_RESULT_SLOTS] = {
+        PyTuple_GET_ITEM(appended, 0), count > 1 || last_is_full ? Py_True : Py_False, Py_False, Py_False,
+        appended_bytes,
+    };
+    for (int i = 0; i < APPEND_RESULT_SLOTS; i++) {
+        *(PyObject **)((char *)result + append_result_offsets[i]) = Py_NewRef(values[i]);
+    }
+done:
+    Py_DECREF(last);
+    Py_XDECREF(appended);
+    Py_XDECREF(appended_bytes);
+    return result;
+}
+
 #define SLOT(obj, offsets, i) (*(PyObject **)((char *)(obj) + (offsets)[i]))
 
 /* The RecordMetadata of a record whose future belongs to the batch being completed (RecordMetadata.__init__'s
@@ -824,6 +911,10 @@ static PyMethodDef methods[] = {
      "register_append_callbacks(type): KafkaProducer's AppendCallbacks, which fire_callbacks sees through."},
     {"new_append_callbacks", (PyCFunction)(void (*)(void))new_append_callbacks, METH_FASTCALL,
      "new_append_callbacks(user_callback, interceptors, topic, record_partition): a registered AppendCallbacks."},
+    {"register_append_result", (PyCFunction)register_append_result, METH_O,
+     "register_append_result(type): RecordAccumulator's RecordAppendResult, made by append_to_last_batch."},
+    {"append_to_last_batch", (PyCFunction)(void (*)(void))append_to_last_batch, METH_FASTCALL,
+     "append_to_last_batch(dq, timestamp, key, value, headers, callback, now): a RecordAppendResult, or None."},
     {"register_producer_record", (PyCFunction)register_producer_record, METH_O,
      "register_producer_record(type): ProducerRecord, whose slots set_record_slots sets."},
     {"set_record_slots", (PyCFunction)(void (*)(void))set_record_slots, METH_FASTCALL,

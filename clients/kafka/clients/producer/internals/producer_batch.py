@@ -535,6 +535,19 @@ def _load_compiled_append() -> tuple[
     return module.append_to_batch, module.fire_callbacks
 
 
+def register_append_result(append_result_type: type) -> Callable[..., Any] | None:
+    """The compiled module's append_to_last_batch(dq, timestamp, key, value, headers, callback, now), answering with
+    instances of `append_result_type` (RecordAccumulator's RecordAppendResult, whose five slots it sets); None without
+    the extension (or with KAFKA_PORT_PURE_PYTHON_WRITER=1)."""
+    if _fire_callbacks is None:
+        return None
+    from kafka.common.record import _default_record_writer  # type: ignore[attr-defined]
+
+    module: Any = _default_record_writer
+    module.register_append_result(append_result_type)
+    return cast(Callable[..., Any], module.append_to_last_batch)
+
+
 def register_append_callbacks(append_callbacks_type: _T) -> _T:
     """Lets the compiled loop over a batch's callbacks call the user's callback of an AppendCallbacks of this class
     (slots `_interceptors` and `_user_callback`) directly when it has no interceptors: its on_completion would only

@@ -21,14 +21,14 @@ from __future__ import annotations
 import threading
 from abc import abstractmethod
 from collections import deque
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import TYPE_CHECKING, TypeGuard
 
 from kafka.clients import common_client_configs
 from kafka.clients.producer.callback import Callback
 from kafka.clients.producer.internals.built_in_partitioner import BuiltInPartitioner, StickyPartitionInfo
 from kafka.clients.producer.internals.incomplete_batches import IncompleteBatches
-from kafka.clients.producer.internals.producer_batch import ProducerBatch, append_to_batch
+from kafka.clients.producer.internals.producer_batch import ProducerBatch, append_to_batch, register_append_result
 from kafka.clients.producer.record_metadata import RecordMetadata
 from kafka.common.errors import KafkaException, UnsupportedVersionException
 from kafka.common.metrics.internals.metric_functions import MeasurableFn
@@ -100,6 +100,31 @@ class RecordAppendResult:
         self.new_batch_created = new_batch_created
         self.abort_for_new_batch = abort_for_new_batch
         self.appended_bytes = appended_bytes
+
+
+def _append_to_last_batch_python(
+    dq: deque[ProducerBatch],
+    timestamp: int,
+    key: bytes | None,
+    value: bytes | None,
+    headers: Sequence[Header],
+    callbacks: Callback | None,
+    now_ms: int,
+) -> RecordAppendResult | None:
+    """The record appended to the partition's last batch, answered as append answers; None when it does not fit."""
+    last = dq[-1]
+    appended = append_to_batch(last, timestamp, key, value, headers, callbacks, now_ms)
+    if appended is None:
+        return None
+    future, last_is_full = appended
+    return RecordAppendResult(future, len(dq) > 1 or last_is_full, False, False, last.last_appended_bytes)
+
+
+# PORT: with the optional compiled module, the append to the last batch and its RecordAppendResult are made by one
+# call of it (append_to_last_batch); without it (or with KAFKA_PORT_PURE_PYTHON_WRITER=1), by the function above.
+_append_to_last_batch: Callable[..., RecordAppendResult | None] = (
+    register_append_result(RecordAppendResult) or _append_to_last_batch_python
+)
 
 
 class AppendCallbacks(Callback):
@@ -352,12 +377,10 @@ class RecordAccumulator:
                     if self._closed:
                         raise KafkaException("Producer closed while send in progress")
                     if dq:
-                        last = dq[-1]
-                        appended = append_to_batch(last, timestamp, key, value, headers, callbacks, now_ms)
-                        if appended is not None:
-                            future, last_is_full = appended
-                            appended_bytes = last.last_appended_bytes
+                        result = _append_to_last_batch(dq, timestamp, key, value, headers, callbacks, now_ms)
+                        if result is not None:
                             if partition_info is not None:
+                                appended_bytes = result.appended_bytes
                                 produced_bytes = partition_info.produced_bytes + appended_bytes
                                 if produced_bytes < partitioner.sticky_batch_size:
                                     # update_partition_info's common case, written out: below the sticky batch
@@ -367,10 +390,13 @@ class RecordAccumulator:
                                     # Hold back a partition switch while the last batch (the only one that can
                                     # have room) is still filling.
                                     partitioner.update_partition_info(
-                                        partition_info, appended_bytes, cluster, last_is_full
+                                        partition_info,
+                                        appended_bytes,
+                                        cluster,
+                                        result.batch_is_full if len(dq) == 1 else dq[-1].is_full(),
                                     )
-                            return RecordAppendResult(future, len(dq) > 1 or last_is_full, False, False, appended_bytes)
-                        last.close_for_record_appends()
+                            return result
+                        dq[-1].close_for_record_appends()
                         # The last batch is full: a switch held back while it was filling may happen now.
                         if partition_info is not None and self._partition_changed(
                             topic, topic_info, partition_info, dq, now_ms, cluster

@@ -306,3 +306,42 @@ def test_new_append_callbacks_makes_what_the_constructor_makes() -> None:
     [(md, e)] = heard
     assert e is error and md is not None
     assert (md.topic, md.partition, md.has_offset(), md.has_timestamp()) == ("topic", 2, False, False)
+
+
+def test_append_to_last_batch_answers_as_the_python_function() -> None:
+    """The accumulator's append to a partition's last batch: the compiled append_to_last_batch (used when the module
+    is built) leaves the batches as the Python function does and answers the same RecordAppendResult (whether the
+    deque has more than one batch or the last is full, the bytes appended), or None when the record does not fit."""
+    from collections import deque
+
+    from kafka.clients.producer.internals import record_accumulator
+    from kafka.clients.producer.internals.record_accumulator import RecordAppendResult
+
+    python = record_accumulator._append_to_last_batch_python
+    if _COMPILED is None:
+        assert record_accumulator._append_to_last_batch is python
+        pytest.skip("the optional _default_record_writer extension is not built")
+    compiled = record_accumulator._append_to_last_batch
+    assert compiled is not python
+    answers: list[list[Any]] = []
+    for append_to_last in (compiled, python):
+        seen: list[Any] = []
+        dqs = [deque([_batch(write_limit=600)]), deque([_batch(), _batch(write_limit=600)])]
+        answer: list[Any] = []
+        for dq in dqs:
+            for i, (timestamp, key, value, headers) in enumerate(_records(7, 30, headers=False)):
+                callback = as_callback(lambda md, e, i=i, seen=seen: seen.append((i, md, e)))
+                result = append_to_last(dq, timestamp, key, value, headers, callback, NOW + i)
+                if result is None:
+                    answer.append(None)
+                    continue
+                assert type(result) is RecordAppendResult and type(result.future) is FutureRecordMetadata
+                answer.append(
+                    (result.batch_is_full, result.new_batch_created, result.abort_for_new_batch, result.appended_bytes)
+                )
+                answer.append(_state(dq[-1]))
+            assert dq[-1].complete(5, NO_TIMESTAMP)
+        answer.append([(i, _fields(md), e) for i, md, e in seen])
+        answers.append(answer)
+    assert answers[0] == answers[1]
+    assert None in answers[0] and (False, False, False, 0) not in answers[0]
