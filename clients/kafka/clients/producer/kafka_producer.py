@@ -89,6 +89,7 @@ Future = FutureRecordMetadata | FutureFailure
 # and the header count; legacy formats add less).
 _RECORD_SIZE_MARGIN = 128
 _SYSTEM_TIME = Time.SYSTEM
+_UNKNOWN_PARTITION = RecordMetadata.UNKNOWN_PARTITION
 
 
 class KafkaProducer(Generic[K, V]):
@@ -583,7 +584,8 @@ class KafkaProducer(Generic[K, V]):
                     cluster,
                 )
             transaction_manager = self._transaction_manager
-            if transaction_manager is not None and transaction_manager.is_partition_check_needed():
+            # is_partition_check_needed, read directly.
+            if transaction_manager is not None and transaction_manager.partition_check_needed:
                 appended_tp = append_callbacks.topic_partition()
                 assert appended_tp is not None
                 transaction_manager.maybe_add_partition(appended_tp)
@@ -878,7 +880,7 @@ class _AppendCallbacks(AppendCallbacks):
             self._user_callback.on_completion(metadata, exception)
 
     def set_partition(self, partition: int) -> None:
-        assert partition != RecordMetadata.UNKNOWN_PARTITION
+        assert partition != _UNKNOWN_PARTITION
         self._partition = partition
 
     def get_partition(self) -> int:

@@ -191,6 +191,8 @@ class TransactionManager:
         self._in_flight_request_correlation_id = _NO_INFLIGHT_REQUEST_CORRELATION_ID
         self._coordinator_supports_bumping_epoch = False
         self._current_state = State.UNINITIALIZED
+        # is_partition_check_needed's answer, kept beside the state it depends on (send reads it for every record).
+        self.partition_check_needed = transactional_id is not None
         self._last_error: BaseException | None = None
         self._transaction_started = False
         self._epoch_bump_required = False
@@ -345,7 +347,11 @@ class TransactionManager:
 
         # PORT: lets `send` skip building the record's TopicPartition for an idempotent producer.
         """
-        return self._transactional_id is not None or self._current_state in _ERROR_STATES
+        return self.partition_check_needed
+
+    def _set_state(self, state: State) -> None:
+        self._current_state = state
+        self.partition_check_needed = self._transactional_id is not None or state in _ERROR_STATES
 
     # ---- state ----------------------------------------------------------------------------------
 
@@ -860,7 +866,7 @@ class TransactionManager:
             id_string = "" if self._transactional_id is None else f"TransactionalId {self._transactional_id}: "
             message = f"{id_string}Invalid transition attempted from state {current.value} to state {target.value}"
             if self._poison_on_invalid_transition():
-                self._current_state = State.FATAL_ERROR
+                self._set_state(State.FATAL_ERROR)
                 self._last_error = RuntimeError(message)
                 raise self._last_error
             raise RuntimeError(message)
@@ -874,7 +880,7 @@ class TransactionManager:
             self._log.debug(f"Transition from state {current} to error state {target}", self._last_error)
         else:
             self._log.debug(f"Transition from state {current} to {target}")
-        self._current_state = target
+        self._set_state(target)
 
     def _ensure_transactional(self) -> None:
         if not self.is_transactional():

@@ -675,3 +675,18 @@ def test_close_fails_pending_transactional_requests(h: Harness) -> None:
     with pytest.raises(KafkaException, match="The producer closed forcefully"):
         result.await_(0)
     assert h.tm.current_state() is State.FATAL_ERROR
+
+
+def test_partition_check_needed_follows_the_state() -> None:
+    """send reads partition_check_needed for every record: always for a transactional producer, and for an idempotent
+    one only in an error state (maybe_add_partition then raises the error)."""
+    idempotent = TransactionManager(LOG_CONTEXT, None, TRANSACTION_TIMEOUT_MS, RETRY_BACKOFF_MS, ApiVersions())
+    assert not idempotent.partition_check_needed and not idempotent.is_partition_check_needed()
+    idempotent.transition_to_fatal_error(KafkaException("fatal"))
+    assert idempotent.partition_check_needed and idempotent.is_partition_check_needed()
+    with pytest.raises(KafkaException):
+        idempotent.maybe_add_partition(TP0)
+    transactional = TransactionManager(
+        LOG_CONTEXT, TRANSACTIONAL_ID, TRANSACTION_TIMEOUT_MS, RETRY_BACKOFF_MS, ApiVersions()
+    )
+    assert transactional.partition_check_needed and transactional.is_partition_check_needed()
