@@ -10,18 +10,17 @@ import pytest
 
 from kafka.clients.producer import producer_record
 from kafka.clients.producer.producer_record import ProducerRecord
+from tests.utils import compiled_or_python
 
 _COMPILED = producer_record._set_slots
 
 
 @pytest.fixture(autouse=True, params=["compiled", "python"])
 def slots(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "compiled":
-        if _COMPILED is None:
-            pytest.skip("the optional _default_record_writer extension is not built")
-    else:
-        monkeypatch.setattr(producer_record, "_set_slots", None)
-    return str(request.param)
+    """ProducerRecord's slots set by the compiled module (skipped where it is not built) or by their setters."""
+    return compiled_or_python(
+        request, monkeypatch, _COMPILED, "_default_record_writer", (producer_record, "_set_slots")
+    )
 
 
 def _fields(record: ProducerRecord[Any, Any]) -> tuple[Any, ...]:

@@ -18,6 +18,7 @@ from kafka.common.record.record_batch import MAGIC_VALUE_V1, MAGIC_VALUE_V2, NO_
 from kafka.common.record.record_header import Header, RecordHeader
 from kafka.common.record.simple_record import SimpleRecord
 from kafka.common.record.timestamp_type import TimestampType
+from tests.utils import compiled_or_python
 
 Record = tuple[int, bytes | None, bytes | None, tuple[Header, ...]]
 BASE_TIMESTAMP = 1_700_000_000_000
@@ -28,13 +29,9 @@ _COMPILED = default_record._compiled_write_record
 @pytest.fixture(autouse=True, params=["compiled", "python"])
 def writer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """The record writer: the compiled one (skipped where the extension is not built) or Python's."""
-    if request.param == "compiled":
-        if _COMPILED is None:
-            pytest.skip("the optional _default_record_writer extension is not built")
-        monkeypatch.setattr(default_record, "_compiled_write_record", _COMPILED)
-    else:
-        monkeypatch.setattr(default_record, "_compiled_write_record", None)
-    return str(request.param)
+    return compiled_or_python(
+        request, monkeypatch, _COMPILED, "_default_record_writer", (default_record, "_compiled_write_record")
+    )
 
 
 def _records(seed: int, count: int) -> list[Record]:

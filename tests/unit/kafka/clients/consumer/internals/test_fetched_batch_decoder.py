@@ -24,6 +24,7 @@ from kafka.common.record.record_batch import RecordBatch
 from kafka.common.record.record_header import RecordHeader
 from kafka.common.record.simple_record import SimpleRecord
 from kafka.common.record.timestamp_type import TimestampType
+from tests.utils import compiled_or_python
 
 TOPIC = "topic"
 MAX64 = 2**63 - 1
@@ -35,13 +36,9 @@ _COMPILED = fetched_batch_decoder._compiled_decode_records
 @pytest.fixture(autouse=True, params=["compiled", "python"])
 def loop(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """The decoder's record loop: the compiled one (skipped where the extension is not built) or Python's."""
-    if request.param == "compiled":
-        if _COMPILED is None:
-            pytest.skip("the optional _fetched_batch_decoder extension is not built")
-        monkeypatch.setattr(fetched_batch_decoder, "_compiled_decode_records", _COMPILED)
-    else:
-        monkeypatch.setattr(fetched_batch_decoder, "_compiled_decode_records", None)
-    return str(request.param)
+    return compiled_or_python(
+        request, monkeypatch, _COMPILED, "_fetched_batch_decoder", (fetched_batch_decoder, "_compiled_decode_records")
+    )
 
 
 def _batch(records: MemoryRecords) -> RecordBatch:

@@ -34,21 +34,22 @@ from tests.unit.kafka.clients.consumer.internals.test_fetcher import (
     _response,
     _transactional,
 )
+from tests.utils import compiled_or_python
 
-_COMPILED_RECORDS = fetched_batch_decoder._compiled_decode_records
 _COMPILED_COLUMNS = fetched_batch_decoder._compiled_decode_columns
 
 
 @pytest.fixture(params=["compiled", "python"])
 def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """The columnar path: the compiled column loop (skipped where the extension is not built) or Python's."""
-    if request.param == "compiled":
-        if _COMPILED_COLUMNS is None:
-            pytest.skip("the optional _fetched_batch_decoder extension is not built")
-    else:
-        monkeypatch.setattr(fetched_batch_decoder, "_compiled_decode_columns", None)
-        monkeypatch.setattr(fetched_batch_decoder, "_compiled_decode_records", None)
-    return str(request.param)
+    return compiled_or_python(
+        request,
+        monkeypatch,
+        _COMPILED_COLUMNS,
+        "_fetched_batch_decoder",
+        (fetched_batch_decoder, "_compiled_decode_columns"),
+        (fetched_batch_decoder, "_compiled_decode_records"),
+    )
 
 
 def _rows(columns: RecordColumns) -> list[tuple[Any, ...]]:
