@@ -82,22 +82,37 @@ class Stats:
         self.sampling = num_records // min(num_records, 500000)
         self.latencies = [0] * (num_records // self.sampling + 1)
         self.index = 0
-        self.count = 0
-        self.bytes = 0
-        self.max_latency = 0
-        self.total_latency = 0
+        # PORT: Java counts every record twice, overall and in its window; here a record is counted in its window
+        # only, and a window's figures are added to the overall ones (these) when it ends (new_window): `count`,
+        # `bytes`, `total_latency` and `max_latency` are their sums. The callback runs for every record.
+        self._closed_count = 0
+        self._closed_bytes = 0
+        self._closed_max_latency = 0
+        self._closed_total_latency = 0
         self.window_count = 0
         self.window_max_latency = 0
         self.window_total_latency = 0
         self.window_bytes = 0
         self.reporting_interval = reporting_interval
 
+    @property
+    def count(self) -> int:
+        return self._closed_count + self.window_count
+
+    @property
+    def bytes(self) -> int:
+        return self._closed_bytes + self.window_bytes
+
+    @property
+    def total_latency(self) -> int:
+        return self._closed_total_latency + self.window_total_latency
+
+    @property
+    def max_latency(self) -> int:
+        return max(self._closed_max_latency, self.window_max_latency)
+
     def record(self, latency: int, size: int, time_ms: int) -> None:
-        self.count += 1
-        self.bytes += size
-        self.total_latency += latency
-        if latency > self.max_latency:
-            self.max_latency = latency
+        # PerfCallback.on_completion writes this method out: a change here goes there too.
         self.window_count += 1
         self.window_bytes += size
         self.window_total_latency += latency
@@ -123,6 +138,11 @@ class Stats:
         self._out.flush()
 
     def new_window(self) -> None:
+        self._closed_count += self.window_count
+        self._closed_bytes += self.window_bytes
+        self._closed_total_latency += self.window_total_latency
+        if self.window_max_latency > self._closed_max_latency:
+            self._closed_max_latency = self.window_max_latency
         self.window_start = self._time.milliseconds()
         self.window_count = 0
         self.window_max_latency = 0
@@ -168,8 +188,24 @@ class PerfCallback(Callback):
         # The system clock's milliseconds read without the method call (this runs for every record).
         now = _time_ns() // 1_000_000 if time is _SYSTEM_TIME else time.milliseconds()
         if exception is None:
-            self._stats.record(now - self._start, self._bytes, now)
-            self._stats.iteration += 1
+            # Stats.record written out, then the iteration counted, as Java's callback does (this runs for every
+            # record, on the producer's I/O thread).
+            stats = self._stats
+            latency = now - self._start
+            stats.window_count += 1
+            stats.window_bytes += self._bytes
+            stats.window_total_latency += latency
+            if latency > stats.window_max_latency:
+                stats.window_max_latency = latency
+            iteration = stats.iteration
+            if iteration % stats.sampling == 0:
+                index = stats.index
+                stats.latencies[index] = latency
+                stats.index = index + 1
+            if now - stats.window_start >= stats.reporting_interval:
+                stats.print_window()
+                stats.new_window()
+            stats.iteration = iteration + 1
         else:
             print_exception(exception, self._err)
 

@@ -194,6 +194,37 @@ def test_window_and_total_lines_are_kafka_s() -> None:
     assert TOTAL_LINE.fullmatch(lines[1])
 
 
+def test_totals_span_windows() -> None:
+    """The totals are those of every record, whichever window it fell in; the callback and Stats.record agree."""
+    latencies = [7, 90, 3, 12, 0, 45, 5, 1]
+    sizes = [100, 2000, 30, 400, 5, 60, 700, 8]
+    outs = []
+    for use_callback in (True, False):
+        time = MockTime(start_ms=1_000_000)
+        out = io.StringIO()
+        stats = pp.Stats(len(latencies), 5000, out, time)
+        for i, (latency, size) in enumerate(zip(latencies, sizes, strict=True)):
+            if i in (2, 3, 6):
+                time.sleep(5000)
+            if use_callback:
+                pp.PerfCallback(time.milliseconds() - latency, size, stats, io.StringIO(), time).on_completion(
+                    None, None
+                )
+            else:
+                stats.record(latency, size, time.milliseconds())
+                stats.iteration += 1
+            assert stats.count == i + 1 and stats.iteration == i + 1
+            assert stats.bytes == sum(sizes[: i + 1])
+            assert stats.total_latency == sum(latencies[: i + 1])
+            assert stats.max_latency == max(latencies[: i + 1])
+        assert out.getvalue().count("\n") == 3
+        stats.print_total()
+        outs.append(out.getvalue())
+    assert outs[0] == outs[1]
+    assert outs[0].splitlines()[-1].startswith("8 records sent, ")
+    assert " 20.38 ms avg latency, 90.00 ms max latency, " in outs[0]
+
+
 def test_percentiles() -> None:
     """Percentiles index the sorted sample at int(p * n), as Java does."""
     assert pp.Stats.percentiles(list(range(100, 0, -1)), 100, 0.5, 0.95, 0.99, 0.999) == [51, 96, 100, 100]
