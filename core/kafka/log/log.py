@@ -1696,9 +1696,10 @@ class Log(Logging, KafkaMetricsGroup):
         With `min_one_message` the first batch is returned whole even if larger than `max_length`.
         OffsetOutOfRangeException when `start_offset` is below the log start or above the log end.
         """
-        with self._maybe_handle_io_exception(
-            lambda: f"Exception while reading from {self.topic_partition} in dir {self._dir.parent}"
-        ):
+        # PORT: _maybe_handle_io_exception inline (a generator context manager and a message closure per call
+        # otherwise): every fetch reads each of its partitions here.
+        self._check_for_log_dir_failure()
+        try:
             if self.is_trace_enabled():
                 self.trace(
                     f"Reading maximum {max_length} bytes at offset {start_offset} from log with total length "
@@ -1741,6 +1742,10 @@ class Log(Logging, KafkaMetricsGroup):
                 current = self._segments.higher(current.base_offset)
             # Everything from start_offset on has been deleted (e.g. compacted away).
             return FetchDataInfo(self._next_offset_metadata, MemoryRecords.EMPTY)
+        except OSError as e:
+            raise self._log_dir_failed(
+                f"Exception while reading from {self.topic_partition} in dir {self._dir.parent}", e
+            ) from e
 
     def collect_aborted_transactions(self, start_offset: int, upper_bound_offset: int) -> list[AbortedTxn]:
         """The aborted transactions overlapping [start_offset, upper_bound_offset), from the log start on."""
@@ -2343,10 +2348,13 @@ class Log(Logging, KafkaMetricsGroup):
         try:
             yield
         except OSError as e:
-            message = msg()
-            self._log_dir_offline = True
-            self._log_dir_failure_channel.maybe_add_offline_log_dir(self._parent_dir, message, e)
-            raise KafkaStorageException(message) from e
+            raise self._log_dir_failed(msg(), e) from e
+
+    def _log_dir_failed(self, message: str, e: OSError) -> KafkaStorageException:
+        """Marks the log directory offline after `e` and returns the KafkaStorageException to raise."""
+        self._log_dir_offline = True
+        self._log_dir_failure_channel.maybe_add_offline_log_dir(self._parent_dir, message, e)
+        return KafkaStorageException(message)
 
     def retry_on_offset_overflow(self, fn: Callable[[], Any]) -> Any:
         """Run `fn`, splitting a segment whose offsets overflow its index and trying again."""
