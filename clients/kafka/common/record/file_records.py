@@ -15,6 +15,7 @@ ClosedChannelException does, instead of reading whatever file the OS has since g
 from __future__ import annotations
 
 import os
+import struct
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,10 +24,12 @@ from typing import TYPE_CHECKING
 from kafka.common.errors import KafkaException
 from kafka.common.record.abstract_records import AbstractRecords, IterableView
 from kafka.common.record.converted_records import ConvertedRecords
+from kafka.common.record.default_record_batch import RECORD_BATCH_OVERHEAD
 from kafka.common.record.file_log_input_stream import FileChannelRecordBatch, FileLogInputStream
-from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH, NO_TIMESTAMP
+from kafka.common.record.record_batch import MAGIC_VALUE_V2, NO_PARTITION_LEADER_EPOCH, NO_TIMESTAMP
 from kafka.common.record.record_batch_iterator import RecordBatchIterator
 from kafka.common.record.record_validation_stats import RecordValidationStats
+from kafka.common.record.records import LOG_OVERHEAD
 from kafka.common.record.records_util import Time, down_convert
 
 if TYPE_CHECKING:
@@ -34,6 +37,14 @@ if TYPE_CHECKING:
     from kafka.common.record.memory_records import MemoryRecords
 
 INT32_MAX = 2**31 - 1
+
+
+# A magic-2 batch's start as far as its last offset delta: base offset, size, (partition leader epoch), magic,
+# (crc, attributes), last offset delta (DefaultRecordBatch's layout).
+_V2_SEARCH_HEADER = struct.Struct(">qi4xb6xi")
+_V2_SEARCH_HEADER_SIZE = _V2_SEARCH_HEADER.size
+# The smallest size field of a magic-2 batch that the iterator accepts (the whole header, less the log overhead).
+_MIN_V2_BATCH_SIZE = RECORD_BATCH_OVERHEAD - LOG_OVERHEAD
 
 
 @dataclass(frozen=True, slots=True)
@@ -328,7 +339,28 @@ class FileRecords(AbstractRecords):
 
     def search_for_offset_with_size(self, target_offset: int, starting_position: int) -> LogOffsetPosition | None:
         """The first batch from `starting_position` whose last offset is >= `target_offset`."""
-        for batch in self.batches_from(starting_position):
+        # PORT: Kafka reads each batch's prefix and then its header (two reads and a batch object per batch). For
+        # magic-2 batches the fields compared are read here in one pread; anything else (older formats, a batch
+        # cut short, a size that fails the iterator's checks, a read error) is left to the iterator from that
+        # batch on, so what is found or raised stays the same. Every fetch starts here, at each partition it reads.
+        fd = self._channel.fd
+        end = self._end if self._is_slice else self.size_in_bytes()
+        position = starting_position
+        while position + _V2_SEARCH_HEADER_SIZE <= end:
+            try:
+                prefix = os.pread(fd, _V2_SEARCH_HEADER_SIZE, position)
+            except OSError:
+                break
+            if len(prefix) < _V2_SEARCH_HEADER_SIZE:
+                break
+            base_offset, size, magic, last_offset_delta = _V2_SEARCH_HEADER.unpack(prefix)
+            if magic != MAGIC_VALUE_V2 or size < _MIN_V2_BATCH_SIZE or position > end - LOG_OVERHEAD - size:
+                break
+            last_offset = base_offset + last_offset_delta
+            if last_offset >= target_offset:
+                return LogOffsetPosition(last_offset, position, size + LOG_OVERHEAD)
+            position += size + LOG_OVERHEAD
+        for batch in self.batches_from(position):
             offset = batch.last_offset()
             if offset >= target_offset:
                 return LogOffsetPosition(offset, batch.position(), batch.size_in_bytes())

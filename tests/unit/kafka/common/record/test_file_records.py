@@ -262,3 +262,55 @@ def test_down_convert_returns_self_when_nothing_to_convert(tmp_path: Path) -> No
     v0 = records.down_convert(0, 0)
     assert [b.magic() for b in v0.records().batches()] == [0]
     records.close_handlers()
+
+
+def _search_by_iteration(records: FileRecords, target_offset: int, starting_position: int) -> object:
+    """What the search answers through the batch iterator alone (Kafka's way): the reference for its fast path."""
+    try:
+        for batch in records.batches_from(starting_position):
+            offset = batch.last_offset()
+            if offset >= target_offset:
+                return LogOffsetPosition(offset, batch.position(), batch.size_in_bytes())
+        return None
+    except Exception as e:  # the same exception type and message are expected
+        return (type(e), str(e))
+
+
+def _search(records: FileRecords, target_offset: int, starting_position: int) -> object:
+    try:
+        return records.search_for_offset_with_size(target_offset, starting_position)
+    except Exception as e:
+        return (type(e), str(e))
+
+
+def test_search_for_offset_with_size_matches_the_batch_iterator(tmp_path: Path) -> None:
+    """The search's one-read path for magic-2 batches answers as iterating the batches does: on a log mixing
+    legacy (magic 0 and 1) and magic-2 batches, from every batch start, for every target, in slices cut inside
+    a batch, and on a batch whose size field is corrupt."""
+    records = FileRecords.open(tmp_path / "00000000000000000000.log")
+    records.append(_batch(0, 100, 200))
+    records.append(MemoryRecords.with_records(CompressionType.NONE, SimpleRecord(0, b"k", b"v"), magic=0))
+    records.append(_batch(3, 300, 400, 500, codec=CompressionType.GZIP))
+    records.append(MemoryRecords.with_records(CompressionType.NONE, SimpleRecord(1, b"k", b"v"), magic=1))
+    records.append(_batch(7, 700))
+    records.append(_batch(8, 800, 900))
+    try:
+        positions = [b.position() for b in records.batches()]
+        ends = [b.position() + b.size_in_bytes() for b in records.batches()]
+        for target in range(-1, 12):
+            for start in positions:
+                assert _search(records, target, start) == _search_by_iteration(records, target, start)
+        for cut in (ends[2] - 1, ends[2], ends[4] + 20, ends[5] - 1):
+            sliced = records.slice(0, cut)
+            for target in range(0, 11):
+                for start in (p for p in positions if p < cut):
+                    assert _search(sliced, target, start) == _search_by_iteration(sliced, target, start)
+        # A magic-2 batch whose size field is too small for a header: the iterator's CorruptRecordException.
+        with open(records.file(), "r+b") as f:
+            f.seek(positions[4] + 8)
+            f.write(struct.pack(">i", 20))
+        corrupt = _search(records, 10, positions[4])
+        assert corrupt == _search_by_iteration(records, 10, positions[4])
+        assert isinstance(corrupt, tuple) and corrupt[0] is CorruptRecordException
+    finally:
+        records.close_handlers()
