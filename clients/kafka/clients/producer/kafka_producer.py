@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 from time import time_ns as _time_ns
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from kafka.clients import client_utils
 from kafka.clients.api_versions import ApiVersions
@@ -37,14 +37,20 @@ from kafka.clients.producer.internals.kafka_producer_metrics import KafkaProduce
 from kafka.clients.producer.internals.producer_batch import register_append_callbacks
 from kafka.clients.producer.internals.producer_interceptors import ProducerInterceptors
 from kafka.clients.producer.internals.producer_metadata import ProducerMetadata
-from kafka.clients.producer.internals.record_accumulator import AppendCallbacks, PartitionerConfig, RecordAccumulator
+from kafka.clients.producer.internals.record_accumulator import (
+    AppendCallbacks,
+    PartitionerConfig,
+    RecordAccumulator,
+    register_partition_setter,
+)
 from kafka.clients.producer.internals.sender import Sender, throttle_time_sensor
 from kafka.clients.producer.internals.sender_metrics_registry import SenderMetricsRegistry
 from kafka.clients.producer.internals.transaction_manager import TransactionManager
 from kafka.clients.producer.partitioner import Partitioner
 from kafka.clients.producer.producer_config import ProducerConfig
 from kafka.clients.producer.producer_interceptor import ProducerInterceptor
-from kafka.clients.producer.producer_record import ProducerRecord
+from kafka.clients.producer.producer_record import _SENT_EMPTY_HEADERS, ProducerRecord
+from kafka.clients.producer.producer_record import _set_headers as _set_record_headers
 from kafka.clients.producer.record_metadata import RecordMetadata
 from kafka.clients.producer.uniform_sticky_partitioner import UniformStickyPartitioner
 from kafka.common.cluster import Cluster
@@ -58,6 +64,7 @@ from kafka.common.errors import (
     SerializationException,
     TimeoutException,
 )
+from kafka.common.header.headers import Header
 from kafka.common.metric import Metric
 from kafka.common.metric_name import MetricName
 from kafka.common.metrics.metrics import Metrics
@@ -527,7 +534,14 @@ class KafkaProducer(Generic[K, V]):
                 partition = RecordMetadata.UNKNOWN_PARTITION
             else:
                 partition = self._partition(record, serialized_key, serialized_value, cluster)
-            headers = record._headers_for_send()
+            # _headers_for_send written out for a record whose headers were never asked for (most records): this
+            # runs for every record sent.
+            headers: tuple[Header, ...]
+            if record._headers is None:
+                _set_record_headers(record, _SENT_EMPTY_HEADERS)
+                headers = ()
+            else:
+                headers = record._headers_for_send()
             # A record without headers that is far below the limits cannot fail the size check: its exact
             # estimate is only needed near them.
             if (
@@ -900,6 +914,9 @@ class _AppendCallbacks(AppendCallbacks):
 # A successful batch's compiled callback loop calls the user's callback itself when there are no interceptors; with
 # the compiled module, the per-record instances are made by it too (the class's constructor otherwise).
 _new_append_callbacks = register_append_callbacks(_AppendCallbacks)
+# The accumulator sets the chosen partition through the slot (set_partition's assignment; the partition it chooses
+# is never UNKNOWN_PARTITION).
+register_partition_setter(_AppendCallbacks, cast(Any, _AppendCallbacks.__dict__["_partition"]).__set__)
 
 
 def _uses_headers(serializer: Serializer[Any] | None) -> bool:

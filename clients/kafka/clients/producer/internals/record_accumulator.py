@@ -336,10 +336,16 @@ class RecordAccumulator:
         buffer: ByteBuffer | None = None
         if headers is None:
             headers = EMPTY_HEADERS
-        append_callbacks = _APPEND_CALLBACKS_TYPES.get(type(callbacks))
-        if append_callbacks is None:
-            append_callbacks = _is_append_callbacks(callbacks)
-        set_partition = callbacks.set_partition if append_callbacks else None  # type: ignore[union-attr]
+        # The partition slot of a registered class set directly (register_partition_setter), other AppendCallbacks
+        # told through their set_partition, other callbacks not told: this runs for every record sent.
+        set_partition_slot = _PARTITION_SETTERS.get(type(callbacks))
+        set_partition: Callable[[int], None] | None = None
+        if set_partition_slot is None:
+            append_callbacks = _APPEND_CALLBACKS_TYPES.get(type(callbacks))
+            if append_callbacks is None:
+                append_callbacks = _is_append_callbacks(callbacks)
+            if append_callbacks:
+                set_partition = callbacks.set_partition  # type: ignore[union-attr]
         try:
             while True:
                 # Peek the sticky partition without the deque lock; re-checked under it.
@@ -353,7 +359,9 @@ class RecordAccumulator:
                 else:
                     partition_info = None
                     effective_partition = partition
-                if set_partition is not None:
+                if set_partition_slot is not None:
+                    set_partition_slot(callbacks, effective_partition)
+                elif set_partition is not None:
                     set_partition(effective_partition)
                 dq = topic_info.batches.get(effective_partition)
                 if dq is None:
@@ -1002,6 +1010,13 @@ class RecordAccumulator:
 
 
 _APPEND_CALLBACKS_TYPES: dict[type, bool] = {}
+_PARTITION_SETTERS: dict[type, Callable[[object, int], None]] = {}
+
+
+def register_partition_setter(append_callbacks_type: type, setter: Callable[[object, int], None]) -> None:
+    """`setter(callbacks, partition)` does what set_partition does for instances of exactly this AppendCallbacks
+    class (its slot's setter, say): append then calls it instead of the method, without a Python call."""
+    _PARTITION_SETTERS[append_callbacks_type] = setter
 
 
 def _is_append_callbacks(callbacks: object) -> TypeGuard[AppendCallbacks]:

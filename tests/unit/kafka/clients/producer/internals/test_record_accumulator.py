@@ -412,6 +412,42 @@ def test_unknown_partition_sticks_until_batch_full() -> None:
     assert 1024 // per_partition <= first_run <= 2 * 1024 // per_partition + 1
 
 
+def test_producer_append_callbacks_are_told_the_partition() -> None:
+    """KafkaProducer's own AppendCallbacks (whose partition slot append sets directly) learn the partition chosen,
+    as a subclass's set_partition does."""
+    from kafka.clients.producer import kafka_producer
+    from kafka.clients.producer.internals import record_accumulator
+
+    time = MockTime(start_ms=1_000_000)
+    snapshot = metadata_snapshot(1, {TOPIC: 3})
+    acc = accumulator(time, batch_size=1024, linger_ms=2**31 - 1)
+    random_values = iter([0, 1, 2, 0, 1, 2])
+    BuiltInPartitioner.mock_random = lambda: next(random_values)
+    told: list[int] = []
+    for _ in range(30):
+        callbacks = kafka_producer._new_append_callbacks(None, None, TOPIC, None)
+        assert type(callbacks) in record_accumulator._PARTITION_SETTERS
+        assert callbacks.get_partition() == RecordMetadata.UNKNOWN_PARTITION
+        acc.append(
+            TOPIC,
+            RecordMetadata.UNKNOWN_PARTITION,
+            0,
+            None,
+            bytes(100),
+            None,
+            callbacks,
+            MAX_BLOCK,
+            False,
+            0,
+            snapshot.cluster(),
+        )
+        told.append(callbacks.get_partition())
+        assert callbacks.topic_partition() == TopicPartition(TOPIC, told[-1])
+    batches = {p: acc.get_deque(TopicPartition(TOPIC, p)) for p in range(3)}
+    assert sorted(told) == sorted(p for p, dq in batches.items() if dq for b in dq for _ in range(b.record_count))
+    assert told[0] == 0 and told[-1] != 0
+
+
 def test_adaptive_partitioning_avoids_a_node_that_cannot_drain() -> None:
     """With partitioner.availability.timeout.ms, partitions of a node that stayed undrainable get no new records."""
     time = MockTime(start_ms=1_000_000)
