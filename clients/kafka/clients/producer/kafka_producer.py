@@ -476,7 +476,8 @@ class KafkaProducer(Generic[K, V]):
         )
         try:
             sender = self._sender
-            if sender is None or not sender.is_running():
+            # is_running, read directly.
+            if sender is None or not sender.running:
                 self._throw_if_producer_closed()
             time = self._time
             # The system clock's milliseconds read without the method call.

@@ -429,15 +429,16 @@ new_append_callbacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return callbacks;
 }
 
-/* A FutureRecordMetadata made without its __init__: the same seven slots, set directly. */
+/* A FutureRecordMetadata made without its __init__: the same seven slots, set directly (batch_index is the batch's
+ * record_count int before the append, shared). */
 static PyObject *
-new_future(PyObject *result, long long batch_index, PyObject *create_timestamp, Py_ssize_t key_size,
+new_future(PyObject *result, PyObject *batch_index, PyObject *create_timestamp, Py_ssize_t key_size,
            Py_ssize_t value_size)
 {
     PyTypeObject *type = (PyTypeObject *)g_future_type;
     PyObject *values[FUTURE_SLOTS];
     values[0] = Py_NewRef(result);
-    values[1] = PyLong_FromLongLong(batch_index);
+    values[1] = Py_NewRef(batch_index);
     values[2] = Py_NewRef(create_timestamp);
     values[3] = PyLong_FromSsize_t(key_size);
     values[4] = PyLong_FromSsize_t(value_size);
@@ -483,7 +484,8 @@ append_to_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     PyObject *batch = args[0], *ts_obj = args[1], *key_obj = args[2], *value_obj = args[3], *headers = args[4],
              *callback = args[5], *now = args[6];
-    PyObject *batch_dict = NULL, *builder_dict = NULL, *future = NULL, *result = NULL;
+    PyObject *batch_dict = NULL, *builder_dict = NULL, *future = NULL, *result = NULL, *record_count_obj = NULL,
+             *next_count = NULL;
     PyObject *builder, *stream, *tmp, *produce_future, *callbacks, *futures;
     long long timestamp, num_records, magic, last_offset, base_timestamp, header_size, records_size, write_limit,
         base_offset, max_timestamp, record_count;
@@ -544,6 +546,7 @@ append_to_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     GET_LL(builder_dict, s_max_timestamp, max_timestamp);
     /* The batch's bookkeeping, read before anything is written. */
     GET_LL(batch_dict, s_record_count, record_count);
+    record_count_obj = Py_NewRef(get_obj(batch_dict, s_record_count)); /* an exact int: GET_LL found it */
     produce_future = get_obj(batch_dict, s_produce_future);
     if (produce_future == NULL) {
         goto missing;
@@ -604,7 +607,10 @@ append_to_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     /* The builder's counters, as append_if_room_sized's fast path sets them. */
     records_size += total;
-    if (set_ll(builder_dict, s_num_records, num_records + 1) < 0 || set_ll(builder_dict, s_records_size, records_size) < 0 ||
+    /* The builder's and the batch's record counts are normally the same number: one int for both. */
+    next_count = PyLong_FromLongLong(num_records + 1);
+    if (next_count == NULL || PyDict_SetItem(builder_dict, s_num_records, next_count) < 0 ||
+        set_ll(builder_dict, s_records_size, records_size) < 0 ||
         set_ll(builder_dict, s_last_offset, offset) < 0) {
         goto error;
     }
@@ -616,9 +622,10 @@ append_to_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (set_ll(batch_dict, s_last_appended_bytes, total) < 0 || PyDict_SetItem(batch_dict, s_last_append_time, now) < 0) {
         goto error;
     }
-    future = new_future(produce_future, record_count, ts_obj, key_size, value_size);
+    future = new_future(produce_future, record_count_obj, ts_obj, key_size, value_size);
     if (future == NULL || PyList_Append(callbacks, callback) < 0 || PyList_Append(futures, future) < 0 ||
-        set_ll(batch_dict, s_record_count, record_count + 1) < 0) {
+        (record_count == num_records ? PyDict_SetItem(batch_dict, s_record_count, next_count)
+                                     : set_ll(batch_dict, s_record_count, record_count + 1)) < 0) {
         goto error;
     }
     result = PyTuple_Pack(2, future, write_limit <= header_size + records_size ? Py_True : Py_False);
@@ -636,6 +643,8 @@ done:
     Py_XDECREF(batch_dict);
     Py_XDECREF(builder_dict);
     Py_XDECREF(future);
+    Py_XDECREF(record_count_obj);
+    Py_XDECREF(next_count);
     return result;
 }
 

@@ -91,7 +91,8 @@ class Sender:
         self._metadata = metadata
         self._guarantee_message_order = guarantee_message_order
         self._max_request_size = max_request_size
-        self._running = True
+        # Public: KafkaProducer.send reads it for every record, without is_running's call.
+        self.running = True
         self._force_close = False
         self._acks = acks
         self._retries = retries
@@ -168,7 +169,7 @@ class Sender:
         tm = self._transaction_manager
         if tm is not None:
             tm.set_poison_state_on_invalid_transition(True)
-        while self._running:
+        while self.running:
             self._run_once_logging_errors()
         self._log.debug("Beginning shutdown of Kafka producer I/O thread, sending remaining records.")
         # No new records are accepted; send what is queued and wait for what is in flight.
@@ -404,7 +405,7 @@ class Sender:
         """Stops accepting records and lets the loop finish what is queued and in flight."""
         # The accumulator closes first, so that no append can slip in after the loop's last pass.
         self._accumulator.close()
-        self._running = False
+        self.running = False
         self._wakeup_pending = True
         self._client.wakeup()
 
@@ -414,7 +415,7 @@ class Sender:
         self.initiate_close()
 
     def is_running(self) -> bool:
-        return self._running
+        return self.running
 
     def _await_node_ready(self, node: Node, coordinator_type: CoordinatorType | None) -> bool:
         """Whether `node` became ready within request.timeout.ms; a ready transaction coordinator tells the
