@@ -120,6 +120,13 @@ def throughput(bootstrap: str, acks: str, msgs: int, size: int) -> float:
             "queue.buffering.max.kbytes": 1_048_576,
         }
     )
+    elapsed = produce_all(producer, topic, msgs, size)
+    return round(msgs * size / elapsed / 1e6, 2)
+
+
+def produce_all(producer: Any, topic: str, count: int, size: int, rate: int = 0) -> float:
+    """Writes `count` records of `size` bytes through a librdkafka `producer` (at `rate` records/s when given, else as
+    fast as its queue takes them); returns the seconds until all are acknowledged, or raises if any failed."""
     errors = [0]
 
     def on_delivery(err: Any, _msg: Any) -> None:
@@ -128,7 +135,11 @@ def throughput(bootstrap: str, acks: str, msgs: int, size: int) -> float:
 
     payload = b"x" * size
     t0 = time.perf_counter()
-    for _ in range(msgs):
+    for i in range(count):
+        if rate:
+            next_at = t0 + i / rate
+            while (now := time.perf_counter()) < next_at:
+                producer.poll(min(0.001, next_at - now))
         while True:
             try:
                 producer.produce(topic, payload, on_delivery=on_delivery)
@@ -139,7 +150,7 @@ def throughput(bootstrap: str, acks: str, msgs: int, size: int) -> float:
     elapsed = time.perf_counter() - t0
     if errors[0]:
         raise RuntimeError(f"{errors[0]} records failed")
-    return round(msgs * size / elapsed / 1e6, 2)
+    return elapsed
 
 
 def partition_leader(bootstrap: str, topic: str) -> int:

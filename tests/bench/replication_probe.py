@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.bench.cluster_bench import create_topic, partition_leader
+from tests.bench.cluster_bench import create_topic, partition_leader, produce_all
 from tests.integration.cluster import KafkaCluster
 from tests.integration.zookeeper import ZooKeeperServer
 
@@ -91,30 +91,7 @@ def produce(bootstrap: str, topic: str, count: int, size: int, rate: int) -> flo
                 "queue.buffering.max.kbytes": 1_048_576,
             }
         )
-    producer = Producer(conf)
-    errors = [0]
-
-    def on_delivery(err: Any, _msg: Any) -> None:
-        if err is not None:
-            errors[0] += 1
-
-    payload = b"x" * size
-    t0 = time.perf_counter()
-    for i in range(count):
-        if rate:
-            next_at = t0 + i / rate
-            while (now := time.perf_counter()) < next_at:
-                producer.poll(min(0.001, next_at - now))
-        while True:
-            try:
-                producer.produce(topic, payload, on_delivery=on_delivery)
-                break
-            except BufferError:
-                producer.poll(0.01)
-    producer.flush(300)
-    if errors[0]:
-        raise RuntimeError(f"{errors[0]} records failed")
-    return time.perf_counter() - t0
+    return produce_all(Producer(conf), topic, count, size, rate)
 
 
 def main(argv: list[str]) -> int:
