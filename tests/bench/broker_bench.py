@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -214,6 +215,7 @@ def main(argv: list[str]) -> int:
         for broker in brokers:
             broker.stop()
         zk.stop()
+    shutil.rmtree(work, ignore_errors=True)  # kept when the run failed, for the brokers' logs
     Path(args.out).write_text(json.dumps(results, indent=1))
 
     def med(who: str, case: str, key: str) -> float:

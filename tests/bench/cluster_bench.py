@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import socket
 import statistics
@@ -551,6 +552,7 @@ def main(argv: list[str]) -> int:
     finally:
         cluster.stop()
         zk.stop()
+    shutil.rmtree(work, ignore_errors=True)  # kept when the run failed, for the brokers' logs
     Path(args.out).write_text(json.dumps(results, indent=1))
     print("\n| 3 brokers, RF=3, min.insync.replicas=2 | acks=all | acks=1 |\n|---|---|---|")
     for name in ("100B", "10KB"):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -226,6 +227,7 @@ def main(argv: list[str]) -> int:
         for broker in brokers.values():
             broker.stop()
         zk.stop()
+    shutil.rmtree(work, ignore_errors=True)  # kept when the run failed, for the brokers' logs
     Path(args.out).write_text(json.dumps(results, indent=1))
 
     def med(name: str, case: str, key: str) -> float:

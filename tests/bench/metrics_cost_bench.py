@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -180,6 +181,7 @@ def end_to_end(rounds: int, msgs: int, seconds: float) -> dict[str, Any]:
         for broker in brokers.values():
             broker.stop()
         zk.stop()
+    shutil.rmtree(work, ignore_errors=True)  # kept when the run failed, for the brokers' logs
 
     def med(who: str, case: str, key: str) -> float:
         return float(statistics.median(r[key] for r in results[who][case]))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -332,6 +333,7 @@ def main(argv: list[str]) -> int:
         if broker is not None:
             broker.stop()
         zk.stop()
+    shutil.rmtree(work, ignore_errors=True)  # kept when the run failed, for the brokers' logs
     Path(args.out).write_text(json.dumps(results, indent=1))
     print(table(results, "ours"))
     if args.tansu:

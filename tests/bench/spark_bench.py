@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -325,6 +326,7 @@ def main(argv: list[str]) -> int:
             spark.stop()
         broker.stop()
         zk.stop()
+    shutil.rmtree(work, ignore_errors=True)  # kept when the run failed, for the brokers' logs
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=1))
     print(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -174,6 +175,7 @@ def main(argv: list[str]) -> int:
     finally:
         broker.stop()
         zk.stop()
+    shutil.rmtree(work, ignore_errors=True)  # kept when the run failed, for the brokers' logs
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=1))
     print(f"\nOne broker, {args.size}-byte records, acks=all, medians of {args.rounds} rounds:\n")
