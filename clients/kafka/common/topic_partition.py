@@ -5,16 +5,17 @@ A topic name and a partition number: the key of almost every map in the broker.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class TopicPartition:
+class TopicPartition(NamedTuple):
     """Names one partition of one topic; prints as `topic-partition`, as Java's toString does.
 
-    # PORT: Java caches its hash code in a mutable field; a frozen dataclass hashes the
-    (topic, partition) tuple, which gives the same equality semantics. `order=True` sorts by
-    topic then partition, which Kafka gets from explicit comparators where it needs an order.
+    # PORT: a named tuple, not a class with fields: it is the key of almost every per-partition map in the broker
+    and the clients, and a tuple's hash and equality run in C (a frozen dataclass's are Python calls, about 0.3 us
+    a lookup). Equality is Java's (same topic, same partition; Java caches its hash code in a field). Ordering sorts
+    by topic then partition, which Kafka gets from explicit comparators where it needs an order. It also compares
+    equal to a plain `(topic, partition)` tuple, which nothing here relies on.
     """
 
     topic: str
