@@ -46,7 +46,15 @@ class ReceiveBufferPool(MemoryPool):
     # records. A buffer is reused only when CPython's reference count shows that nothing but this pool holds it: no
     # response, record batch or memoryview (each view holds its buffer) is left of the frame it last received, so
     # nothing a user holds can see its bytes change. Records handed to the user are copies in any case. Accounting is
-    # MemoryPool.NONE's: nothing is counted and the pool never runs out."""
+    # MemoryPool.NONE's: nothing is counted and the pool never runs out.
+    #
+    # PORT: a block of each new largest frame size is allocated and freed once, unused, before the pooled buffer is
+    # made. Without the pool every response buffer was freed, and glibc's malloc, on freeing such a block (mapped, as
+    # it is above 128 KB), raises its mmap threshold to the block's size and its trim threshold to twice that. The
+    # pool frees nothing, so the thresholds stayed at their start (128 KB): the top of the heap was given back to the
+    # kernel whenever 128 KB of it was free and faulted in again, page by page, for the next fetch's records (each
+    # value a bytes object of its own from malloc), about a fifth of the consumer's CPU at 10 KB records. A JVM
+    # keeps its heap too. The block is made with bytes(size), which glibc's calloc maps without touching a page."""
 
     #: Frames below this size get a new bytearray, as with MemoryPool.NONE.
     MIN_POOLED_SIZE = 128 * 1024
@@ -55,10 +63,11 @@ class ReceiveBufferPool(MemoryPool):
 
     _FREE_REFS = _refs_of_a_free_buffer()
 
-    __slots__ = ("_buffers",)
+    __slots__ = ("_buffers", "_largest")
 
     def __init__(self) -> None:
         self._buffers: list[bytearray] = []
+        self._largest = 0
 
     def buffer(self, size: int) -> bytearray | memoryview:
         """A writable buffer of exactly `size` bytes, its content undefined."""
@@ -73,6 +82,10 @@ class ReceiveBufferPool(MemoryPool):
                 if len(buffer) >= size:
                     return memoryview(buffer)[:size]
                 too_small = buffer
+        if size > self._largest:
+            # Freed once, a block of this size sets glibc's dynamic thresholds (see the class notes).
+            self._largest = size
+            bytes(size)
         new = bytearray(size)
         if too_small is not None:
             buffers[buffers.index(too_small)] = new  # a free buffer too small for this frame gives way
