@@ -118,10 +118,11 @@ class AbstractFetch(abc.ABC):
                         )
                     raise RuntimeError(message)
                 fetch_offset = request_data.fetch_offset
-                self._log.debug(
-                    f"Fetch {self.fetch_config.isolation_level.name} at offset {fetch_offset} for partition "
-                    f"{partition} returned fetch data {partition_data}"
-                )
+                if self._log.is_debug_enabled():
+                    self._log.debug(
+                        f"Fetch {self.fetch_config.isolation_level.name} at offset {fetch_offset} for partition "
+                        f"{partition} returned fetch data {partition_data}"
+                    )
                 partition_error = Errors.for_code(partition_data.error_code)
                 if partition_error in (Errors.NOT_LEADER_OR_FOLLOWER, Errors.FENCED_LEADER_EPOCH):
                     current_leader = partition_data.current_leader
