@@ -186,9 +186,11 @@ def create_network_client(
     metrics: Metrics | None = None,
     metrics_grp_prefix: str = "",
     throttle_time_sensor: Sensor | None = None,
+    write_on_send: bool = False,
 ) -> NetworkClient:
     """A NetworkClient configured from the common client settings of `config`, with either `metadata` (the
-    default metadata updater) or a `metadata_updater` (the admin client's)."""
+    default metadata updater) or a `metadata_updater` (the admin client's); `write_on_send`: the selector's (see
+    kafka.common.network.selector)."""
     from kafka.clients.default_host_resolver import DefaultHostResolver
     from kafka.clients.network_client import NetworkClient
     from kafka.common.network.network_receive import ReceiveBufferPool
@@ -209,6 +211,7 @@ def create_network_client(
             memory_pool=ReceiveBufferPool(),
             metrics=metrics,
             metric_grp_prefix=metrics_grp_prefix,
+            write_on_send=write_on_send,
         )
         return NetworkClient(
             selector,

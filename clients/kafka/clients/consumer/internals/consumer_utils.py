@@ -75,6 +75,10 @@ def create_consumer_network_client(
         metrics=metrics,
         metrics_grp_prefix=CONSUMER_METRIC_GROUP_PREFIX,
         throttle_time_sensor=throttle_time_sensor,
+        # PORT: Java's selector writes a request in the poll after send(); here send() writes it at once
+        # (kafka.common.network.selector's write_on_send). The next Fetch goes out as soon as it is built, before the
+        # rest of the poll that transmits it, without registering for writability and back (two epoll_ctl).
+        write_on_send=True,
     )
     # Polls block at most a heartbeat interval, so the heartbeat thread is not kept from the client for long.
     heartbeat_interval_ms = config.get_int(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG)
