@@ -768,6 +768,8 @@ class ProducerStateManager(Logging):
         self._last_snap_offset = log_start_offset if latest is None else latest
 
     def _remove_unreplicated_transactions(self, offset: int) -> None:
+        if not self._unreplicated_txns:  # every high watermark move of a log without transactions
+            return
         for first_offset, txn in list(self._unreplicated_txns.items()):
             if txn.last_offset is not None and txn.last_offset < offset:
                 del self._unreplicated_txns[first_offset]

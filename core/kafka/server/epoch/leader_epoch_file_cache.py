@@ -57,6 +57,11 @@ class LeaderEpochFileCache(Logging):
         self._lock = ReentrantReadWriteLock()
         # epoch -> EpochEntry, sorted by epoch (Kafka's TreeMap).
         self._epochs: SortedDict = SortedDict()
+        # PORT: the entry of the largest epoch, kept beside the map by every change (under the write lock) and read
+        # without the lock: one attribute read is a consistent snapshot, as a read under the lock is. A leader asks
+        # for its latest epoch's end offset on every follower fetch, and a follower for its latest epoch on every
+        # fetch it builds and every batch it appends; the lock and SortedDict.peekitem cost more than the answer.
+        self._latest: EpochEntry | None = None
         with self._lock.write():
             for entry in checkpoint.read():
                 self._assign(entry)
@@ -69,8 +74,7 @@ class LeaderEpochFileCache(Logging):
         # The common case, every batch a follower or leader appends in the current epoch: nothing to update. Checked
         # as _assign checks first, before an entry and its closure are made.
         if epoch >= 0 and start_offset >= 0:
-            with self._lock.read():
-                last_entry = self._epochs.peekitem(-1)[1] if self._epochs else None
+            last_entry = self._latest
             if last_entry is not None and last_entry.epoch == epoch and start_offset >= last_entry.start_offset:
                 return
         entry = EpochEntry(epoch, start_offset)
@@ -95,6 +99,7 @@ class LeaderEpochFileCache(Logging):
             if is_update_needed():
                 self._maybe_truncate_non_monotonic_entries(entry)
                 self._epochs[entry.epoch] = entry
+                self._latest = entry  # the largest epoch now: the entries above it were removed
                 return True
             return False
 
@@ -124,6 +129,8 @@ class LeaderEpochFileCache(Logging):
                 break
             removed.append(entry)
             del self._epochs[epoch]
+        if removed:
+            self._latest = self._epochs.peekitem(-1)[1] if self._epochs else None
         return removed
 
     def non_empty(self) -> bool:
@@ -133,14 +140,11 @@ class LeaderEpochFileCache(Logging):
 
     def latest_entry(self) -> EpochEntry | None:
         """The entry of the largest epoch, if any."""
-        with self._lock.read():
-            if not self._epochs:
-                return None
-            return self._epochs.peekitem(-1)[1]
+        return self._latest
 
     def latest_epoch(self) -> int | None:
         """The largest epoch with messages, if any: the current leader epoch on a leader."""
-        entry = self.latest_entry()
+        entry = self._latest
         return None if entry is None else entry.epoch
 
     def previous_epoch(self) -> int | None:
@@ -168,7 +172,13 @@ class LeaderEpochFileCache(Logging):
 
         # PORT: `log_end_offset` may be passed, as in Kafka 3.x's signature, by a caller that already
         holds the log end offset; otherwise the supplier given at construction is asked, as in 2.8.
+
+        # PORT: the latest epoch, asked for on every follower fetch, is answered from the latest entry without the
+        # lock (see __init__), unless the answer is logged.
         """
+        latest = self._latest
+        if latest is not None and latest.epoch == requested_epoch and not self.is_debug_enabled():
+            return requested_epoch, self._log_end_offset() if log_end_offset is None else log_end_offset
         with self._lock.read():
             epochs = self._epochs
             if requested_epoch == UNDEFINED_EPOCH:
@@ -219,6 +229,7 @@ class LeaderEpochFileCache(Logging):
                 first_before_start_offset = removed_entries[-1]
                 updated_first_entry = EpochEntry(first_before_start_offset.epoch, start_offset)
                 self._epochs[updated_first_entry.epoch] = updated_first_entry
+                self._latest = self._epochs.peekitem(-1)[1]
                 self._flush()
                 self.debug(
                     f"Cleared entries {_seq(removed_entries)} and rewrote first entry {updated_first_entry} after "
@@ -229,12 +240,14 @@ class LeaderEpochFileCache(Logging):
         """Remove every entry and write the empty checkpoint."""
         with self._lock.write():
             self._epochs.clear()
+            self._latest = None
             self._flush()
 
     def clear(self) -> None:
         """Remove every entry without writing the checkpoint."""
         with self._lock.write():
             self._epochs.clear()
+            self._latest = None
 
     def epoch_entries(self) -> list[EpochEntry]:
         """The entries, by increasing epoch."""
