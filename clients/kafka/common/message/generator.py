@@ -511,6 +511,13 @@ class MessageGenerator:
             return f"{expr} is not None"
         if f.is_array:
             return f"{expr} is None or len({expr}) > 0"
+        struct = self.structs.get(f.type) if f.is_struct else None
+        if struct is not None and all(not (sf.is_array or sf.is_struct) for sf in struct.fields):
+            # What `!= T()` decides (Message.__eq__ field by field), without making a default T and calling
+            # __eq__: a writer checks every struct-typed tagged field of every object it writes.
+            checks = [f"type(_v := {expr}) is not {f.type}"]
+            checks += [f"_v.{snake_case(sf.name)} != {self.default_expr(sf)}" for sf in struct.fields]
+            return "(" + " or ".join(checks) + " or bool(_v._unknown_tagged_fields))"
         return f"{expr} != {d}"
 
     def _write_value(self, src: _Source, f: FieldSpec, v: int, expr: str, nullable: bool, w: str, b: str) -> None:
