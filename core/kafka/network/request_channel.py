@@ -37,7 +37,7 @@ from kafka.common.utils.time import Time
 from kafka.metrics.kafka_metrics_group import KafkaMetricsGroup
 from kafka.metrics.kafka_yammer_metrics import KafkaYammerMetrics
 from kafka.metrics.yammer.gauge import Gauge
-from kafka.metrics.yammer.histogram import Histogram
+from kafka.metrics.yammer.histogram import Histogram, update_histograms
 from kafka.metrics.yammer.meter import Meter
 from kafka.utils.logging import TRACE, Logging
 from kafka.utils.time_unit import TimeUnit
@@ -546,6 +546,13 @@ class RequestMetrics(KafkaMetricsGroup):
             self.total_time_hist,
             self.request_bytes_hist,
         )
+        # Produce and Fetch also record the conversion time and temporary memory, after the `times`.
+        self._conversion_hists = (
+            (self.message_conversions_time_hist, self.temp_memory_bytes_hist)
+            if self.message_conversions_time_hist is not None and self.temp_memory_bytes_hist is not None
+            else None
+        )
+        self._time_and_conversion_hists = self._time_hists + (self._conversion_hists or ())
         self._nanoseconds = KafkaYammerMetrics.default_registry().time.nanoseconds
 
     def clock_nanoseconds(self) -> int:
@@ -560,13 +567,10 @@ class RequestMetrics(KafkaMetricsGroup):
         if meter is None:
             meter = self.request_rate(version)
         meter.mark(1, now_ns)
-        for hist, value in zip(self._time_hists, times):
-            hist.update(value, now_ns)
-        if conversions is not None:
-            if self.message_conversions_time_hist is not None:
-                self.message_conversions_time_hist.update(conversions[0], now_ns)
-            if self.temp_memory_bytes_hist is not None:
-                self.temp_memory_bytes_hist.update(conversions[1], now_ns)
+        if conversions is not None and self._conversion_hists is not None:
+            update_histograms(self._time_and_conversion_hists, times + conversions, now_ns)
+        else:
+            update_histograms(self._time_hists, times, now_ns)
 
     def request_rate(self, version: int) -> Meter:
         """The RequestsPerSec meter of one version of the request (tags request, version)."""

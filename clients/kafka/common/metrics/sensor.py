@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import enum
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final, overload
 
 from kafka.common.metrics.compound_stat import CompoundStat
@@ -77,10 +77,16 @@ class _StatAndConfig:
 
     __slots__ = ("stat", "record", "fixed_config", "metric")
 
-    def __init__(self, stat: Stat, fixed_config: MetricConfig, metric: KafkaMetric | None = None) -> None:
+    def __init__(
+        self,
+        stat: Stat,
+        fixed_config: MetricConfig,
+        metric: KafkaMetric | None = None,
+        record: Callable[[MetricConfig, float, int], None] | None = None,
+    ) -> None:
         self.stat = stat
         # Bound once: Sensor.record runs for every poll and request of a selector.
-        self.record = stat.record
+        self.record = stat.record if record is None else record
         self.fixed_config = fixed_config
         self.metric = metric
 
@@ -214,7 +220,13 @@ class Sensor:
             if self.has_expired():
                 return False
             stat_config = config if config is not None else self._config
-            self._stats.append(_StatAndConfig(stat, stat_config))
+            record_steps = getattr(stat, "record_steps", None)
+            if record_steps is not None:
+                # A Meter: its two stats recorded directly (Meter.record_steps).
+                for part, record in record_steps():
+                    self._stats.append(_StatAndConfig(part, stat_config, record=record))
+            else:
+                self._stats.append(_StatAndConfig(stat, stat_config))
             for m in stat.stats():
                 metric = KafkaMetric(self._metric_lock, m.name, m.stat, stat_config, self._time)
                 if metric.metric_name() not in self._metrics:

@@ -49,8 +49,9 @@ class SystemTime(Time):
     def milliseconds(self) -> int:
         return _time.time_ns() // 1_000_000
 
-    def nanoseconds(self) -> int:
-        return _time.monotonic_ns()
+    # The C function itself (a builtin is not bound to the instance): the broker reads this clock ~30 times per
+    # request, and a Python method around it doubled the cost of each read.
+    nanoseconds = staticmethod(_time.monotonic_ns)
 
     def sleep(self, ms: int) -> None:
         if ms > 0:

@@ -6,14 +6,16 @@ quantiles from a sample (`snapshot()`): exponentially decaying (biased towards t
 
 from __future__ import annotations
 
+import heapq
 import math
 import threading
+from collections.abc import Sequence
 from typing import Final
 
 from kafka.common.utils.time import Time
 from kafka.metrics.yammer.sample import ExponentiallyDecayingSample, Sample, Snapshot, UniformSample
 
-__all__ = ["Histogram"]
+__all__ = ["Histogram", "update_histograms"]
 
 DEFAULT_SAMPLE_SIZE: Final = 1028
 DEFAULT_ALPHA: Final = 0.015
@@ -107,3 +109,49 @@ class Histogram:
             return self._sample.get_snapshot()
 
     get_snapshot = snapshot
+
+
+def update_histograms(histograms: Sequence[Histogram], values: Sequence[int | float], now_ns: int) -> None:
+    """`histograms[i].update(values[i], now_ns)` for each i, in one call.
+
+    # PORT: Yammer updates each histogram on its own; a response's request metrics update 8-10 of them, and on
+    # CPython two method calls per histogram (Histogram.update, ExponentiallyDecayingSample.update) cost more than
+    # the updates. For a biased (exponentially decaying) histogram both are written out here, the same steps under
+    # the same lock; any other sample goes through Histogram.update."""
+    exponential = ExponentiallyDecayingSample
+    heappush = heapq.heappush
+    heapreplace = heapq.heapreplace
+    for hist, value in zip(histograms, values):
+        sample = hist._sample
+        if type(sample) is not exponential:
+            hist.update(value, now_ns)
+            continue
+        lock = hist._lock
+        lock.acquire()
+        try:
+            # ExponentiallyDecayingSample.update
+            if now_ns >= sample._next_scale_time_ns:
+                sample._rescale(now_ns)
+            t = now_ns // 1_000_000_000 - sample._start_time_s
+            if t != sample._weight_t:
+                sample._weight_t = t
+                sample._weight_value = math.exp(sample._alpha * t)
+            priority = sample._weight_value / (1.0 - sample._random())
+            sample._count = count = sample._count + 1
+            if count <= sample._reservoir_size:
+                heappush(sample._values, (priority, value))
+            elif sample._values[0][0] < priority:
+                heapreplace(sample._values, (priority, value))
+            # Histogram.update
+            hist._count = count = hist._count + 1
+            if value < hist._min:
+                hist._min = value
+            if value > hist._max:
+                hist._max = value
+            hist._sum += value
+            mean = hist._mean_acc
+            delta = value - mean
+            hist._mean_acc = mean = mean + delta / count
+            hist._m2 += delta * (value - mean)
+        finally:
+            lock.release()

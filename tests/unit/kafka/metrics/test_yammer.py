@@ -22,6 +22,7 @@ from kafka.metrics.yammer import (
     Timer,
     UniformSample,
 )
+from kafka.metrics.yammer.histogram import update_histograms
 from kafka.metrics.yammer.metrics_registry import Metric
 from kafka.utils.time_unit import TimeUnit
 
@@ -270,3 +271,31 @@ def test_updates_with_the_time_the_caller_read_equal_updates_that_read_it() -> N
     assert m1.fifteen_minute_rate == pytest.approx(m2.fifteen_minute_rate)
     assert h1.snapshot().get_values() == h2.snapshot().get_values()
     assert (h1.count, h1.mean, h1.std_dev) == (h2.count, h2.mean, h2.std_dev)
+
+
+def test_update_histograms_equals_updating_each() -> None:
+    """update_histograms (the request metrics' one call per response) leaves biased histograms as Histogram.update
+    does, through reservoir replacement and the hourly rescale, and passes other samples to Histogram.update."""
+    t1, t2 = MockTime(start_ms=0, start_ns=0), MockTime(start_ms=0, start_ns=0)
+    one = [Histogram(ExponentiallyDecayingSample(8, 0.015, t1, random.Random(seed))) for seed in (1, 2)]
+    two = [Histogram(ExponentiallyDecayingSample(8, 0.015, t2, random.Random(seed))) for seed in (1, 2)]
+    one.append(Histogram(UniformSample(8, random.Random(3))))
+    two.append(Histogram(UniformSample(8, random.Random(3))))
+    for i in range(60):
+        values = (i % 7, 3 * i - 50, i * 0.5)
+        for h, v in zip(one, values):
+            h.update(v, t1.nanoseconds())
+        update_histograms(two, values, t2.nanoseconds())
+        step = 3_600_001 if i == 40 else 7_000
+        t1.sleep(step)
+        t2.sleep(step)
+    for h1, h2 in zip(one, two):
+        assert sorted(h1.snapshot().get_values()) == sorted(h2.snapshot().get_values())
+        assert (h1.count, h1.min, h1.max, h1.sum, h1.mean, h1.std_dev) == (
+            h2.count,
+            h2.min,
+            h2.max,
+            h2.sum,
+            h2.mean,
+            h2.std_dev,
+        )

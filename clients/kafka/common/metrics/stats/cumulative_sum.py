@@ -21,5 +21,9 @@ class CumulativeSum(MeasurableStat):
     def record(self, config: MetricConfig, value: float, time_ms: int) -> None:
         self._total += value
 
+    def record_one(self, config: MetricConfig, value: float, time_ms: int) -> None:
+        """record(config, 1.0, time_ms): a counting Meter's total, recorded by its sensor (see Meter.record_steps)."""
+        self._total += 1.0
+
     def measure(self, config: MetricConfig, now: int) -> float:
         return self._total

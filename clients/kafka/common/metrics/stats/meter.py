@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kafka.common.metrics.compound_stat import CompoundStat, NamedMeasurable
@@ -14,6 +15,7 @@ from kafka.common.metrics.stats.windowed_sum import WindowedSum
 if TYPE_CHECKING:
     from kafka.common.metric_name import MetricName
     from kafka.common.metrics.metric_config import MetricConfig
+    from kafka.common.metrics.stat import Stat
     from kafka.common.metrics.stats.sampled_stat import SampledStat
 
 __all__ = ["Meter"]
@@ -50,3 +52,12 @@ class Meter(CompoundStat):
     def record(self, config: MetricConfig, value: float, time_ms: int) -> None:
         self._rate.stat.record(config, value, time_ms)  # Rate.record, inline
         self._total.record(config, 1.0 if self._count_only else value, time_ms)
+
+    def record_steps(self) -> list[tuple[Stat, Callable[[MetricConfig, float, int], None]]]:
+        """What `record` does, as the stats it records into and the call for each, in its order.
+
+        # PORT: a Sensor records a Meter through these rather than through `record` (one Python call less for each
+        # of the meters a selector records per request); the values recorded are the same."""
+        rate_stat = self._rate.stat
+        total = self._total
+        return [(rate_stat, rate_stat.record), (total, total.record_one if self._count_only else total.record)]

@@ -8,7 +8,7 @@ windows together are reset when measured. Subclasses say how a value updates a s
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from kafka.common.metrics.measurable_stat import MeasurableStat
 
@@ -38,8 +38,24 @@ class Sample:
         return time_ms - self.last_window_ms >= config.time_window_ms or self.event_count >= config.event_window
 
 
+# What a subclass's `update` does, for SampledStat.record to do it without the call: anything (call it), add the
+# value to the sample, add 1.0.
+UPDATE_CALLS: Final = 0
+UPDATE_ADDS_VALUE: Final = 1
+UPDATE_ADDS_ONE: Final = 2
+
+
 class SampledStat(MeasurableStat):
     """Base of the windowed stats (see the module docstring). Not thread-safe: the sensor's metric lock guards it."""
+
+    #: What this class's `update` does (UPDATE_*): declared by a class beside its `update`; a subclass that
+    #: overrides `update` without declaring it gets UPDATE_CALLS.
+    update_kind: ClassVar[int] = UPDATE_CALLS
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        if "update" in cls.__dict__ and "update_kind" not in cls.__dict__:
+            cls.update_kind = UPDATE_CALLS
 
     def __init__(self, initial_value: float) -> None:
         self._initial_value = initial_value
@@ -56,7 +72,15 @@ class SampledStat(MeasurableStat):
             samples.append(sample)
         if time_ms - sample.last_window_ms >= config._time_window_ms or sample.event_count >= config._event_window:
             sample = self._advance(config, time_ms)
-        self.update(sample, config, value, time_ms)
+        # The subclass's update, inline when it only adds (WindowedSum, WindowedCount, Avg): every request's sensors
+        # record into these.
+        kind = self.update_kind
+        if kind == UPDATE_ADDS_VALUE:
+            sample.value += value
+        elif kind == UPDATE_ADDS_ONE:
+            sample.value += 1.0
+        else:
+            self.update(sample, config, value, time_ms)
         sample.event_count += 1
 
     def _advance(self, config: MetricConfig, time_ms: int) -> Sample:

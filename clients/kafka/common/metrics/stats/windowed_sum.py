@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from kafka.common.metrics.stats.sampled_stat import Sample, SampledStat
+from kafka.common.metrics.stats.sampled_stat import UPDATE_ADDS_VALUE, Sample, SampledStat
 
 if TYPE_CHECKING:
     from kafka.common.metrics.metric_config import MetricConfig
@@ -17,6 +17,8 @@ class WindowedSum(SampledStat):
 
     def __init__(self) -> None:
         super().__init__(0.0)
+
+    update_kind = UPDATE_ADDS_VALUE
 
     def update(self, sample: Sample, config: MetricConfig, value: float, time_ms: int) -> None:
         sample.value += value

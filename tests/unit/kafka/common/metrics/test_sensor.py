@@ -273,3 +273,55 @@ def test_sensor_reaching_an_ancestor_twice_is_refused() -> None:
     b = Sensor(None, "b", [a], config, Time.SYSTEM, 10, RecordingLevel.INFO)
     with pytest.raises(ValueError, match=r"Circular dependency in sensors: a is its own parent\."):
         Sensor(None, "c", [b, a], config, Time.SYSTEM, 10, RecordingLevel.INFO)
+
+
+def test_sensor_records_meters_and_adding_stats_as_their_own_record_does() -> None:
+    """A sensor records a Meter through Meter.record_steps and the adding sampled stats without their update call;
+    the metrics read the same as stats recorded through Meter.record and through a subclass's own update (a subclass
+    overriding update is called), over several windows."""
+    from kafka.common.metrics.stats import Max, WindowedCount
+
+    class CallingSum(WindowedSum):
+        def update(self, sample, config, value, time_ms):  # type: ignore[no-untyped-def]
+            sample.value += value
+
+    assert CallingSum.update_kind == 0 and WindowedCount.update_kind == 2 and Avg.update_kind == 1
+    time = MockTime(start_ms=0, start_ns=0)
+    config = MetricConfig(samples=3, time_window_ms=1000)
+    with Metrics(config, time=time) as metrics:
+        sensor = metrics.sensor("s")
+
+        def name(n: str) -> MetricName:
+            return metrics.metric_name(n, "g")
+
+        sensor.add(Meter(name("sum-rate"), name("sum-total"), TimeUnit.SECONDS, WindowedSum()))
+        sensor.add(Meter(name("count-rate"), name("count-total"), TimeUnit.SECONDS, WindowedCount()))
+        for stat_name, stat in (("avg", Avg()), ("wsum", WindowedSum()), ("wcount", WindowedCount()), ("max", Max())):
+            sensor.add(name(stat_name), stat)
+        sensor.add(name("calling"), CallingSum())
+        direct_sum = Meter(name("a"), name("b"), TimeUnit.SECONDS, WindowedSum())
+        direct_count = Meter(name("c"), name("d"), TimeUnit.SECONDS, WindowedCount())
+        direct = {
+            "avg": Avg(),
+            "wsum": CallingSum(),
+            "calling": CallingSum(),
+            "max": Max(),
+        }
+        for i in range(40):
+            value = float(i % 9)
+            sensor.record(value)
+            now = time.milliseconds()
+            direct_sum.record(config, value, now)
+            direct_count.record(config, value, now)
+            for stat in direct.values():
+                stat.record(config, value, now)
+            time.sleep(170)
+            now = time.milliseconds()
+            got = {n.name: m.metric_value() for n, m in metrics.metrics().items() if n.group == "g"}
+            want_sum = {m.name.name: m.stat.measure(config, now) for m in direct_sum.stats()}
+            want_count = {m.name.name: m.stat.measure(config, now) for m in direct_count.stats()}
+            assert (got["sum-total"], got["sum-rate"]) == (want_sum["b"], want_sum["a"])
+            assert (got["count-total"], got["count-rate"]) == (want_count["d"], want_count["c"])
+            for stat_name, stat in direct.items():
+                assert got[stat_name] == stat.measure(config, now), stat_name
+            assert got["wcount"] == float(sum(s.event_count for s in direct["max"].samples))
