@@ -24,6 +24,7 @@ from kafka.clients.manual_metadata_updater import ManualMetadataUpdater
 from kafka.clients.network_client import NetworkClient
 from kafka.cluster.broker import BrokerEndPoint
 from kafka.common.network.channel_builders import ChannelBuilders
+from kafka.common.network.network_receive import ReceiveBufferPool
 from kafka.common.network.selectable import Selectable
 from kafka.common.network.selector import Selector
 from kafka.common.node import Node
@@ -74,11 +75,15 @@ class ReplicaFetcherBlockingSend(BlockingSend):
             if dynamic_config is not None:
                 dynamic_config.add_reconfigurable(channel_builder)
                 self._reconfigurable_channel_builder = (dynamic_config, channel_builder)
+        # PORT: the responses are received into the clients' ReceiveBufferPool (Kafka: MemoryPool.NONE, a new buffer
+        # each): a fetch response of up to replica.fetch.response.max.bytes goes into a buffer an earlier one used
+        # once nothing refers to it (its records are in the log by then), not into a new zero-filled bytearray.
         selector = Selector(
             broker_config.connections_max_idle_ms,
             time,
             log_context,
             channel_builder=channel_builder,
+            memory_pool=ReceiveBufferPool(),
             write_on_send=True,
         )
         self._network_client = NetworkClient(
