@@ -7,16 +7,29 @@ A one-partition topic, RF=3, min.insync.replicas=2, is written by librdkafka wit
 serves the Produce requests and the two followers' Fetches; the two followers only fetch and append, so their CPU
 per MB is what a follower costs per replicated byte. With `--rate N` the records are sent one per request at N
 records/s (linger.ms=0) and the figure of interest is CPU per record: a follower's cost per round trip.
-`--profile FILE` records the first follower with py-spy (`--threads --gil -f raw`: the samples holding the GIL)
-while the records are written; `--strace FILE` counts its system calls instead (`strace -c -f`); with `--leader`
-both watch the partition's leader instead.
+`--profile FILE` records the first follower with py-spy (`--threads --gil -f raw`: the samples holding the GIL;
+with `--on-cpu` the samples of threads on a CPU) while the records are written; `--strace FILE` counts its system
+calls instead (`strace -c -f`); with `--leader` both watch the partition's leader instead.
+
+    .venv/bin/python -m tests.bench.replication_probe --size 1024 --rate 200 --seconds 10 --hops
+
+`--hops` runs the brokers with the request log (`kafka.request.logger`) at DEBUG and splits an acks=all record's
+round trip by hop from the leader's log: the Produce's queue, local (append, and the parked follower fetches
+completed and answered by the same handler), remote (replication) and response times; the follower fetches that
+waited for the record (their response queue and send time: leader to follower) and the next fetch of each follower
+(its arrival after the answer to the last one was sent: the follower's turnaround; its queue and local time: the
+follower's position, the high watermark and the Produce completed). Medians in ms over the run's records.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import itertools
+import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -94,6 +107,50 @@ def produce(bootstrap: str, topic: str, count: int, size: int, rate: int) -> flo
     return produce_all(Producer(conf), topic, count, size, rate)
 
 
+_TIMES = ("totalTimeMs", "requestQueueTimeMs", "localTimeMs", "remoteTimeMs", "responseQueueTimeMs", "sendTimeMs")
+
+
+def request_log_hops(path: Path, since: float, until: float) -> dict[str, Any]:
+    """The hops of the acks=all round trip, from a leader's request log (see the module notes): medians in ms of
+    the Produce requests and of each follower's fetches completed in [since, until] (epoch seconds). A line's
+    timestamp (ms) is its request's completion; completion minus totalTimeMs is its arrival."""
+    rows: list[tuple[float, str, str, dict[str, Any]]] = []
+    for line in path.read_text().splitlines():
+        if "Completed request:" not in line:
+            continue
+        at = datetime.datetime.strptime(line[1:24], "%Y-%m-%d %H:%M:%S,%f").timestamp()
+        if not since <= at <= until:
+            continue
+        desc = json.loads(line.split("Completed request:", 1)[1].rsplit(" (kafka.request.logger)", 1)[0])
+        header = desc["requestHeader"]
+        rows.append((at * 1000, header["requestApiKeyName"], header["clientId"], desc))
+
+    def medians(entries: list[dict[str, Any]]) -> dict[str, float]:
+        if not entries:
+            return {}
+        return {k: round(statistics.median(e[k] for e in entries), 3) for k in _TIMES}
+
+    result: dict[str, Any] = {"produce": medians([d for _, api, _, d in rows if api == "PRODUCE"])}
+    for client in sorted({c for _, api, c, _ in rows if api == "FETCH"}):
+        fetches = [(at, d) for at, api, c, d in rows if api == "FETCH" and c == client]
+        # A fetch that waited in the purgatory was answered when a record arrived; the next one reports the
+        # follower's new position.
+        waited = [d for _, d in fetches if d["remoteTimeMs"] > 0.5]
+        turnaround: list[float] = []
+        after_waited: list[dict[str, Any]] = []
+        for (end, d), (next_end, next_d) in itertools.pairwise(fetches):
+            if d["remoteTimeMs"] > 0.5:
+                turnaround.append(next_end - next_d["totalTimeMs"] - end)
+                after_waited.append(next_d)
+        result[client] = {
+            "fetches": len(fetches),
+            "waited": medians(waited),
+            "turnaround_ms": round(statistics.median(turnaround), 3) if turnaround else None,
+            "next_fetch": medians(after_waited),
+        }
+    return result
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--size", type=int, default=10_240)
@@ -104,15 +161,30 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--profile", default="", help="py-spy raw output file for the first follower (or --leader)")
     ap.add_argument("--strace", default="", help="strace -c output file for the first follower (or --leader)")
     ap.add_argument("--leader", action="store_true", help="--profile and --strace watch the leader instead")
+    ap.add_argument(
+        "--on-cpu", action="store_true", help="--profile samples the threads on a CPU (py-spy without --gil)"
+    )
+    ap.add_argument("--hops", action="store_true", help="the round trip by hop, from the leader's request log")
     args = ap.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="replication-probe-"))
     (work / "zk").mkdir()
     zk = ZooKeeperServer(work / "zk")
     zk.start()
     cluster = KafkaCluster(work, f"{zk.connect_string}/replication-probe")
+    saved_log4j = os.environ.get("KAFKA_LOG4J_OPTS")
+    if args.hops:
+        root = Path(__file__).resolve().parents[2]
+        log4j = (root / "config" / "log4j.properties").read_text()
+        log4j = log4j.replace("log4j.logger.kafka.request.logger=WARN,", "log4j.logger.kafka.request.logger=DEBUG,")
+        (work / "log4j.properties").write_text(log4j)
+        os.environ["KAFKA_LOG4J_OPTS"] = f"-Dlog4j.configuration=file:{work / 'log4j.properties'}"
     spy: subprocess.Popen[bytes] | None = None
     try:
         cluster.start()
+        if saved_log4j is None:
+            os.environ.pop("KAFKA_LOG4J_OPTS", None)
+        else:
+            os.environ["KAFKA_LOG4J_OPTS"] = saved_log4j
         topic = f"probe-{time.monotonic_ns()}"
         create_topic(cluster.bootstrap, topic, partitions=1)
         leader = partition_leader(cluster.bootstrap, topic)
@@ -130,7 +202,7 @@ def main(argv: list[str]) -> int:
                     py_spy,
                     "record",
                     "--threads",
-                    "--gil",
+                    *([] if args.on_cpu else ["--gil"]),
                     "--nonblocking",
                     "-f",
                     "raw",
@@ -153,15 +225,17 @@ def main(argv: list[str]) -> int:
             )
             time.sleep(1)
         before = {i: cpu_seconds(p) for i, p in pids.items()}
-        threads_before = thread_cpu_seconds(pids[followers[0]])
+        threads_before = thread_cpu_seconds(pids[watched])
         if args.idle:
             count, elapsed = 1, args.seconds
             time.sleep(args.seconds)
         else:
+            since = time.time()
             elapsed = produce(cluster.bootstrap, topic, count, args.size, args.rate)
+            until = time.time()
         time.sleep(0.5)  # the followers' last fetches
         after = {i: cpu_seconds(p) for i, p in pids.items()}
-        threads_after = thread_cpu_seconds(pids[followers[0]])
+        threads_after = thread_cpu_seconds(pids[watched])
         if spy is not None:
             spy.send_signal(2)
             spy.wait(60)
@@ -177,11 +251,15 @@ def main(argv: list[str]) -> int:
                 f"{(after[i][2] - before[i][2]) / mb:.0f} page faults/MB, "
                 f"{(after[i][3] - before[i][3]) / count:.2f} context switches/record"
             )
-        names = thread_names(pids[followers[0]])
+        names = thread_names(pids[watched])
         used = sorted(((c - threads_before.get(t, 0.0), t) for t, c in threads_after.items()), reverse=True)
-        print(f"broker {followers[0]}'s busiest threads (CPU s):")
+        print(f"broker {watched}'s busiest threads (CPU s):")
         for cpu, tid in used[:6]:
             print(f"  {cpu:6.2f} {tid} {names.get(tid, '?')}")
+        if args.hops and not args.idle:
+            hops = request_log_hops(cluster.broker(leader).app_log_dir / "kafka-request.log", since + 1, until)
+            print(f"round trip by hop at the leader, broker {leader} (medians, ms):")
+            print(json.dumps(hops, indent=1))
     finally:
         if spy is not None and spy.poll() is None:
             spy.kill()
