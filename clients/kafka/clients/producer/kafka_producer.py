@@ -43,6 +43,7 @@ from kafka.clients.producer.internals.record_accumulator import (
     RecordAccumulator,
     register_partition_setter,
 )
+from kafka.clients.producer.internals.record_accumulator import append_to_partition as _append_to_partition
 from kafka.clients.producer.internals.sender import Sender, throttle_time_sensor
 from kafka.clients.producer.internals.sender_metrics_registry import SenderMetricsRegistry
 from kafka.clients.producer.internals.transaction_manager import TransactionManager
@@ -563,19 +564,40 @@ class KafkaProducer(Generic[K, V]):
             timestamp = now_ms if record.timestamp is None else record.timestamp
             # A custom partitioner hears of new batches (and may pick another partition for them).
             abort_on_new_batch = self._partitioner is not None
-            result = self._accumulator.append(
-                record.topic,
-                partition,
-                timestamp,
-                serialized_key,
-                serialized_value,
-                headers,
-                append_callbacks,
-                remaining_wait_ms,
-                abort_on_new_batch,
-                now_ms,
-                cluster,
-            )
+            accumulator = self._accumulator
+            # The compiled module's append_to_partition does the accumulator's common append in one call (it makes no
+            # new batch, so abort_on_new_batch does not concern it); None otherwise, and append runs.
+            if (
+                _append_to_partition is None
+                or (
+                    result := _append_to_partition(
+                        accumulator,
+                        topic,
+                        partition,
+                        timestamp,
+                        serialized_key,
+                        serialized_value,
+                        headers,
+                        append_callbacks,
+                        now_ms,
+                        cluster,
+                    )
+                )
+                is None
+            ):
+                result = accumulator.append(
+                    topic,
+                    partition,
+                    timestamp,
+                    serialized_key,
+                    serialized_value,
+                    headers,
+                    append_callbacks,
+                    remaining_wait_ms,
+                    abort_on_new_batch,
+                    now_ms,
+                    cluster,
+                )
             if result.abort_for_new_batch:
                 prev_partition = partition
                 self._on_new_batch(record.topic, cluster, prev_partition)

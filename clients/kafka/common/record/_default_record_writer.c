@@ -22,6 +22,11 @@
  * append_to_last_batch(dq, timestamp, key, value, headers, callback, now) is append_to_batch to a partition deque's last
  * batch answered with the accumulator's RecordAppendResult (the class given to register_append_result).
  *
+ * append_to_partition(accumulator, topic, partition, timestamp, key, value, headers, callbacks, now, cluster) is
+ * RecordAccumulator.append's common case (the partition's deque exists and its last batch takes the record): the same
+ * count of appends in progress, partition told to the callbacks, deque lock, checks, append_to_last_batch and sticky
+ * partition bookkeeping, answering None (having changed nothing but the callbacks' partition) for every other case.
+ *
  * new_append_callbacks(user_callback, interceptors, topic, record_partition) makes KafkaProducer's per-record
  * AppendCallbacks (the class given to register_append_callbacks) with its six slots set as its __init__ sets them.
  *
@@ -867,6 +872,276 @@ fire_callbacks(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+/* ---- the accumulator's append to a partition's open batch (RecordAccumulator.append's common case) ------------ */
+
+/* RecordAccumulator's _TopicInfo and the built-in partitioner's StickyPartitionInfo: their slots' offsets. */
+#define TOPIC_INFO_SLOTS 2
+static const char *const topic_info_slot_names[] = {"batches", "built_in_partitioner"};
+static Py_ssize_t topic_info_offsets[TOPIC_INFO_SLOTS];
+#define PARTITION_INFO_SLOTS 2
+static const char *const partition_info_slot_names[] = {"index", "produced_bytes"};
+static Py_ssize_t partition_info_offsets[PARTITION_INFO_SLOTS];
+static PyObject *g_topic_info_type, *g_partition_info_type;
+static PyObject *s_topic_info_map, *s_closed, *s_appends_in_progress, *s_sticky_partition_info, *s_sticky_batch_size,
+    *s_lock, *s_acquire, *s_release, *s_update_partition_info, *s_is_full;
+
+static PyObject *
+register_accumulator(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "register_accumulator takes 2 arguments");
+        return NULL;
+    }
+    Py_ssize_t offsets[TOPIC_INFO_SLOTS], info_offsets[PARTITION_INFO_SLOTS];
+    if (slot_offsets(args[0], topic_info_slot_names, TOPIC_INFO_SLOTS, offsets) < 0 ||
+        slot_offsets(args[1], partition_info_slot_names, PARTITION_INFO_SLOTS, info_offsets) < 0) {
+        return NULL;
+    }
+    if (s_topic_info_map == NULL) {
+        if (!(s_topic_info_map = intern("_topic_info_map")) || !(s_closed = intern("_closed")) ||
+            !(s_appends_in_progress = intern("_appends_in_progress")) ||
+            !(s_sticky_partition_info = intern("sticky_partition_info")) ||
+            !(s_sticky_batch_size = intern("sticky_batch_size")) || !(s_lock = intern("lock")) ||
+            !(s_acquire = intern("acquire")) || !(s_release = intern("release")) ||
+            !(s_update_partition_info = intern("update_partition_info")) || !(s_is_full = intern("is_full"))) {
+            return NULL;
+        }
+    }
+    memcpy(topic_info_offsets, offsets, sizeof offsets);
+    memcpy(partition_info_offsets, info_offsets, sizeof info_offsets);
+    Py_XSETREF(g_topic_info_type, Py_NewRef(args[0]));
+    Py_XSETREF(g_partition_info_type, Py_NewRef(args[1]));
+    Py_RETURN_NONE;
+}
+
+/* A borrowed attribute from an instance dict (dict lookups with interned names), or NULL (an exception set only on
+ * error). */
+static PyObject *
+dict_attr(PyObject *obj, PyObject *name)
+{
+    PyObject **dictptr = _PyObject_GetDictPtr(obj);
+    if (dictptr == NULL || *dictptr == NULL) {
+        return NULL;
+    }
+    return PyDict_GetItemWithError(*dictptr, name);
+}
+
+/* append_to_partition(accumulator, topic, partition, timestamp, key, value, headers, callbacks, now, cluster):
+ * RecordAccumulator.append's common case in one call: a record without headers (headers the empty tuple), with
+ * KafkaProducer's AppendCallbacks (the class given to register_append_callbacks), going to the topic's sticky
+ * partition (partition -1) or a given one, whose deque already exists and has a last batch with room. It does what
+ * append does on that path: counts itself in _appends_in_progress, sets the callbacks' partition, takes the deque's
+ * lock, re-checks the sticky partition and the accumulator's closed flag under it, appends to the last batch
+ * (append_to_last_batch), counts the appended bytes against the sticky partition (update_partition_info, called as
+ * append calls it, once they reach the sticky batch size) and returns the RecordAppendResult. It returns None having
+ * changed nothing but the callbacks' partition (which append sets again) in every other case: the caller then calls
+ * RecordAccumulator.append. */
+static PyObject *
+append_to_partition(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "append_to_partition takes 10 arguments");
+        return NULL;
+    }
+    if (g_topic_info_type == NULL || g_append_result_type == NULL || g_append_callbacks_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "register_accumulator was not called");
+        return NULL;
+    }
+    PyObject *accumulator = args[0], *topic = args[1], *partition = args[2], *headers = args[6],
+             *callbacks = args[7], *cluster = args[9];
+    PyObject *topic_info_map, *topic_info, *batches, *partitioner, *partition_info = NULL, *effective = partition, *dq,
+        *lock, *appends, *result = NULL, *r, *closed;
+    PyObject *lock_args[1];
+    Py_ssize_t count;
+    int locked = 0, counted = 0;
+    if (!PyTuple_CheckExact(headers) || PyTuple_GET_SIZE(headers) != 0 ||
+        !Py_IS_TYPE(callbacks, (PyTypeObject *)g_append_callbacks_type) || !PyLong_CheckExact(partition)) {
+        Py_RETURN_NONE;
+    }
+    int overflow = 0;
+    long long requested = PyLong_AsLongLongAndOverflow(partition, &overflow);
+    if (requested == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (overflow || requested < -1) {
+        Py_RETURN_NONE;
+    }
+    topic_info_map = dict_attr(accumulator, s_topic_info_map);
+    if (topic_info_map == NULL || !PyDict_CheckExact(topic_info_map)) {
+        goto not_handled;
+    }
+    topic_info = PyDict_GetItemWithError(topic_info_map, topic);
+    if (topic_info == NULL || !Py_IS_TYPE(topic_info, (PyTypeObject *)g_topic_info_type)) {
+        goto not_handled;
+    }
+    batches = SLOT(topic_info, topic_info_offsets, 0);
+    partitioner = SLOT(topic_info, topic_info_offsets, 1);
+    if (batches == NULL || partitioner == NULL || !PyDict_CheckExact(batches)) {
+        goto not_handled;
+    }
+    if (requested == -1) {
+        partition_info = dict_attr(partitioner, s_sticky_partition_info);
+        if (partition_info == NULL || !Py_IS_TYPE(partition_info, (PyTypeObject *)g_partition_info_type)) {
+            goto not_handled;
+        }
+        effective = SLOT(partition_info, partition_info_offsets, 0);
+        if (effective == NULL) {
+            goto not_handled;
+        }
+    }
+    dq = PyDict_GetItemWithError(batches, effective);
+    if (dq == NULL) {
+        goto not_handled;
+    }
+    lock = dict_attr(dq, s_lock);
+    appends = dict_attr(accumulator, s_appends_in_progress);
+    if (lock == NULL || appends == NULL || !PyList_CheckExact(appends)) {
+        goto not_handled;
+    }
+    /* From here on, as append: counted as an append in progress, the partition told, under the deque's lock. */
+    Py_XINCREF(partition_info);
+    Py_INCREF(partitioner);
+    Py_INCREF(dq);
+    Py_INCREF(lock);
+    Py_INCREF(appends);
+    if (PyList_Append(appends, Py_None) < 0) {
+        goto done;
+    }
+    counted = 1;
+    Py_SETREF(SLOT(callbacks, append_callbacks_offsets, 4), Py_NewRef(effective));
+    lock_args[0] = lock;
+    r = PyObject_VectorcallMethod(s_acquire, lock_args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    if (r == NULL) {
+        goto done;
+    }
+    Py_DECREF(r);
+    locked = 1;
+    count = PyObject_Length(dq);
+    if (count < 0) {
+        goto done;
+    }
+    if (count == 0 || (partition_info != NULL && dict_attr(partitioner, s_sticky_partition_info) != partition_info)) {
+        /* append's partition-changed check has work to do. */
+        goto unlocked_not_handled;
+    }
+    closed = dict_attr(accumulator, s_closed);
+    if (closed != Py_False) {
+        goto unlocked_not_handled;
+    }
+    PyObject *append_args[7] = {dq, args[3], args[4], args[5], headers, callbacks, args[8]};
+    result = append_to_last_batch(module, append_args, 7);
+    if (result == NULL) {
+        goto done;
+    }
+    if (result == Py_None) {
+        /* No room: append closes the batch and makes a new one. */
+        Py_CLEAR(result);
+        goto unlocked_not_handled;
+    }
+    if (partition_info != NULL) {
+        /* update_partition_info's common case, as append writes it out: below the sticky batch size it only counts
+         * the bytes. */
+        PyObject *appended_bytes = SLOT(result, append_result_offsets, 4);
+        PyObject *produced = SLOT(partition_info, partition_info_offsets, 1);
+        PyObject *batch_size = dict_attr(partitioner, s_sticky_batch_size);
+        if (appended_bytes == NULL || produced == NULL || batch_size == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_AttributeError, "the partitioner's state is missing");
+            }
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyObject *sum = PyNumber_Add(produced, appended_bytes);
+        if (sum == NULL) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        int below = PyObject_RichCompareBool(sum, batch_size, Py_LT);
+        if (below < 0) {
+            Py_DECREF(sum);
+            Py_CLEAR(result);
+            goto done;
+        }
+        if (below) {
+            Py_SETREF(SLOT(partition_info, partition_info_offsets, 1), sum);
+        }
+        else {
+            Py_DECREF(sum);
+            /* Hold back a partition switch while the last batch (the only one that can have room) is still
+             * filling. */
+            PyObject *enable_switch;
+            if (count == 1) {
+                enable_switch = Py_NewRef(SLOT(result, append_result_offsets, 1));
+            }
+            else {
+                PyObject *last = PySequence_GetItem(dq, count - 1);
+                enable_switch = last == NULL ? NULL : PyObject_CallMethodNoArgs(last, s_is_full);
+                Py_XDECREF(last);
+            }
+            if (enable_switch == NULL) {
+                Py_CLEAR(result);
+                goto done;
+            }
+            PyObject *update_args[5] = {partitioner, partition_info, appended_bytes, cluster, enable_switch};
+            PyObject *updated = PyObject_VectorcallMethod(s_update_partition_info, update_args,
+                                                          5 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+            Py_DECREF(enable_switch);
+            if (updated == NULL) {
+                Py_CLEAR(result);
+                goto done;
+            }
+            Py_DECREF(updated);
+        }
+    }
+    goto done;
+unlocked_not_handled:
+    result = Py_NewRef(Py_None);
+done:
+    if (locked) {
+        PyObject *et, *ev, *etb;
+        PyErr_Fetch(&et, &ev, &etb);
+        PyObject *released = PyObject_VectorcallMethod(s_release, lock_args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        if (released == NULL) {
+            Py_XDECREF(et);
+            Py_XDECREF(ev);
+            Py_XDECREF(etb);
+            Py_CLEAR(result);
+        }
+        else {
+            Py_DECREF(released);
+            PyErr_Restore(et, ev, etb);
+        }
+    }
+    if (counted) {
+        /* _appends_in_progress.pop(): every entry is None, so the last one goes. */
+        Py_ssize_t n = PyList_GET_SIZE(appends);
+        if (n > 0) {
+            PyObject *et, *ev, *etb;
+            PyErr_Fetch(&et, &ev, &etb);
+            if (PyList_SetSlice(appends, n - 1, n, NULL) < 0) {
+                Py_XDECREF(et);
+                Py_XDECREF(ev);
+                Py_XDECREF(etb);
+                Py_CLEAR(result);
+            }
+            else {
+                PyErr_Restore(et, ev, etb);
+            }
+        }
+    }
+    Py_XDECREF(partition_info);
+    Py_DECREF(partitioner);
+    Py_DECREF(dq);
+    Py_DECREF(lock);
+    Py_DECREF(appends);
+    return result;
+not_handled:
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* ---- ProducerRecord's constructor: its six slots set in one call ------------------------------------------------ */
 
 static const char *const record_slot_names[] = {"topic", "partition", "key", "value", "timestamp", "_headers"};
@@ -928,6 +1203,11 @@ static PyMethodDef methods[] = {
      "register_producer_record(type): ProducerRecord, whose slots set_record_slots sets."},
     {"set_record_slots", (PyCFunction)(void (*)(void))set_record_slots, METH_FASTCALL,
      "set_record_slots(record, topic, partition, key, value, timestamp, headers): a ProducerRecord's six slots."},
+    {"register_accumulator", (PyCFunction)(void (*)(void))register_accumulator, METH_FASTCALL,
+     "register_accumulator(topic_info_type, sticky_partition_info_type): what append_to_partition needs."},
+    {"append_to_partition", (PyCFunction)(void (*)(void))append_to_partition, METH_FASTCALL,
+     "append_to_partition(accumulator, topic, partition, timestamp, key, value, headers, callbacks, now, cluster): "
+     "a RecordAppendResult, or None when RecordAccumulator.append is to be called."},
     {"fire_callbacks", (PyCFunction)(void (*)(void))fire_callbacks, METH_FASTCALL,
      "fire_callbacks(callbacks, futures, produce_future, tp, base_offset, log_append_time, on_error): a successful "
      "batch's callbacks, in order."},

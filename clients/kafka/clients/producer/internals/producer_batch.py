@@ -548,6 +548,22 @@ def register_append_result(append_result_type: type) -> Callable[..., Any] | Non
     return cast(Callable[..., Any], module.append_to_last_batch)
 
 
+def register_accumulator(topic_info_type: type, partition_info_type: type) -> Callable[..., Any] | None:
+    """The compiled module's append_to_partition(accumulator, topic, partition, timestamp, key, value, headers,
+    callbacks, now, cluster): RecordAccumulator.append's common case (an existing partition deque whose last batch
+    takes the record), answering with a RecordAppendResult, or None when append itself is to be called. It reads the
+    slots of RecordAccumulator's `topic_info_type` (`batches`, `built_in_partitioner`) and of the partitioner's
+    `partition_info_type` (`index`, `produced_bytes`). None without the extension (or with
+    KAFKA_PORT_PURE_PYTHON_WRITER=1)."""
+    if _fire_callbacks is None:
+        return None
+    from kafka.common.record import _default_record_writer  # type: ignore[attr-defined]
+
+    module: Any = _default_record_writer
+    module.register_accumulator(topic_info_type, partition_info_type)
+    return cast(Callable[..., Any], module.append_to_partition)
+
+
 def register_append_callbacks(append_callbacks_type: _T) -> _T:
     """Lets the compiled loop over a batch's callbacks call the user's callback of an AppendCallbacks of this class
     (slots `_interceptors` and `_user_callback`) directly when it has no interceptors: its on_completion would only

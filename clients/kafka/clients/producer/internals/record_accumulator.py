@@ -28,7 +28,12 @@ from kafka.clients import common_client_configs
 from kafka.clients.producer.callback import Callback
 from kafka.clients.producer.internals.built_in_partitioner import BuiltInPartitioner, StickyPartitionInfo
 from kafka.clients.producer.internals.incomplete_batches import IncompleteBatches
-from kafka.clients.producer.internals.producer_batch import ProducerBatch, append_to_batch, register_append_result
+from kafka.clients.producer.internals.producer_batch import (
+    ProducerBatch,
+    append_to_batch,
+    register_accumulator,
+    register_append_result,
+)
 from kafka.clients.producer.record_metadata import RecordMetadata
 from kafka.common.errors import KafkaException, UnsupportedVersionException
 from kafka.common.metrics.internals.metric_functions import MeasurableFn
@@ -64,6 +69,7 @@ __all__ = [
     "ReadyCheckResult",
     "RecordAccumulator",
     "RecordAppendResult",
+    "append_to_partition",
 ]
 
 _LONG_MAX = 2**63 - 1
@@ -1017,6 +1023,17 @@ def register_partition_setter(append_callbacks_type: type, setter: Callable[[obj
     """`setter(callbacks, partition)` does what set_partition does for instances of exactly this AppendCallbacks
     class (its slot's setter, say): append then calls it instead of the method, without a Python call."""
     _PARTITION_SETTERS[append_callbacks_type] = setter
+
+
+#: PORT: with the optional compiled module, append_to_partition(accumulator, topic, partition, timestamp, key, value,
+#: headers, callbacks, now_ms, cluster) is `accumulator.append`'s common case in one call (a record without headers,
+#: with KafkaProducer's AppendCallbacks, going to an existing partition deque whose last batch takes it: the same
+#: steps, counts, lock and checks as append), answering with the RecordAppendResult, or None having changed nothing
+#: but the callbacks' partition, which append then sets again: the caller then calls append. None without the
+#: extension (or with KAFKA_PORT_PURE_PYTHON_WRITER=1): the caller calls append. The tests run both and compare.
+append_to_partition: Callable[..., RecordAppendResult | None] | None = register_accumulator(
+    _TopicInfo, StickyPartitionInfo
+)
 
 
 def _is_append_callbacks(callbacks: object) -> TypeGuard[AppendCallbacks]:

@@ -504,3 +504,124 @@ def test_idempotent_drain_assigns_sequences() -> None:
     acc.reenqueue(first, time.milliseconds())
     dq = acc.get_deque(TP1)
     assert dq is not None and [b.base_sequence() for b in dq] == [0, NO_SEQUENCE]
+
+
+def _appends_as_send_does(fast: bool) -> tuple[list[object], int]:
+    """300 appends made as KafkaProducer.send makes them (the compiled append_to_partition first when `fast`, append
+    when it answers None), with sticky and given partitions, headers or none, the producer's AppendCallbacks, another
+    AppendCallbacks and None, records of all sizes and partition switches; what each answered and told the callbacks,
+    then every batch's records, counts, sizes and bytes, the sticky partition's state and the appends in progress;
+    and how many appends append_to_partition made."""
+    import random
+
+    from kafka.clients.producer import kafka_producer
+    from kafka.clients.producer.internals import record_accumulator
+    from kafka.common.record.record_header import RecordHeader
+
+    time = MockTime(start_ms=1_000_000)
+    snapshot = metadata_snapshot(1, {TOPIC: 3})
+    cluster = snapshot.cluster()
+    acc = accumulator(time, batch_size=1024, linger_ms=2**31 - 1)
+    random_values = iter(list(range(3)) * 200)
+    BuiltInPartitioner.mock_random = lambda: next(random_values)
+    told: list[int] = []
+
+    class Other(AppendCallbacks):
+        def set_partition(self, partition: int) -> None:
+            told.append(partition)
+
+        def on_completion(self, metadata: RecordMetadata | None, exception: BaseException | None) -> None:
+            pass
+
+    rng = random.Random(5)
+    answers: list[object] = []
+    fast_appends = 0
+    for i in range(300):
+        partition = rng.choice([RecordMetadata.UNKNOWN_PARTITION] * 6 + [0, 2])
+        headers = rng.choice([(), (), (), (RecordHeader("h", b"x"),)])
+        key = rng.choice([None, b"k%d" % i])
+        value = rng.choice([None, b"", rng.randbytes(rng.randrange(1, 120)), rng.randbytes(rng.randrange(300, 700))])
+        kind = rng.choice(["producer"] * 4 + ["other", "none"])
+        callbacks: AppendCallbacks | None = (
+            kafka_producer._new_append_callbacks(None, None, TOPIC, None)
+            if kind == "producer"
+            else Other()
+            if kind == "other"
+            else None
+        )
+        now = time.milliseconds() + i
+        result = None
+        if fast:
+            assert record_accumulator.append_to_partition is not None
+            result = record_accumulator.append_to_partition(
+                acc, TOPIC, partition, now, key, value, headers, callbacks, now, cluster
+            )
+            fast_appends += result is not None
+        if result is None:
+            result = acc.append(TOPIC, partition, now, key, value, headers, callbacks, MAX_BLOCK, False, now, cluster)
+        partition_told = callbacks.get_partition() if kind == "producer" else told[-1] if kind == "other" else None
+        answers.append(
+            (
+                type(result).__name__,
+                result.batch_is_full,
+                result.new_batch_created,
+                result.abort_for_new_batch,
+                result.appended_bytes,
+                partition_told,
+                result.future is not None and result.future._batch_index,
+            )
+        )
+    partitioner = acc.get_built_in_partitioner(TOPIC)
+    info = partitioner.sticky_partition_info
+    assert info is not None
+    answers.append((info.index, info.produced_bytes, list(acc._appends_in_progress)))
+    for p in range(3):
+        dq = acc.get_deque(TopicPartition(TOPIC, p))
+        for batch in dq or ():
+            batch.close()
+            answers.append((p, batch.record_count, batch.estimated_size_in_bytes(), _records_in(batch)))
+            answers.append(bytes(batch.records().buffer()))
+    return answers, fast_appends
+
+
+def test_append_to_partition_appends_as_append_does() -> None:
+    """The compiled append_to_partition (send's first try where the optional module is built) leaves the accumulator,
+    its batches (byte for byte), the sticky partition and the callbacks as append does, and answers the same
+    RecordAppendResults; what it does not take (no deque yet, a full last batch, a partition switch, headers, other
+    callbacks) it leaves to append, having changed nothing."""
+    from kafka.clients.producer.internals import record_accumulator
+
+    if record_accumulator.append_to_partition is None:
+        pytest.skip("the optional _default_record_writer extension is not built")
+    python, none = _appends_as_send_does(False)
+    assert none == 0
+    compiled, fast_appends = _appends_as_send_does(True)
+    assert compiled == python
+    assert 100 < fast_appends < 300
+
+
+def test_append_to_partition_leaves_a_closed_accumulator_to_append() -> None:
+    """On a closed accumulator append_to_partition appends nothing and answers None; append then raises."""
+    from kafka.clients.producer import kafka_producer
+    from kafka.clients.producer.internals import record_accumulator
+
+    fast = record_accumulator.append_to_partition
+    if fast is None:
+        pytest.skip("the optional _default_record_writer extension is not built")
+    time = MockTime(start_ms=1_000_000)
+    cluster = metadata_snapshot(1, {TOPIC: 3}).cluster()
+    acc = accumulator(time, batch_size=1024, linger_ms=2**31 - 1)
+    callbacks = kafka_producer._new_append_callbacks(None, None, TOPIC, None)
+    # No topic yet, then no deque for the partition: append's to make.
+    assert fast(acc, TOPIC, 1, 0, None, VALUE, (), callbacks, 0, cluster) is None
+    acc.append(TOPIC, 0, 0, None, VALUE, (), callbacks, MAX_BLOCK, False, 0, cluster)
+    assert fast(acc, TOPIC, 1, 0, None, VALUE, (), callbacks, 0, cluster) is None
+    result = fast(acc, TOPIC, 0, 0, None, VALUE, (), callbacks, 0, cluster)
+    assert result is not None and result.future is not None and not result.new_batch_created
+    dq = acc.get_deque(TP1)
+    assert dq is not None and dq[-1].record_count == 2
+    acc.close()
+    assert fast(acc, TOPIC, 0, 0, None, VALUE, (), callbacks, 0, cluster) is None
+    assert dq[-1].record_count == 2 and acc._appends_in_progress == []
+    with pytest.raises(KafkaException, match="Producer closed while send in progress"):
+        acc.append(TOPIC, 0, 0, None, VALUE, (), callbacks, MAX_BLOCK, False, 0, cluster)
