@@ -3,10 +3,16 @@ refers to any longer, and never one whose bytes something can still see."""
 
 from __future__ import annotations
 
+import selectors
+import socket
 import struct
+
+import pytest
 
 from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.network.network_receive import NetworkReceive, ReceiveBufferPool
+from kafka.common.network.plaintext_transport_layer import PlaintextTransportLayer
+from kafka.common.network.selection_key import SelectionKey
 
 LARGE = ReceiveBufferPool.MIN_POOLED_SIZE
 
@@ -99,3 +105,54 @@ def test_the_pool_never_runs_out() -> None:
     assert not pool.is_out_of_memory()
     pool.release(2**40)
     assert pool.available_memory() == pool.size()
+
+
+def _plaintext_pair() -> tuple[socket.socket, PlaintextTransportLayer, selectors.DefaultSelector]:
+    """A connected socket pair: the sending end, and the receiving end as a plaintext transport layer."""
+    sender, receiver = socket.socketpair()
+    receiver.setblocking(False)
+    nio_selector = selectors.DefaultSelector()
+    transport = PlaintextTransportLayer(SelectionKey(receiver, nio_selector, SelectionKey.OP_READ))
+    return sender, transport, nio_selector
+
+
+def test_a_large_frame_whose_sender_pauses_returns_what_came_and_completes_later() -> None:
+    # The in-place wait for a large client frame's next bytes is bounded: a sender that stops half-way leaves the
+    # receive incomplete (it returns to the selector), and the rest completes it with the right bytes.
+    payload = bytes(range(256)) * (LARGE // 128)
+    frame = _frame(payload)
+    sender, transport, nio_selector = _plaintext_pair()
+    try:
+        receive = NetworkReceive(source="0", memory_pool=ReceiveBufferPool())
+        half = len(frame) // 2
+        sender.sendall(frame[:half])
+        read = 0
+        while read < half:
+            read += receive.read_from(transport)
+        assert read == half
+        assert not receive.complete()
+        sender.sendall(frame[half:])
+        while not receive.complete():
+            read += receive.read_from(transport)
+        assert read == len(frame)
+        assert receive.payload() == payload
+    finally:
+        sender.close()
+        transport.close()
+        nio_selector.close()
+
+
+def test_a_large_frame_whose_sender_closes_half_way_fails_with_eof() -> None:
+    frame = _frame(b"x" * (2 * LARGE))
+    sender, transport, nio_selector = _plaintext_pair()
+    try:
+        receive = NetworkReceive(source="0", memory_pool=ReceiveBufferPool())
+        sender.sendall(frame[: LARGE // 2])
+        sender.close()
+        with pytest.raises(EOFError):
+            while True:
+                receive.read_from(transport)
+        assert not receive.complete()
+    finally:
+        transport.close()
+        nio_selector.close()
