@@ -89,6 +89,9 @@ class ApiKeys(enum.Enum):
         self.cluster_action = cluster_action
         self.min_required_inter_broker_magic = min_magic
         self.forwardable = forwardable
+        # (oldest, latest, latest stable, serves every version): is_version_enabled's answer for each request,
+        # worked out on first use (the spec is loaded then, not at import).
+        self._enabled_bounds: tuple[int, int, int, bool] | None = None
 
     @property
     def api_name(self) -> str:
@@ -117,9 +120,17 @@ class ApiKeys(enum.Enum):
     def is_version_enabled(self, version: int, enable_unstable_last_version: bool) -> bool:
         """Whether a broker serves `version`. ApiVersions accepts every version: a client sends its newest
         and the broker answers an unknown one in the v0 layout."""
-        if self is ApiKeys.API_VERSIONS:
+        bounds = self._enabled_bounds
+        if bounds is None:
+            bounds = self._enabled_bounds = (
+                self.oldest_version,
+                self.latest_version(True),
+                self.latest_version(False),
+                self is ApiKeys.API_VERSIONS,
+            )
+        if bounds[3]:
             return True
-        return self.oldest_version <= version <= self.latest_version(enable_unstable_last_version)
+        return bounds[0] <= version <= (bounds[1] if enable_unstable_last_version else bounds[2])
 
     def is_version_deprecated(self, version: int) -> bool:
         deprecated = self.message_type.request_spec.deprecated_versions

@@ -15,6 +15,7 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.requests.abstract_request import AbstractRequest, Builder
 from kafka.common.requests.api_error import ApiError
 from kafka.common.requests.produce_response import ProduceResponse
+from kafka.common.requests.request_utils import COMPRESSION_CODEC_MASK, single_v2_batch_attributes
 
 NO_TIMESTAMP = -1
 """RecordBatch.NO_TIMESTAMP."""
@@ -120,7 +121,16 @@ class ProduceRequest(AbstractRequest[ProduceResponse | None]):
     @staticmethod
     def validate_records(version: int, records: Any) -> None:
         """From v3 a partition must carry exactly one batch of magic 2, and ZStandard only from v7."""
-        if version < 3 or records is None or not hasattr(records, "batches"):
+        if version < 3 or records is None:
+            return
+        attributes = single_v2_batch_attributes(records)
+        if attributes is not None:
+            if version < 7 and attributes & COMPRESSION_CODEC_MASK == _ZSTD_COMPRESSION_ID:
+                raise UnsupportedCompressionTypeException(
+                    f"Produce requests with version {version} are not allowed to use ZStandard compression"
+                )
+            return
+        if not hasattr(records, "batches"):
             return
         batches = iter(records.batches())
         entry = next(batches, None)

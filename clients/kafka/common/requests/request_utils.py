@@ -7,14 +7,46 @@ epochs that may be absent.
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import Any, Final
 
 from kafka.common.protocol.send_builder import SendBuilder
+from kafka.common.record.default_record_batch import RECORD_BATCH_OVERHEAD
+from kafka.common.record.memory_records import MemoryRecords
 
 NO_PARTITION_LEADER_EPOCH = -1
 """RecordBatch.NO_PARTITION_LEADER_EPOCH."""
 
 _SIZE = struct.Struct(">i")
+_MAGIC_VALUE_V2 = 2
+_MAX_COMPRESSION_ID = 4
+COMPRESSION_CODEC_MASK: Final = 0x07
+_TRANSACTIONAL_FLAG_MASK = 0x10
+# A magic-2 batch header up to its attributes: base offset (skipped), batch length, partition leader epoch
+# (skipped), magic, CRC (skipped), attributes.
+_V2_HEADER: Final = struct.Struct(">8xi4xb4xh")
+_LOG_OVERHEAD = 12
+
+
+def single_v2_batch_attributes(records: Any) -> int | None:
+    """The attributes of `records` when they are one complete batch of magic 2 and nothing else (what a producer
+    sends for each partition of a v3+ Produce), of at least a batch header's size and with a known codec; None for
+    anything else.
+
+    # PORT: Java's checks iterate the record set's batches; for this common case the batch iterator would find this
+    # one batch (every size check passing) and then the end, so reading its header here gives the same answers
+    # without the iterator and batch objects. Everything else takes the iterating path, errors included."""
+    if type(records) is not MemoryRecords:
+        return None
+    buffer = records.buffer()
+    size = len(buffer)
+    if size < RECORD_BATCH_OVERHEAD:
+        return None
+    length, magic, attributes = _V2_HEADER.unpack_from(buffer)
+    if magic != _MAGIC_VALUE_V2 or length + _LOG_OVERHEAD != size:
+        return None
+    if attributes & COMPRESSION_CODEC_MASK > _MAX_COMPRESSION_ID:
+        return None
+    return int(attributes)
 
 
 def get_leader_epoch(leader_epoch: int) -> int | None:
@@ -24,18 +56,19 @@ def get_leader_epoch(leader_epoch: int) -> int | None:
 
 def has_transactional_records(request: Any) -> bool:
     """Whether the first batch of any partition of a ProduceRequest is transactional."""
-    return _flag(request, lambda batch: bool(batch.is_transactional()))
-
-
-def _flag(request: Any, predicate: Any) -> bool:
     for topic in request.data.topic_data:
         for partition in topic.partition_data:
             records = partition.records
+            attributes = single_v2_batch_attributes(records)
+            if attributes is not None:
+                if attributes & _TRANSACTIONAL_FLAG_MASK:
+                    return True
+                continue
             batches = getattr(records, "batches", None)
             if batches is None:
                 continue
             for batch in batches():
-                if predicate(batch):
+                if batch.is_transactional():
                     return True
                 break
     return False

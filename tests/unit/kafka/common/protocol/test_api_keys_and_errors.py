@@ -98,3 +98,15 @@ def test_errors_for_exception() -> None:
     assert Errors.for_exception(RuntimeError("boom")) is Errors.UNKNOWN_SERVER_ERROR
     assert Errors.for_exception(e.NotLeaderOrFollowerException()) is Errors.NOT_LEADER_OR_FOLLOWER
     assert Errors.REQUEST_TIMED_OUT.message == "The request timed out."
+
+
+def test_is_version_enabled_is_the_version_range_of_each_key() -> None:
+    """is_version_enabled (its bounds kept per key after the first call) answers as the spec's range: oldest to
+    latest, the unstable last version only when enabled; ApiVersions serves every version."""
+    for key in ApiKeys:
+        for version in range(-1, key.latest_version(True) + 3):
+            for unstable in (True, False):
+                expected = key is ApiKeys.API_VERSIONS or (
+                    key.oldest_version <= version <= key.latest_version(unstable)
+                )
+                assert key.is_version_enabled(version, unstable) is expected, (key, version, unstable)

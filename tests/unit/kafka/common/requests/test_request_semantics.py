@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from kafka.common.errors import (
@@ -176,3 +178,66 @@ def test_find_coordinator_builder_moves_single_key() -> None:
     batched = FindCoordinatorRequestBuilder(FindCoordinatorRequestData(key="g")).build(4)
     response = batched.get_error_response(CoordinatorNotAvailableException())
     assert [c.key for c in response.coordinators()] == ["g"]
+
+
+def _record_sets_for_produce_checks() -> list[object]:
+    from kafka.common.record.compression_type import CompressionType
+    from kafka.common.record.memory_records import MemoryRecords
+    from kafka.common.record.simple_record import SimpleRecord
+
+    def raw(records: MemoryRecords) -> bytes:
+        return bytes(records.buffer())
+
+    plain = raw(MemoryRecords.with_records(CompressionType.NONE, SimpleRecord(1, b"k", b"v")))
+    legacy = raw(MemoryRecords.with_records(CompressionType.NONE, SimpleRecord(1, b"k", b"v"), magic=1))
+    txn = raw(MemoryRecords.with_transactional_records(CompressionType.NONE, 7, 0, 0, SimpleRecord(1, b"k", b"v")))
+    zstd = raw(MemoryRecords.with_records(CompressionType.ZSTD, SimpleRecord(1, b"k", b"v" * 50)))
+    gzip = raw(MemoryRecords.with_records(CompressionType.GZIP, SimpleRecord(1, b"k", b"v")))
+    bad_codec = bytearray(plain)
+    bad_codec[22] |= 0x05  # attributes' low byte: codec id 5
+    bad_size = bytearray(plain)
+    bad_size[8:12] = (10).to_bytes(4, "big")
+    small_size = bytearray(plain)
+    small_size[8:12] = (40).to_bytes(4, "big")
+    magic_3 = bytearray(plain)
+    magic_3[16] = 3
+    buffers = [plain, legacy, txn, zstd, gzip, plain + plain, txn + plain, plain + txn, plain[:-1], plain + b"\x00",
+               plain + b"\x00" * 20, b"", b"\x00" * 11, bytes(bad_codec), bytes(bad_size), bytes(small_size),
+               bytes(magic_3), legacy + plain, plain[:40]]  # fmt: skip
+    return [MemoryRecords.readable_records(b) for b in buffers] + [None]
+
+
+def _outcome(call: Callable[[], object]) -> object:
+    try:
+        return ("ok", call())
+    except Exception as e:  # the exception is the outcome compared
+        return (type(e), str(e))
+
+
+def test_produce_record_checks_on_the_batch_header_equal_the_iterating_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """validate_records and has_transactional_records read one magic-2 batch's header directly; for record sets of
+    every shape (one batch plain, transactional or compressed, two batches, legacy, cut short, trailing bytes, bad
+    size, codec or magic) and every version they answer, or fail, as the path over the batch iterator does."""
+    from kafka.common.message import ProduceRequestData
+    from kafka.common.requests import produce_request, request_utils
+
+    def checks() -> list[object]:
+        out: list[object] = []
+        for records in _record_sets_for_produce_checks():
+            for version in range(0, ApiKeys.PRODUCE.latest_version(True) + 1):
+                out.append(_outcome(lambda: ProduceRequest.validate_records(version, records)))  # noqa: B023
+            data = ProduceRequestData(acks=1, timeout_ms=1000)
+            data.topic_data.append(
+                ProduceRequestData.TopicProduceData(
+                    name="t", partition_data=[ProduceRequestData.PartitionProduceData(index=0, records=records)]
+                )
+            )
+            request = ProduceRequest(data, 8)
+            out.append(_outcome(lambda: request_utils.has_transactional_records(request)))  # noqa: B023
+        return out
+
+    direct = checks()
+    assert any(o == ("ok", True) for o in direct)  # a transactional batch was seen
+    monkeypatch.setattr(request_utils, "single_v2_batch_attributes", lambda records: None)
+    monkeypatch.setattr(produce_request, "single_v2_batch_attributes", lambda records: None)
+    assert checks() == direct
