@@ -14,7 +14,9 @@
  * ProducerBatch that already has records, it writes the record as write_record does, sets the builder's counters as
  * MemoryRecordsBuilder.append_if_room_sized does and the batch's as ProducerBatch.try_append does, makes the record's
  * FutureRecordMetadata (its slots set directly), and returns (future, whether the batch is now full), or None when
- * the record does not fit. Every other case goes to the Python function given to register_producer_batch.
+ * the record does not fit. Every other case goes to the Python function given to register_producer_batch. It keeps a
+ * weak reference to the batch it appended to last, with what cannot change while that batch lives (its builder, future
+ * and lists, the builder's base offset and timestamp, header size and write limit), read again for any other batch.
  *
  * set_record_slots(record, topic, partition, key, value, timestamp, headers) sets a ProducerRecord's six slots in one
  * call (the class refuses attribute assignment; its slots' setters cost a call each).
@@ -465,6 +467,14 @@ new_future(PyObject *result, PyObject *batch_index, PyObject *create_timestamp, 
     return future;
 }
 
+/* The batch append_to_batch last appended to (a weak reference) and what it read of it that cannot change while the
+ * batch lives: borrowed references, valid while the batch holds them, which it does for its life. */
+static struct {
+    PyObject *ref;
+    PyObject *builder, *produce_future, *callbacks, *futures;
+    long long base_timestamp, header_size, write_limit, base_offset;
+} last_batch;
+
 #define GET_LL(obj, name, var)                                                                                        \
     do {                                                                                                              \
         int r_ = get_ll((obj), (name), &(var));                                                                       \
@@ -511,6 +521,36 @@ append_to_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (batch_dict == NULL) {
         goto error;
     }
+    if (last_batch.ref != NULL && PyWeakref_GET_OBJECT(last_batch.ref) == batch) {
+        /* The batch appended to last time: what cannot change while it lives, as read then. */
+        builder = last_batch.builder;
+        produce_future = last_batch.produce_future;
+        callbacks = last_batch.callbacks;
+        futures = last_batch.futures;
+        base_timestamp = last_batch.base_timestamp;
+        header_size = last_batch.header_size;
+        write_limit = last_batch.write_limit;
+        base_offset = last_batch.base_offset;
+        builder_dict = PyObject_GenericGetDict(builder, NULL);
+        if (builder_dict == NULL) {
+            goto error;
+        }
+        stream = get_obj(builder_dict, s_append_stream);
+        if (stream == NULL) {
+            goto missing;
+        }
+        if (!PyByteArray_CheckExact(stream)) {
+            goto fallback;
+        }
+        GET_LL(builder_dict, s_num_records, num_records);
+        if (num_records <= 0 || num_records >= INT32_MAX) {
+            goto fallback;
+        }
+        GET_LL(builder_dict, s_last_offset, last_offset);
+        GET_LL(builder_dict, s_records_size, records_size);
+        GET_LL(builder_dict, s_max_timestamp, max_timestamp);
+        goto counted;
+    }
     builder = get_obj(batch_dict, s_records_builder);
     if (builder == NULL) {
         goto missing;
@@ -550,8 +590,6 @@ append_to_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     GET_LL(builder_dict, s_base_offset, base_offset);
     GET_LL(builder_dict, s_max_timestamp, max_timestamp);
     /* The batch's bookkeeping, read before anything is written. */
-    GET_LL(batch_dict, s_record_count, record_count);
-    record_count_obj = Py_NewRef(get_obj(batch_dict, s_record_count)); /* an exact int: GET_LL found it */
     produce_future = get_obj(batch_dict, s_produce_future);
     if (produce_future == NULL) {
         goto missing;
@@ -567,6 +605,25 @@ append_to_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (!PyList_CheckExact(callbacks) || !PyList_CheckExact(futures)) {
         goto fallback;
     }
+    /* Remembered (weakly) for the next append, which is most often to the same batch: the builder and these lists
+     * are the batch's for its life (set in its __init__ only) and these of the builder's fields never change once it
+     * has a record. */
+    tmp = PyWeakref_NewRef(batch, NULL);
+    if (tmp == NULL) {
+        PyErr_Clear(); /* a batch without weak references: not remembered */
+    }
+    Py_XSETREF(last_batch.ref, tmp);
+    last_batch.builder = builder;
+    last_batch.produce_future = produce_future;
+    last_batch.callbacks = callbacks;
+    last_batch.futures = futures;
+    last_batch.base_timestamp = base_timestamp;
+    last_batch.header_size = header_size;
+    last_batch.write_limit = write_limit;
+    last_batch.base_offset = base_offset;
+counted:
+    GET_LL(batch_dict, s_record_count, record_count);
+    record_count_obj = Py_NewRef(get_obj(batch_dict, s_record_count)); /* an exact int: GET_LL found it */
     long long estimated = header_size + records_size;
     if (write_limit <= estimated) {
         result = Py_NewRef(Py_None);

@@ -135,6 +135,38 @@ def test_same_batch_as_try_append(append: Append, write_limit: int, with_headers
     assert bytes(batch.records().buffer()) == bytes(expected_batch.records().buffer())
 
 
+def test_appends_switching_between_batches(append: Append) -> None:
+    """Appends that go back and forth between open batches, to batches closed meanwhile and to new batches made after
+    others were dropped (the compiled append remembers the batch it appended to last) leave every batch as
+    try_append does, record by record and byte for byte."""
+    import gc
+
+    records = _records(seed=17, count=240, headers=False)
+    rng = random.Random(3)
+    plan = [rng.randrange(3) for _ in records]
+    results: list[list[Any]] = []
+    for fn in (_PYTHON, append):
+        batches = [_batch(30_000), _batch(30_000), _batch(30_000)]
+        outcomes: list[Any] = []
+        built: list[bytes] = []
+        for i, ((timestamp, key, value, headers), which) in enumerate(zip(records, plan, strict=True)):
+            if i % 50 == 49:
+                # One batch closed (no more appends), then dropped for a new one.
+                batches[which].close()
+                outcomes.append(fn(batches[which], timestamp, key, value, headers, None, NOW + i))
+                built.append(bytes(batches[which].records().buffer()))
+                batches[which] = _batch(30_000)
+                gc.collect()
+            appended = fn(batches[which], timestamp, key, value, headers, None, NOW + i)
+            outcomes.append(None if appended is None else (appended[0]._batch_index, appended[1]))
+            outcomes.append(_state(batches[which]))
+        for batch in batches:
+            batch.close()
+            built.append(bytes(batch.records().buffer()))
+        results.append([outcomes, built])
+    assert results[0] == results[1]
+
+
 def test_futures_and_callbacks_after_completion(append: Append) -> None:
     """The futures made by the append give the same RecordMetadata as try_append's, and the callbacks run in order."""
     records = [(NOW + i, None if i % 3 else b"key", b"v" * (i % 7), ()) for i in range(50)]
