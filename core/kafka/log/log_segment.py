@@ -390,8 +390,13 @@ class LogSegment(Logging):
         The scan starts at the index entry for `offset`, or at `starting_file_position` when that is
         further on.
         """
-        mapping = self.offset_index.lookup(offset)
-        return self.log.search_for_offset_with_size(offset, max(mapping.position, starting_file_position))
+        mapping, next_position = self.offset_index.lookup_with_next_position(offset)
+        # PORT: when the entry found is below the offset (its batches end at its offset), the batch sought is
+        # after it, and the search is given the next entry's position to spare reading the entry's batch header
+        # first (see FileRecords.search_for_offset_with_size): a consumer fetching on from its last batch.
+        return self.log.search_for_offset_with_size(
+            offset, max(mapping.position, starting_file_position), next_position
+        )
 
     def read(
         self, start_offset: int, max_size: int, max_position: int | None = None, min_one_message: bool = False

@@ -64,6 +64,19 @@ class OffsetIndex(AbstractIndex):
                 return OffsetPosition(self.base_offset, 0)
             return self.parse_entry(idx, slot)
 
+    def lookup_with_next_position(self, target_offset: int) -> tuple[OffsetPosition, int]:
+        """lookup(target_offset), with the position of the next entry when the entry found is below the target
+        (-1 when it is the target's own entry or the last one)."""
+        with self._lock:
+            idx = self._mmap
+            slot = self.largest_lower_bound_slot_for(idx, target_offset, IndexSearchType.KEY)
+            if idx is None:
+                return OffsetPosition(self.base_offset, 0), -1
+            entry = OffsetPosition(self.base_offset, 0) if slot == -1 else self.parse_entry(idx, slot)
+            if entry.offset < target_offset and slot + 1 < self._entries:
+                return entry, self._value_at(idx, slot + 1)
+            return entry, -1
+
     def fetch_upper_bound_offset(self, fetch_offset: OffsetPosition, fetch_size: int) -> OffsetPosition | None:
         """An entry whose position is at or past the end of a fetch of `fetch_size` bytes from `fetch_offset`.
 

@@ -45,6 +45,8 @@ _V2_SEARCH_HEADER = struct.Struct(">qi4xb6xi")
 _V2_SEARCH_HEADER_SIZE = _V2_SEARCH_HEADER.size
 # The smallest size field of a magic-2 batch that the iterator accepts (the whole header, less the log overhead).
 _MIN_V2_BATCH_SIZE = RECORD_BATCH_OVERHEAD - LOG_OVERHEAD
+# search_for_offset_with_size reads the headers up to the next index entry in one pread when it is this near.
+_SEARCH_SPAN_BYTES = 16384
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,8 +339,13 @@ class FileRecords(AbstractRecords):
 
     # ---- searching -------------------------------------------------------------------------------
 
-    def search_for_offset_with_size(self, target_offset: int, starting_position: int) -> LogOffsetPosition | None:
-        """The first batch from `starting_position` whose last offset is >= `target_offset`."""
+    def search_for_offset_with_size(
+        self, target_offset: int, starting_position: int, next_indexed_position: int = -1
+    ) -> LogOffsetPosition | None:
+        """The first batch from `starting_position` whose last offset is >= `target_offset`.
+
+        `next_indexed_position`, when given, is where the offset index's entry after the one that gave
+        `starting_position` points: the start of a later batch (the answer is the same with or without it)."""
         # PORT: Kafka reads each batch's prefix and then its header (two reads and a batch object per batch). For
         # magic-2 batches the fields compared are read here in one pread; anything else (older formats, a batch
         # cut short, a size that fails the iterator's checks, a read error) is left to the iterator from that
@@ -346,6 +353,45 @@ class FileRecords(AbstractRecords):
         fd = self._channel.fd
         end = self._end if self._is_slice else self.size_in_bytes()
         position = starting_position
+        hint = next_indexed_position
+        if position < hint <= end - _V2_SEARCH_HEADER_SIZE:
+            # PORT: a consumer fetching on from its last batch is sent by the index to that batch, and Kafka reads
+            # its header and then the next one. With the next index entry known: when it is near, the headers up to
+            # it are read in one pread and walked in memory (the same checks as below); when it is far (large
+            # batches), the batch it points to is read first and taken when it holds the target, which makes it
+            # the first batch with a last offset >= target (the batches before it end below its base offset).
+            if hint - position <= _SEARCH_SPAN_BYTES:
+                try:
+                    chunk = os.pread(fd, hint + _V2_SEARCH_HEADER_SIZE - position, position)
+                except OSError:
+                    chunk = b""
+                chunk_start = position
+                limit = position + len(chunk) - _V2_SEARCH_HEADER_SIZE
+                while position <= limit:
+                    base_offset, size, magic, last_offset_delta = _V2_SEARCH_HEADER.unpack_from(
+                        chunk, position - chunk_start
+                    )
+                    if magic != MAGIC_VALUE_V2 or size < _MIN_V2_BATCH_SIZE or position > end - LOG_OVERHEAD - size:
+                        return self._search_with_iterator(target_offset, position)
+                    last_offset = base_offset + last_offset_delta
+                    if last_offset >= target_offset:
+                        return LogOffsetPosition(last_offset, position, size + LOG_OVERHEAD)
+                    position += size + LOG_OVERHEAD
+            else:
+                try:
+                    header = os.pread(fd, _V2_SEARCH_HEADER_SIZE, hint)
+                except OSError:
+                    header = b""
+                if len(header) == _V2_SEARCH_HEADER_SIZE:
+                    base_offset, size, magic, last_offset_delta = _V2_SEARCH_HEADER.unpack(header)
+                    last_offset = base_offset + last_offset_delta
+                    if (
+                        magic == MAGIC_VALUE_V2
+                        and size >= _MIN_V2_BATCH_SIZE
+                        and hint <= end - LOG_OVERHEAD - size
+                        and base_offset <= target_offset <= last_offset
+                    ):
+                        return LogOffsetPosition(last_offset, hint, size + LOG_OVERHEAD)
         while position + _V2_SEARCH_HEADER_SIZE <= end:
             try:
                 prefix = os.pread(fd, _V2_SEARCH_HEADER_SIZE, position)
@@ -360,6 +406,9 @@ class FileRecords(AbstractRecords):
             if last_offset >= target_offset:
                 return LogOffsetPosition(last_offset, position, size + LOG_OVERHEAD)
             position += size + LOG_OVERHEAD
+        return self._search_with_iterator(target_offset, position)
+
+    def _search_with_iterator(self, target_offset: int, position: int) -> LogOffsetPosition | None:
         for batch in self.batches_from(position):
             offset = batch.last_offset()
             if offset >= target_offset:

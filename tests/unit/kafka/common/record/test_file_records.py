@@ -314,3 +314,47 @@ def test_search_for_offset_with_size_matches_the_batch_iterator(tmp_path: Path) 
         assert isinstance(corrupt, tuple) and corrupt[0] is CorruptRecordException
     finally:
         records.close_handlers()
+
+
+def test_search_for_offset_with_size_with_the_next_index_position(tmp_path: Path) -> None:
+    """Given the position of a later batch (the offset index's next entry), the search answers as without it:
+    near (headers read in one pread) and far (the later batch taken only when it holds the target), from every
+    batch start, with every later batch start, for every target, on a log mixing formats and batch sizes and in
+    slices cut inside a batch."""
+    records = FileRecords.open(tmp_path / "00000000000000000000.log")
+    big = b"x" * 20_000  # batches larger than the span read in one pread
+    records.append(_batch(0, 100, 200))
+    records.append(MemoryRecords.with_records(CompressionType.NONE, SimpleRecord(0, b"k", big), initial_offset=2))
+    records.append(MemoryRecords.with_records(CompressionType.NONE, SimpleRecord(0, b"k", b"v"), magic=0))
+    records.append(_batch(4, 300, 400, 500, codec=CompressionType.GZIP))
+    records.append(MemoryRecords.with_records(CompressionType.NONE, SimpleRecord(1, b"k", b"v"), magic=1))
+    records.append(_batch(8, 700))
+    for offset in (9, 10, 12):  # gaps in the offsets, as compaction leaves them
+        records.append(
+            MemoryRecords.with_records(CompressionType.NONE, SimpleRecord(0, b"k", big), initial_offset=offset)
+        )
+    records.append(_batch(13, 800, 900, 1000))
+    try:
+        positions = [b.position() for b in records.batches()]
+        ends = [b.position() + b.size_in_bytes() for b in records.batches()]
+
+        def search(target: int, start: int, hint: int, where: FileRecords = records) -> object:
+            try:
+                return where.search_for_offset_with_size(target, start, hint)
+            except Exception as e:
+                return (type(e), str(e))
+
+        for target in range(-1, 18):
+            for start in positions:
+                expected = _search_by_iteration(records, target, start)
+                for hint in [-1, *positions, ends[-1]]:
+                    assert search(target, start, hint) == expected, (target, start, hint)
+        for cut in (ends[1] - 1, ends[3], ends[6] + 20, ends[-1] - 1):
+            sliced = records.slice(0, cut)
+            for target in range(0, 17):
+                for start in (p for p in positions if p < cut):
+                    expected = _search_by_iteration(sliced, target, start)
+                    for hint in positions:
+                        assert search(target, start, hint, sliced) == expected, (cut, target, start, hint)
+    finally:
+        records.close_handlers()
