@@ -901,11 +901,22 @@ class KafkaApis(Logging):
                 # Nothing to convert: v10+ reads every record format and zstd. Send what the session built,
                 # rather than building the whole response a second time as Kafka does.
                 unconverted.maybe_set_throttle_time_ms(throttle_time_ms)
-                if self.broker_topic_stats is not None:
+                stats = self.broker_topic_stats
+                if stats is not None:
                     for topic_response in unconverted.data.responses:
                         name = topic_response.topic or topic_names.get(topic_response.topic_id)
-                        for p in topic_response.partitions:
-                            update_bytes_out(name, p.partition_index, p.records)
+                        if is_from_follower:
+                            for p in topic_response.partitions:
+                                update_bytes_out(name, p.partition_index, p.records)
+                        elif name is not None:
+                            # PORT: Kafka marks a consumer's bytes out per partition; the topic's partitions are
+                            # marked at once here (the meters' counts and rates are the sums either way).
+                            size = 0
+                            for p in topic_response.partitions:
+                                records = p.records
+                                if records is not None:
+                                    size += records.size_in_bytes()
+                            stats.update_bytes_out(name, False, False, size)
                 send(request, unconverted)
                 return
             converted: dict[TopicIdPartition, Any] = {}

@@ -50,6 +50,9 @@ class FetchingReplicaManager:
         self.preferred = preferred
         self.calls: list[dict[str, Any]] = []
 
+    def is_adding_replica(self, tp: TopicPartition, replica_id: int) -> bool:
+        return False
+
     def fetch_messages(
         self,
         timeout: int,
@@ -203,3 +206,26 @@ def test_follower_fetch_with_no_throttled_partition_records_only_the_response_ov
     leader_quota.throttled = set()
     h.handle(ApiKeys.FETCH, 12, _fetch(1))
     assert leader_quota.recorded == [FetchResponse.size_of(12, [])]
+
+
+@pytest.mark.parametrize("version", [4, 12])
+def test_consumer_and_follower_fetches_mark_the_bytes_they_send(version: int) -> None:
+    """A consumer's fetched records count in its topics' and all topics' BytesOutPerSec (the topic's partitions
+    added up), a follower's in ReplicationBytesOutPerSec alone; both through the v10+ path and the older one."""
+    from kafka.server.kafka_request_handler import BrokerTopicMetrics, BrokerTopicStats
+
+    rm = FetchingReplicaManager({T0: _records(b"a" * 100), T1: _records(b"b" * 300, b"c")})
+    h, _ = _fetch_harness(rm)
+    stats = BrokerTopicStats()
+    h.apis.broker_topic_stats = stats
+    expected = _records(b"a" * 100).size_in_bytes() + _records(b"b" * 300, b"c").size_in_bytes()
+    replication = stats.all_topics_stats.meter(BrokerTopicMetrics.REPLICATION_BYTES_OUT_PER_SEC)
+    before = (stats.topic_stats("t").bytes_out_rate.count, stats.all_topics_stats.bytes_out_rate.count)
+    replication_before = replication.count
+    h.handle(ApiKeys.FETCH, version, _fetch(-1))
+    assert stats.topic_stats("t").bytes_out_rate.count - before[0] == expected
+    assert stats.all_topics_stats.bytes_out_rate.count - before[1] == expected
+    assert replication.count == replication_before
+    h.handle(ApiKeys.FETCH, version, _fetch(1))
+    assert replication.count - replication_before == expected
+    assert stats.topic_stats("t").bytes_out_rate.count - before[0] == expected
