@@ -28,7 +28,7 @@ from kafka.common.protocol.errors import Errors
 from kafka.common.protocol.types import ZERO_UUID, Uuid
 from kafka.common.requests.fetch_metadata import FINAL_EPOCH, INITIAL_EPOCH, INVALID_SESSION_ID, FetchMetadata
 from kafka.common.requests.fetch_request import PartitionData
-from kafka.common.requests.fetch_response import FetchResponse
+from kafka.common.requests.fetch_response import INVALID_PREFERRED_REPLICA_ID, FetchResponse
 from kafka.common.topic_id_partition import TopicIdPartition
 from kafka.common.utils.time import Time
 from kafka.utils.logging import Logging
@@ -43,6 +43,7 @@ INCREMENTAL_FETCH_SESSIONS_EVICTIONS_PER_SEC = "IncrementalFetchSessionEvictions
 EVICTIONS = "evictions"
 
 _INT32_MAX = 2**31 - 1
+_NONE_CODE = Errors.NONE.code
 
 
 def partitions_to_log_string(partitions: Collection[TopicIdPartition], trace_enabled: bool) -> str:
@@ -57,10 +58,6 @@ def _response(error: Errors, throttle_time_ms: int, session_id: int, updates: RE
 
 def _size_of(version: int, partitions: Iterable[tuple[TopicIdPartition, Any]]) -> int:
     return FetchResponse.size_of(version, partitions)
-
-
-def _is_diverging_epoch(resp: Any) -> bool:
-    return bool(resp.diverging_epoch.epoch >= 0)
 
 
 class CachedPartition:
@@ -140,7 +137,10 @@ class CachedPartition:
     def key_of(part: TopicIdPartition) -> tuple[Any, int]:
         topic_id = part.topic_id
         tp = part.topic_partition
-        return (topic_id, tp.partition) if topic_id != ZERO_UUID else (tp.topic, tp.partition)
+        # The zero id is mostly the constant itself: `is` spares Uuid.__eq__ then.
+        if topic_id is ZERO_UUID or topic_id == ZERO_UUID:
+            return (tp.topic, tp.partition)
+        return (topic_id, tp.partition)
 
     @property
     def key(self) -> tuple[Any, int]:
@@ -179,8 +179,13 @@ class CachedPartition:
     def maybe_update_response_data(self, resp_data: Any, update_response_data: bool) -> bool:
         """Whether the partition must appear in an incremental response; with `update_response_data`, also
         remembers what the response tells the fetcher. Call it holding the session's lock."""
+        # Every fetch of a session runs this twice for each partition (sizing, then answering): the record size
+        # and the checks below are read off the partition data directly.
         must_respond = False
-        if FetchResponse.records_size(resp_data) > 0:
+        records = resp_data.records
+        if records is not None and (
+            len(records) if isinstance(records, (bytes, bytearray, memoryview)) else records.size_in_bytes()
+        ):
             must_respond = True  # new data always goes out
         if self.high_watermark != resp_data.high_watermark:
             must_respond = True
@@ -190,15 +195,15 @@ class CachedPartition:
             must_respond = True
             if update_response_data:
                 self.local_log_start_offset = resp_data.log_start_offset
-        if FetchResponse.is_preferred_replica(resp_data):
+        if resp_data.preferred_read_replica != INVALID_PREFERRED_REPLICA_ID:
             must_respond = True
-        if resp_data.error_code != Errors.NONE.code:
+        if resp_data.error_code != _NONE_CODE:
             # Errors always go out; forgetting the high watermark makes the partition go out again once the
             # error clears.
             if update_response_data:
                 self.high_watermark = -1
             must_respond = True
-        if _is_diverging_epoch(resp_data):
+        if resp_data.diverging_epoch.epoch >= 0:
             must_respond = True  # the fetcher has to truncate
         return must_respond
 

@@ -772,6 +772,10 @@ class KafkaApis(Logging):
         # Partitions are keyed as the requests layer keys them: by TopicIdPartition, the topic None for an unknown id.
         erroneous: list[tuple[TopicIdPartition, Any]] = []
         interesting: list[tuple[TopicIdPartition, Any]] = []
+        # PORT: Kafka walks the context's partitions twice (the topics to authorize, then the partitions to
+        # classify), each time making every partition's request data again from the session; walked once here.
+        requested: list[tuple[TopicIdPartition, Any]] = []
+        context.foreach_partition(lambda tip, data: requested.append((tip, data)))
 
         if is_from_follower:
             # A follower needs ClusterAction on the cluster; a consumer needs Read on each topic.
@@ -781,13 +785,11 @@ class KafkaApis(Logging):
             authorized_topics: set[str] = set()
         else:
             follower_authorized = False
-            partition_datas: list[TopicIdPartition] = []
-            context.foreach_partition(lambda tip, _: partition_datas.append(tip))
             authorized_topics = self.filter_by_authorized(
                 request.context,
                 AclOperation.READ,
                 ResourceType.TOPIC,
-                [tip for tip in partition_datas if tip.topic is not None],
+                [tip for tip, _ in requested if tip.topic is not None],
                 _topic_of,
             )
 
@@ -806,7 +808,8 @@ class KafkaApis(Logging):
             else:
                 interesting.append((tip, data))
 
-        context.foreach_partition(classify)
+        for tip, data in requested:
+            classify(tip, data)
 
         def maybe_down_convert_storage_error(error: Errors) -> Errors:
             return Errors.NOT_LEADER_OR_FOLLOWER if error is Errors.KAFKA_STORAGE_ERROR and version <= 5 else error
