@@ -13,11 +13,12 @@ from kafka.clients.client_response import ClientResponse
 from kafka.cluster.broker import BrokerEndPoint
 from kafka.common.requests.abstract_request import Builder
 from kafka.common.topic_partition import TopicPartition
+from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import MockTime
 from kafka.server.abstract_fetcher_manager import FailedPartitions, InitialFetchState
 from kafka.server.abstract_fetcher_thread import Fetching, Truncating
 from kafka.server.kafka_config import ApiVersion, KafkaConfig
-from kafka.server.replica_fetcher_blocking_send import BlockingSend
+from kafka.server.replica_fetcher_blocking_send import BlockingSend, ReplicaFetcherBlockingSend
 from kafka.server.replica_fetcher_thread import (
     ReplicaFetcherThread,
     fetch_request_version,
@@ -182,3 +183,28 @@ def test_thread_name_and_shutdown_close_the_leader_endpoint() -> None:
     thread.start()
     thread.shutdown()
     assert send.closed and not thread.is_alive()
+
+
+@pytest.mark.parametrize(
+    ("protocol", "writes_on_send"),
+    [("PLAINTEXT", True), ("SSL", True), ("SASL_PLAINTEXT", False), ("SASL_SSL", False)],
+)
+def test_the_leader_connection_writes_on_send_except_over_sasl(protocol: str, writes_on_send: bool) -> None:
+    """The fetcher's selector writes a request in send() unless the inter-broker listener is SASL, where the poll's
+    write first checks whether the connection must re-authenticate (KIP-368)."""
+    overrides = {"listeners": f"{protocol}://localhost:9092", "security.inter.broker.protocol": protocol}
+    if protocol.startswith("SASL"):
+        mechanism = "listener.name." + protocol.lower() + ".plain."
+        overrides |= {
+            "sasl.enabled.mechanisms": "PLAIN",
+            "sasl.mechanism.inter.broker.protocol": "PLAIN",
+            mechanism + "sasl.jaas.config": "org.apache.kafka.common.security.plain.PlainLoginModule required "
+            'username="broker" password="secret" user_broker="secret";',
+        }
+    send = ReplicaFetcherBlockingSend(
+        LEADER, make_config(**overrides), None, MockTime(), 0, "broker-0-fetcher-0", LogContext()
+    )
+    try:
+        assert send._network_client._selector.write_on_send is writes_on_send  # type: ignore[attr-defined]
+    finally:
+        send.close()
