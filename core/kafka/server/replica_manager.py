@@ -1243,9 +1243,6 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
         def read(
             tp: TopicPartition, fetch_info: PartitionData, limit_bytes: int, min_one_message: bool
         ) -> LogReadResult:
-            if stats is not None:
-                stats.topic_stats(tp.topic).total_fetch_request_rate.mark()
-                stats.all_topics_stats.total_fetch_request_rate.mark()
             offset = fetch_info.fetch_offset
             partition_fetch_size = fetch_info.max_bytes
             follower_log_start_offset = fetch_info.log_start_offset
@@ -1342,6 +1339,20 @@ class ReplicaManager(Logging, KafkaMetricsGroup):
                 )
                 return _failed_read(e)
 
+        if stats is not None and read_partition_info:
+            # PORT: Kafka marks the fetch request rates as it reads each partition; they are marked here per topic
+            # (consecutive partitions of a topic at once) before the reads, which leaves the counts and rates the same.
+            all_topics_rate = stats.all_topics_stats.total_fetch_request_rate
+            run_topic = read_partition_info[0][0].topic
+            run = 0
+            for tp, _ in read_partition_info:
+                if tp.topic != run_topic:
+                    stats.topic_stats(run_topic).total_fetch_request_rate.mark(run)
+                    run_topic = tp.topic
+                    run = 0
+                run += 1
+            stats.topic_stats(run_topic).total_fetch_request_rate.mark(run)
+            all_topics_rate.mark(len(read_partition_info))
         limit_bytes = fetch_max_bytes
         result: list[tuple[TopicPartition, LogReadResult]] = []
         min_one_message = not hard_max_bytes_limit

@@ -680,3 +680,26 @@ def test_becoming_follower_drops_the_topics_leader_meters(broker: BrokerEnv) -> 
         assert stats.topic_stats(TOPIC).messages_in_rate.count == 1
     finally:
         stats.close()
+
+
+def test_fetches_mark_the_fetch_request_rates_per_partition_read(broker: BrokerEnv) -> None:
+    """Every partition a fetch reads counts once in its topic's and all topics' TotalFetchRequestsPerSec, unknown
+    partitions included (FailedFetchRequestsPerSec counts only unexpected errors)."""
+    from kafka.server.kafka_request_handler import BrokerTopicStats
+
+    stats = BrokerTopicStats()
+    broker.replica_manager.broker_topic_stats = stats
+    try:
+        broker.leader_and_isr([0, 1])
+        broker.produce(TP0, b"a")
+        topic_rate = stats.topic_stats(TOPIC).total_fetch_request_rate
+        other_rate = stats.topic_stats("other").total_fetch_request_rate
+        all_rate = stats.all_topics_stats.total_fetch_request_rate
+        before = (topic_rate.count, other_rate.count, all_rate.count)
+        [[(_, a), (_, b), (_, c)]] = broker.fetch({TP0: 0, TP1: 0, TopicPartition("other", 0): 0})
+        assert a.error == Errors.NONE and b.error == Errors.NONE and c.error != Errors.NONE
+        assert (topic_rate.count - before[0], other_rate.count - before[1], all_rate.count - before[2]) == (2, 1, 3)
+        broker.fetch({TP0: 1, TP1: 0}, min_bytes=0)
+        assert (topic_rate.count - before[0], all_rate.count - before[2]) == (4, 5)
+    finally:
+        stats.close()
