@@ -166,3 +166,33 @@ def test_fetch_metrics_per_response_topic_and_partition() -> None:
     manager.maybe_update_assignment(subscriptions)
     names = metrics.metrics()
     assert MetricName("preferred-read-replica", group, "", {**TAGS, "topic": "my_topic", "partition": "1"}) not in names
+
+
+def test_fetch_metrics_combined_lag_and_lead_record_what_the_single_calls_do() -> None:
+    """record_partition_lag_and_lead (None: not recorded) leaves every metric as record_partition_lag and
+    record_partition_lead called one after the other do; record_fetch_totals as the four per-response calls."""
+    time = MockTime()
+    tps = [TopicPartition("t.x", 0), TopicPartition("t.x", 1), TopicPartition("u", 0)]
+    samples = [(0, 5, 50), (1, None, 40), (2, 7, None), (0, 3, 20), (1, 0, 0), (2, None, None)]
+    values = []
+    for combined in (False, True):
+        metrics = Metrics(MetricConfig(tags=TAGS), time=time)
+        manager = FetchMetricsManager(metrics, FetchMetricsRegistry("consumer"))
+        for i, lag, lead in samples:
+            tp = tps[i]
+            if combined:
+                manager.record_partition_lag_and_lead(tp, lag, lead)
+                manager.record_fetch_totals(100 * i, i, {"t.x": [60 * i, i], "u": [40 * i, 0]})
+            else:
+                if lag is not None:
+                    manager.record_partition_lag(tp, lag)
+                if lead is not None:
+                    manager.record_partition_lead(tp, lead)
+                manager.record_bytes_fetched(100 * i)
+                manager.record_records_fetched(i)
+                for topic, (num_bytes, records) in {"t.x": [60 * i, i], "u": [40 * i, 0]}.items():
+                    manager.record_topic_bytes_fetched(topic, num_bytes)
+                    manager.record_topic_records_fetched(topic, records)
+        values.append({name: metric.metric_value() for name, metric in metrics.metrics().items()})
+    assert values[0] == values[1]
+    assert any(name.name == "records-lead" for name in values[1])

@@ -149,12 +149,12 @@ class FetchCollector(Generic[K, V]):
                     position_advanced = True
                 metrics_manager = self._metrics_manager
                 if metrics_manager is not None:
-                    partition_lag = self._subscriptions.partition_lag(tp, self._fetch_config.isolation_level)
-                    if partition_lag is not None:
-                        metrics_manager.record_partition_lag(tp, partition_lag)
-                    lead = self._subscriptions.partition_lead(tp)
-                    if lead is not None:
-                        metrics_manager.record_partition_lead(tp, lead)
+                    subscriptions = self._subscriptions
+                    metrics_manager.record_partition_lag_and_lead(
+                        tp,
+                        subscriptions.partition_lag(tp, self._fetch_config.isolation_level),
+                        subscriptions.partition_lead(tp),
+                    )
                 return Fetch({tp: part_records} if part_records else {}, position_advanced, num_records)
             # Not next in line for the position: left over from an obsolete request.
             self._log.debug(

@@ -45,9 +45,4 @@ class FetchMetricsAggregator:
         self._unrecorded_partitions.discard(partition)
         if self._unrecorded_partitions:
             return
-        manager = self._metrics_manager
-        manager.record_bytes_fetched(self._bytes)
-        manager.record_records_fetched(self._records)
-        for topic, (num_bytes, records) in self._per_topic.items():
-            manager.record_topic_bytes_fetched(topic, num_bytes)
-            manager.record_topic_records_fetched(topic, records)
+        self._metrics_manager.record_fetch_totals(self._bytes, self._records, self._per_topic)

@@ -7,6 +7,10 @@ when it is unassigned.
 
 # PORT: Java looks the per-topic and per-partition sensors up by name (SensorBuilder) on every record; here they
 # are also kept in dicts, so a poll pays no string formatting per partition.
+# PORT: these sensors are recorded without Sensor.check_quotas (none of them has a quota: the consumer sets none and
+# its metrics() gives no way to set one), which Java runs on every record and which here was half its cost; the
+# recorded values are Java's. Per partition, the lag and lead are recorded in one call (record_partition_lag_and_lead)
+# and a response's totals in another (record_fetch_totals).
 """
 
 from __future__ import annotations
@@ -87,13 +91,13 @@ class FetchMetricsManager:
         return self.throttle_time
 
     def record_latency(self, request_latency_ms: int) -> None:
-        self.fetch_latency.record(request_latency_ms)
+        self.fetch_latency.record(request_latency_ms, None, False)
 
     def record_bytes_fetched(self, num_bytes: int) -> None:
-        self.bytes_fetched.record(num_bytes)
+        self.bytes_fetched.record(num_bytes, None, False)
 
     def record_records_fetched(self, records: int) -> None:
-        self.records_fetched.record(records)
+        self.records_fetched.record(records, None, False)
 
     def _topic(self, topic: str) -> tuple[Sensor, Sensor]:
         sensors = self._topic_sensors.get(topic)
@@ -122,14 +126,44 @@ class FetchMetricsManager:
 
     def record_topic_bytes_fetched(self, topic: str, num_bytes: int) -> None:
         """Java's recordBytesFetched(topic, bytes)."""
-        self._topic(topic)[0].record(num_bytes)
+        self._topic(topic)[0].record(num_bytes, None, False)
 
     def record_topic_records_fetched(self, topic: str, records: int) -> None:
         """Java's recordRecordsFetched(topic, records)."""
-        self._topic(topic)[1].record(records)
+        self._topic(topic)[1].record(records, None, False)
+
+    def record_fetch_totals(self, num_bytes: int, records: int, per_topic: Mapping[str, list[int]]) -> None:
+        """A drained response's totals: record_bytes_fetched, record_records_fetched, then per topic ([bytes,
+        records]) record_topic_bytes_fetched and record_topic_records_fetched, in Java's order."""
+        self.bytes_fetched.record(num_bytes, None, False)
+        self.records_fetched.record(records, None, False)
+        topic_sensors = self._topic_sensors
+        for topic, (topic_bytes, topic_records) in per_topic.items():
+            sensors = topic_sensors.get(topic)
+            if sensors is None:
+                sensors = self._topic(topic)
+            sensors[0].record(topic_bytes, None, False)
+            sensors[1].record(topic_records, None, False)
+
+    def record_partition_lag_and_lead(self, tp: TopicPartition, lag: int | None, lead: int | None) -> None:
+        """record_partition_lag (unless `lag` is None), then record_partition_lead (unless `lead` is None)."""
+        if lag is not None:
+            self.records_lag.record(lag, None, False)
+            sensor = self._partition_lag_sensors.get(tp)
+            if sensor is None:
+                sensor = self._partition_lag_sensor(tp)
+            sensor.record(lag, None, False)
+        if lead is not None:
+            self.records_lead.record(lead, None, False)
+            sensor = self._partition_lead_sensors.get(tp)
+            if sensor is None:
+                sensor = self._partition_lead_sensor(tp)
+            sensor.record(lead, None, False)
 
     def record_partition_lag(self, tp: TopicPartition, lag: int) -> None:
-        self.records_lag.record(lag)
+        self.record_partition_lag_and_lead(tp, lag, None)
+
+    def _partition_lag_sensor(self, tp: TopicPartition) -> Sensor:
         sensor = self._partition_lag_sensors.get(tp)
         if sensor is None:
             registry = self._registry
@@ -139,10 +173,12 @@ class FetchMetricsManager:
             sensor.add(self._name(registry.partition_records_lag_max, tags), Max())
             sensor.add(self._name(registry.partition_records_lag_avg, tags), Avg())
             self._partition_lag_sensors[tp] = sensor
-        sensor.record(lag)
+        return sensor
 
     def record_partition_lead(self, tp: TopicPartition, lead: int) -> None:
-        self.records_lead.record(lead)
+        self.record_partition_lag_and_lead(tp, None, lead)
+
+    def _partition_lead_sensor(self, tp: TopicPartition) -> Sensor:
         sensor = self._partition_lead_sensors.get(tp)
         if sensor is None:
             registry = self._registry
@@ -152,7 +188,7 @@ class FetchMetricsManager:
             sensor.add(self._name(registry.partition_records_lead_min, tags), Min())
             sensor.add(self._name(registry.partition_records_lead_avg, tags), Avg())
             self._partition_lead_sensors[tp] = sensor
-        sensor.record(lead)
+        return sensor
 
     def maybe_update_assignment(self, subscription: SubscriptionState) -> None:
         """Drops the partition sensors of partitions no longer assigned and adds the preferred-read-replica gauge

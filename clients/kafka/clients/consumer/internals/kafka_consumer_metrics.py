@@ -78,13 +78,16 @@ class KafkaConsumerMetrics:
     def record_poll_start(self, poll_start_ms: int) -> None:
         self._poll_start_ms = poll_start_ms
         self._time_since_last_poll_ms = poll_start_ms - self._last_poll_ms if self._last_poll_ms != 0 else 0
-        self._time_between_poll_sensor.record(self._time_since_last_poll_ms)
+        # PORT: without Sensor.check_quotas (no quota on these sensors), as FetchMetricsManager's.
+        self._time_between_poll_sensor.record(self._time_since_last_poll_ms, None, False)
         self._last_poll_ms = poll_start_ms
 
     def record_poll_end(self, poll_end_ms: int) -> None:
         poll_time_ms = poll_end_ms - self._poll_start_ms
         # A double division as Java's: NaN when the first poll returns within its millisecond.
-        self._poll_idle_sensor.record(java_divide(poll_time_ms, poll_time_ms + self._time_since_last_poll_ms))
+        self._poll_idle_sensor.record(
+            java_divide(poll_time_ms, poll_time_ms + self._time_since_last_poll_ms), None, False
+        )
 
     def record_commit_sync(self, duration_ns: int) -> None:
         self._commit_sync_sensor.record(duration_ns)
