@@ -34,7 +34,7 @@ from kafka.clients.producer.internals.built_in_partitioner import BuiltInPartiti
 from kafka.clients.producer.internals.default_partitioner import DefaultPartitioner
 from kafka.clients.producer.internals.future_record_metadata import FutureFailure, FutureRecordMetadata
 from kafka.clients.producer.internals.kafka_producer_metrics import KafkaProducerMetrics
-from kafka.clients.producer.internals.producer_batch import register_append_callbacks
+from kafka.clients.producer.internals.producer_batch import register_append_callbacks, register_send
 from kafka.clients.producer.internals.producer_interceptors import ProducerInterceptors
 from kafka.clients.producer.internals.producer_metadata import ProducerMetadata
 from kafka.clients.producer.internals.record_accumulator import (
@@ -461,6 +461,14 @@ class KafkaProducer(Generic[K, V]):
         report (ApiException: unknown topic, record too large, timeouts...) come back through the future and
         the callback; configuration and usage errors are raised here.
         """
+        # PORT: with the optional compiled module, the common case (a record without key, partition or headers, no
+        # interceptors, byte-array serializers, the built-in partitioner, the topic's partitions known, the append
+        # taken by the partition's open batch) is done by one call of it, with the same steps as below; it answers
+        # None, having changed nothing that the code below does not set again, in every other case.
+        if _send_common is not None:
+            future = _send_common(self, record, callback)
+            if future is not None:
+                return future
         # PORT: Java's send and doSend written as one method (one call less for every record sent).
         interceptors = self._interceptors
         assert interceptors is not None
@@ -627,13 +635,7 @@ class KafkaProducer(Generic[K, V]):
                 assert appended_tp is not None
                 transaction_manager.maybe_add_partition(appended_tp)
             if result.batch_is_full or result.new_batch_created:
-                if self._log.is_trace_enabled():
-                    self._log.trace(
-                        f"Waking up the sender since topic {record.topic} partition {append_callbacks.get_partition()} "
-                        "is either full or getting a new batch"
-                    )
-                assert self._sender is not None
-                self._sender.wakeup()
+                self._wakeup_sender(record.topic, append_callbacks)
             assert result.future is not None
             return result.future
         except ApiException as e:
@@ -654,6 +656,16 @@ class KafkaProducer(Generic[K, V]):
                 self._errors.record()
             interceptors.on_send_error(record, append_callbacks.topic_partition(), e)
             raise
+
+    def _wakeup_sender(self, topic: str, append_callbacks: _AppendCallbacks) -> None:
+        """Wakes the sender up: the record's batch is full or new."""
+        if self._log.is_trace_enabled():
+            self._log.trace(
+                f"Waking up the sender since topic {topic} partition {append_callbacks.get_partition()} "
+                "is either full or getting a new batch"
+            )
+        assert self._sender is not None
+        self._sender.wakeup()
 
     def _throw_if_producer_closed(self) -> None:
         if self._sender is None or not self._sender.is_running():
@@ -940,6 +952,8 @@ _new_append_callbacks = register_append_callbacks(_AppendCallbacks)
 # The accumulator sets the chosen partition through the slot (set_partition's assignment; the partition it chooses
 # is never UNKNOWN_PARTITION).
 register_partition_setter(_AppendCallbacks, cast(Any, _AppendCallbacks.__dict__["_partition"]).__set__)
+# send's common case in one call of the compiled module (None without it): see send.
+_send_common = register_send(_CALLBACK_TYPES, _SENT_EMPTY_HEADERS, _RECORD_SIZE_MARGIN)
 
 
 def _uses_headers(serializer: Serializer[Any] | None) -> bool:

@@ -29,6 +29,10 @@
  * count of appends in progress, partition told to the callbacks, deque lock, checks, append_to_last_batch and sticky
  * partition bookkeeping, answering None (having changed nothing but the callbacks' partition) for every other case.
  *
+ * send_common(producer, record, callback) is KafkaProducer.send's common case (a record without key, partition or
+ * headers, no interceptors, byte-array serializers, the built-in partitioner, the topic's partitions known): the same
+ * steps, with append_to_partition's append; None when send's Python is to run.
+ *
  * new_append_callbacks(user_callback, interceptors, topic, record_partition) makes KafkaProducer's per-record
  * AppendCallbacks (the class given to register_append_callbacks) with its six slots set as its __init__ sets them.
  *
@@ -40,6 +44,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <limits.h>
+#include <time.h>
 #include "structmember.h"
 
 static inline Py_ssize_t
@@ -1123,7 +1128,6 @@ append_to_partition(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             Py_SETREF(SLOT(partition_info, partition_info_offsets, 1), sum);
         }
         else {
-            Py_DECREF(sum);
             /* Hold back a partition switch while the last batch (the only one that can have room) is still
              * filling. */
             PyObject *enable_switch;
@@ -1136,9 +1140,31 @@ append_to_partition(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
                 Py_XDECREF(last);
             }
             if (enable_switch == NULL) {
+                Py_DECREF(sum);
                 Py_CLEAR(result);
                 goto done;
             }
+            if (enable_switch == Py_False) {
+                /* update_partition_info without a switch allowed: below twice the sticky batch size it only counts
+                 * the bytes too (no switch, no trace line). */
+                int overflow_sum = 0, overflow_size = 0;
+                long long sum_ll = PyLong_CheckExact(sum) ? PyLong_AsLongLongAndOverflow(sum, &overflow_sum) : -1;
+                long long size_ll =
+                    PyLong_CheckExact(batch_size) ? PyLong_AsLongLongAndOverflow(batch_size, &overflow_size) : -1;
+                if (PyErr_Occurred()) {
+                    Py_DECREF(enable_switch);
+                    Py_DECREF(sum);
+                    Py_CLEAR(result);
+                    goto done;
+                }
+                if (!overflow_sum && !overflow_size && sum_ll >= 0 && size_ll > 0 && size_ll <= LLONG_MAX / 2 &&
+                    sum_ll < 2 * size_ll) {
+                    Py_DECREF(enable_switch);
+                    Py_SETREF(SLOT(partition_info, partition_info_offsets, 1), sum);
+                    goto done;
+                }
+            }
+            Py_DECREF(sum);
             PyObject *update_args[5] = {partitioner, partition_info, appended_bytes, cluster, enable_switch};
             PyObject *updated = PyObject_VectorcallMethod(s_update_partition_info, update_args,
                                                           5 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
@@ -1241,6 +1267,198 @@ set_record_slots(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_RETURN_NONE;
 }
 
+/* ---- KafkaProducer.send's common case (a record with neither key, partition nor headers, no interceptors) ------- */
+
+static PyObject *g_callback_types, *g_sent_empty_headers, *g_empty_tuple;
+static long long g_record_size_margin;
+static PyObject *s_has_interceptors, *s_sender, *s_time, *s_partitioner, *s_key_is_bytes, *s_value_is_bytes,
+    *s_transaction_manager, *s_partition_check_needed, *s_record_size_limit, *s_metadata, *s_accumulator, *s_running,
+    *s_fetch_for_send, *s_wakeup_sender;
+
+static PyObject *
+register_send(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "register_send takes 3 arguments");
+        return NULL;
+    }
+    if (!PyDict_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "register_send: the callback types are a dict");
+        return NULL;
+    }
+    long long margin = PyLong_AsLongLong(args[2]);
+    if (margin == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (s_has_interceptors == NULL) {
+        if (!(s_has_interceptors = intern("_has_interceptors")) || !(s_sender = intern("_sender")) ||
+            !(s_time = intern("_time")) || !(s_partitioner = intern("_partitioner")) ||
+            !(s_key_is_bytes = intern("_key_serializer_is_bytes")) ||
+            !(s_value_is_bytes = intern("_value_serializer_is_bytes")) ||
+            !(s_transaction_manager = intern("_transaction_manager")) ||
+            !(s_partition_check_needed = intern("partition_check_needed")) ||
+            !(s_record_size_limit = intern("_record_size_limit")) || !(s_metadata = intern("_metadata")) ||
+            !(s_accumulator = intern("_accumulator")) || !(s_running = intern("running")) ||
+            !(s_fetch_for_send = intern("fetch_for_send")) || !(s_wakeup_sender = intern("_wakeup_sender"))) {
+            return NULL;
+        }
+    }
+    if (g_empty_tuple == NULL && (g_empty_tuple = PyTuple_New(0)) == NULL) {
+        return NULL;
+    }
+    Py_XSETREF(g_callback_types, Py_NewRef(args[0]));
+    Py_XSETREF(g_sent_empty_headers, Py_NewRef(args[1]));
+    g_record_size_margin = margin;
+    Py_RETURN_NONE;
+}
+
+/* A field's length as send counts it (0 for None), or -1 for anything but None or exact bytes. */
+static Py_ssize_t
+plain_bytes_len(PyObject *obj)
+{
+    if (obj == Py_None) {
+        return 0;
+    }
+    return PyBytes_CheckExact(obj) ? PyBytes_GET_SIZE(obj) : -1;
+}
+
+/* send_common(producer, record, callback): KafkaProducer.send for a ProducerRecord without key, partition or
+ * headers, whose value is bytes or None, with a callback that is None or of a known Callback class, by a running
+ * producer with byte-array serializers, the built-in partitioner, no interceptors, no partition check of a
+ * transaction, the system clock and the topic's partitions known: the same steps as send (the record's headers made
+ * read-only, the callbacks made, the append as append_to_partition does it, the sender woken through
+ * producer._wakeup_sender when the batch is full), returning the record's future. It returns None before anything
+ * but the topic's metadata expiry (fetch_for_send) and the record's empty headers (both as send sets them) is changed
+ * in every other case, and when append_to_partition does not take the record: the caller then runs send's Python. */
+static PyObject *
+send_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "send_common takes 3 arguments");
+        return NULL;
+    }
+    if (g_callback_types == NULL || g_record_type == NULL || g_append_callbacks_type == NULL ||
+        g_topic_info_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "register_send was not called");
+        return NULL;
+    }
+    PyObject *producer = args[0], *record = args[1], *callback = args[2];
+    if (!Py_IS_TYPE(record, (PyTypeObject *)g_record_type)) {
+        Py_RETURN_NONE;
+    }
+    if (callback != Py_None && PyDict_GetItemWithError(g_callback_types, (PyObject *)Py_TYPE(callback)) != Py_True) {
+        goto not_handled;
+    }
+    PyObject *topic = SLOT(record, record_offsets, 0), *partition = SLOT(record, record_offsets, 1),
+             *key = SLOT(record, record_offsets, 2), *value = SLOT(record, record_offsets, 3),
+             *timestamp = SLOT(record, record_offsets, 4), *headers = SLOT(record, record_offsets, 5);
+    if (topic == NULL || partition != Py_None || key != Py_None || value == NULL || timestamp == NULL ||
+        headers != Py_None) {
+        goto not_handled;
+    }
+    Py_ssize_t value_len = plain_bytes_len(value);
+    if (value_len < 0) {
+        goto not_handled;
+    }
+    PyObject *sender = dict_attr(producer, s_sender);
+    if (dict_attr(producer, s_has_interceptors) != Py_False || sender == NULL || sender == Py_None ||
+        dict_attr(sender, s_running) != Py_True || dict_attr(producer, s_time) != g_time ||
+        dict_attr(producer, s_partitioner) != Py_None || dict_attr(producer, s_key_is_bytes) != Py_True ||
+        dict_attr(producer, s_value_is_bytes) != Py_True) {
+        goto not_handled;
+    }
+    PyObject *transaction_manager = dict_attr(producer, s_transaction_manager);
+    if (transaction_manager == NULL ||
+        (transaction_manager != Py_None && dict_attr(transaction_manager, s_partition_check_needed) != Py_False)) {
+        goto not_handled;
+    }
+    PyObject *limit_obj = dict_attr(producer, s_record_size_limit);
+    if (limit_obj == NULL || !PyLong_CheckExact(limit_obj)) {
+        goto not_handled;
+    }
+    int overflow = 0;
+    long long limit = PyLong_AsLongLongAndOverflow(limit_obj, &overflow);
+    if (limit == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    /* A record far below the limits cannot fail send's size check; near them send makes the exact estimate. */
+    if (overflow < 0 || (!overflow && (long long)value_len + g_record_size_margin > limit)) {
+        goto not_handled;
+    }
+    PyObject *metadata = dict_attr(producer, s_metadata);
+    PyObject *accumulator = dict_attr(producer, s_accumulator);
+    if (metadata == NULL || accumulator == NULL) {
+        goto not_handled;
+    }
+    /* The system clock's milliseconds, as time.time_ns() // 1_000_000 reads them. */
+    struct timespec ts;
+    if (clock_gettime(CLOCK_REALTIME, &ts) != 0 || ts.tv_sec < 0) {
+        goto not_handled;
+    }
+    PyObject *now = PyLong_FromLongLong((long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000);
+    if (now == NULL) {
+        return NULL;
+    }
+    Py_INCREF(producer);
+    Py_INCREF(record);
+    Py_INCREF(metadata);
+    Py_INCREF(accumulator);
+    PyObject *result = NULL, *fetched = NULL, *append_callbacks = NULL, *appended = NULL;
+    PyObject *fetch_args[3] = {metadata, topic, now};
+    fetched = PyObject_VectorcallMethod(s_fetch_for_send, fetch_args, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    if (fetched == NULL) {
+        goto done;
+    }
+    if (!PyTuple_CheckExact(fetched) || PyTuple_GET_SIZE(fetched) != 2 || PyTuple_GET_ITEM(fetched, 1) == Py_None) {
+        /* The topic's partitions are not known yet: send waits for them. */
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    PyObject *make_args[4] = {callback, Py_None, topic, Py_None};
+    append_callbacks = new_append_callbacks(module, make_args, 4);
+    if (append_callbacks == NULL) {
+        goto done;
+    }
+    /* send's _headers_for_send for a record whose headers were never asked for: the shared read-only empty set. */
+    Py_SETREF(SLOT(record, record_offsets, 5), Py_NewRef(g_sent_empty_headers));
+    PyObject *append_args[10] = {
+        accumulator, topic,         g_unknown_partition, timestamp == Py_None ? now : timestamp, Py_None, value,
+        g_empty_tuple, append_callbacks, now,           PyTuple_GET_ITEM(fetched, 0),
+    };
+    appended = append_to_partition(module, append_args, 10);
+    if (appended == NULL) {
+        goto done;
+    }
+    if (appended == Py_None) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (SLOT(appended, append_result_offsets, 1) == Py_True) {
+        PyObject *wake_args[3] = {producer, topic, append_callbacks};
+        PyObject *woken = PyObject_VectorcallMethod(s_wakeup_sender, wake_args, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        if (woken == NULL) {
+            goto done;
+        }
+        Py_DECREF(woken);
+    }
+    result = Py_NewRef(SLOT(appended, append_result_offsets, 0));
+done:
+    Py_XDECREF(appended);
+    Py_XDECREF(append_callbacks);
+    Py_XDECREF(fetched);
+    Py_DECREF(now);
+    Py_DECREF(accumulator);
+    Py_DECREF(metadata);
+    Py_DECREF(record);
+    Py_DECREF(producer);
+    return result;
+not_handled:
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"write_record", (PyCFunction)(void (*)(void))write_record, METH_FASTCALL,
      "Appends one v2 record to a bytearray if it fits `room`; returns its size, -1 if not, None if out of range."},
@@ -1265,6 +1483,10 @@ static PyMethodDef methods[] = {
     {"append_to_partition", (PyCFunction)(void (*)(void))append_to_partition, METH_FASTCALL,
      "append_to_partition(accumulator, topic, partition, timestamp, key, value, headers, callbacks, now, cluster): "
      "a RecordAppendResult, or None when RecordAccumulator.append is to be called."},
+    {"register_send", (PyCFunction)(void (*)(void))register_send, METH_FASTCALL,
+     "register_send(callback_types, sent_empty_headers, record_size_margin): what send_common needs."},
+    {"send_common", (PyCFunction)(void (*)(void))send_common, METH_FASTCALL,
+     "send_common(producer, record, callback): the record's future, or None when KafkaProducer.send is to run."},
     {"fire_callbacks", (PyCFunction)(void (*)(void))fire_callbacks, METH_FASTCALL,
      "fire_callbacks(callbacks, futures, produce_future, tp, base_offset, log_append_time, on_error): a successful "
      "batch's callbacks, in order."},

@@ -564,6 +564,21 @@ def register_accumulator(topic_info_type: type, partition_info_type: type) -> Ca
     return cast(Callable[..., Any], module.append_to_partition)
 
 
+def register_send(callback_types: dict[type, bool], sent_empty_headers: object, record_size_margin: int) -> Any:
+    """The compiled module's send_common(producer, record, callback): KafkaProducer.send's common case in one call
+    (a record without key, partition or headers; see the module), answering the record's future, or None when send's
+    Python is to run. `callback_types` says which classes are known Callbacks, `sent_empty_headers` is what a sent
+    record's never-asked-for headers become, `record_size_margin` how far below max.request.size a record needs no
+    exact size check. None without the extension (or with KAFKA_PORT_PURE_PYTHON_WRITER=1)."""
+    if _fire_callbacks is None:
+        return None
+    from kafka.common.record import _default_record_writer  # type: ignore[attr-defined]
+
+    module: Any = _default_record_writer
+    module.register_send(callback_types, sent_empty_headers, record_size_margin)
+    return module.send_common
+
+
 def register_append_callbacks(append_callbacks_type: _T) -> _T:
     """Lets the compiled loop over a batch's callbacks call the user's callback of an AppendCallbacks of this class
     (slots `_interceptors` and `_user_callback`) directly when it has no interceptors: its on_completion would only

@@ -741,3 +741,134 @@ def test_transaction_and_flush_times_are_recorded() -> None:
         assert _producer_metric(f.producer, "metadata-wait-time-ns-total") > 0
     finally:
         f.producer.close(0)
+
+
+def _sends_as_send_does(monkeypatch: pytest.MonkeyPatch, compiled: bool) -> tuple[list[Any], int]:
+    """200 sends of records with and without key, partition, headers, value and timestamp, with no callback, a
+    function and a Callback, to a producer whose batches fill up (the sender woken) but are not sent; what each send
+    answered and did to its record, every batch's records and bytes, and how many sends the compiled send_common
+    made (with `compiled`; else it is turned off)."""
+    import random
+
+    from kafka.clients.producer import kafka_producer
+    from kafka.clients.producer.callback import Callback, as_callback
+    from kafka.clients.producer.internals.built_in_partitioner import BuiltInPartitioner
+    from kafka.clients.producer.producer_record import _SENT_EMPTY_HEADERS
+
+    common = kafka_producer._send_common
+    made = [0]
+    if compiled:
+        assert common is not None
+
+        def counting(producer: Any, record: Any, callback: Any) -> Any:
+            future = common(producer, record, callback)
+            made[0] += future is not None
+            return future
+
+        monkeypatch.setattr(kafka_producer, "_send_common", counting)
+    else:
+        monkeypatch.setattr(kafka_producer, "_send_common", None)
+    choices = iter(list(range(3)) * 100)
+    monkeypatch.setattr(BuiltInPartitioner, "mock_random", lambda: next(choices))
+    metadata = ProducerMetadata(100, 1000, 60_000, 300_000, LogContext(), ClusterResourceListeners(), Time.SYSTEM)
+
+    class NeverReady(PacedMockClient):
+        # The batches stay in the accumulator: the sender, woken, finds no node to send them to.
+        def ready(self, node: Any, now: int) -> bool:
+            return False
+
+        def is_ready(self, node: Any, now: int) -> bool:
+            return False
+
+    client = NeverReady(Time.SYSTEM, metadata)
+    client.update_metadata(metadata_update_with(1, {TOPIC: 3}))
+    producer: KafkaProducer[bytes, bytes] = KafkaProducer(
+        _configs(
+            enable_idempotence=False, linger_ms=2**31 - 1, batch_size=2048, max_in_flight_requests_per_connection=1
+        ),
+        ByteArraySerializer(),
+        ByteArraySerializer(),
+        metadata=metadata,
+        kafka_client=client,
+    )
+    woken = [0]
+    assert producer._sender is not None
+    wakeup = producer._sender.wakeup
+
+    def counting_wakeup() -> None:
+        woken[0] += 1
+        wakeup()
+
+    monkeypatch.setattr(producer._sender, "wakeup", counting_wakeup)
+
+    class Counted(Callback):
+        def on_completion(self, metadata: RecordMetadata | None, exception: BaseException | None) -> None:
+            pass
+
+    rng = random.Random(9)
+    answers: list[Any] = []
+    try:
+        for i in range(200):
+            record = ProducerRecord(
+                TOPIC,
+                rng.choice([None, b"", rng.randbytes(rng.randrange(1, 300))]),
+                key=rng.choice([None, None, None, b"k%d" % i]),
+                partition=rng.choice([None, None, None, None, 1]),
+                timestamp=1_700_000_000_000 + i,
+                headers=rng.choice([None, None, None, [("h", b"x")]]),
+            )
+            callback = rng.choice([None, Counted(), as_callback(lambda md, e: None)])
+            future = producer.send(record, callback)
+            answers.append(
+                (
+                    future._batch_index,
+                    future._create_timestamp,
+                    future._serialized_key_size,
+                    future._serialized_value_size,
+                    record._headers is _SENT_EMPTY_HEADERS,
+                    record.headers.is_read_only,
+                )
+            )
+        accumulator = producer._accumulator
+        for p in range(3):
+            for batch in accumulator.get_deque(TopicPartition(TOPIC, p)) or ():
+                batch.close()
+                answers.append((p, batch.record_count, bytes(batch.records().buffer())))
+        answers.append(woken[0] > 0)
+    finally:
+        producer.close(0)
+    return answers, made[0]
+
+
+def test_send_common_sends_as_send_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled send_common (send's first try where the optional module is built) leaves the records, futures and
+    batches (byte for byte) as send's Python does, wakes the sender as it does, and leaves what it does not take
+    (keys, partitions, headers, new batches, unknown callback classes) to it."""
+    from kafka.clients.producer import kafka_producer
+
+    if kafka_producer._send_common is None:
+        pytest.skip("the optional _default_record_writer extension is not built")
+    python, _ = _sends_as_send_does(monkeypatch, False)
+    monkeypatch.undo()
+    compiled, made = _sends_as_send_does(monkeypatch, True)
+    assert compiled == python
+    assert 30 < made < 200
+
+
+def test_send_common_gives_records_the_send_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record without a timestamp sent through send_common gets the system clock's milliseconds at send."""
+    from kafka.clients.producer import kafka_producer
+
+    common = kafka_producer._send_common
+    if common is None:
+        pytest.skip("the optional _default_record_writer extension is not built")
+    f = Fixture(enable_idempotence=False, linger_ms=2**31 - 1)
+    f.producer._key_serializer_is_bytes = f.producer._value_serializer_is_bytes = True
+    try:
+        f.producer.send(ProducerRecord(TOPIC, b"first"))  # the topic's first batch: send's Python
+        before = _time.time_ns() // 1_000_000
+        future = common(f.producer, ProducerRecord(TOPIC, b"second"), None)
+        after = _time.time_ns() // 1_000_000
+        assert future is not None and before <= future._create_timestamp <= after
+    finally:
+        f.producer.close(0)
