@@ -643,17 +643,38 @@ class FetchSessionCache(Logging):
     def touch(self, session: FetchSession, now: int) -> None:
         """Marks the session used at `now` and re-files it under its current size."""
         with self.lock, session.lock:
-            self._last_used.pop(session.last_used_key(), None)
-            session.last_used_ms = now
-            self._last_used[session.last_used_key()] = session
+            if now != session.last_used_ms or session.cached_size == -1:  # -1: never filed yet
+                self._last_used.pop(session.last_used_key(), None)
+                session.last_used_ms = now
+                self._last_used[session.last_used_key()] = session
 
             old_size = session.cached_size
+            new_size = session.size
+            if old_size == new_size:
+                # PORT: the common case (every fetch of a session whose partitions did not change): the session
+                # stays filed under the same key, and only its place in each evictable map follows the same
+                # conditions as below; the sorted maps are left alone (Kafka removes and re-adds it).
+                key = session.evictable_key()
+                by_privileged = self._evictable_by_privileged
+                by_all = self._evictable_by_all
+                old_enough = now - session.creation_ms > self._eviction_ms
+                if not session.privileged or old_enough:
+                    if key not in by_privileged:
+                        by_privileged[key] = session
+                elif key in by_privileged:
+                    del by_privileged[key]
+                if old_enough:
+                    if key not in by_all:
+                        by_all[key] = session
+                elif key in by_all:
+                    del by_all[key]
+                return
             if old_size != -1:
                 old_key = session.evictable_key()
                 self._evictable_by_privileged.pop(old_key, None)
                 self._evictable_by_all.pop(old_key, None)
                 self._num_partitions -= old_size
-            session.cached_size = session.size
+            session.cached_size = new_size
             new_key = session.evictable_key()
             if not session.privileged or now - session.creation_ms > self._eviction_ms:
                 self._evictable_by_privileged[new_key] = session

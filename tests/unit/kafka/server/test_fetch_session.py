@@ -225,3 +225,72 @@ def test_topic_id_session_resolves_names_and_forgets_by_id() -> None:
     parts2: list[TopicIdPartition] = []
     ctx2.foreach_partition(lambda tp, _: parts2.append(tp))
     assert parts2 == [foo]
+
+
+def _touch_as_kafka(cache: FetchSessionCache, session: Any, now: int) -> None:
+    """FetchSessionCache.touch as Kafka writes it: the session removed from every map and filed again."""
+    with cache.lock, session.lock:
+        cache._last_used.pop(session.last_used_key(), None)
+        session.last_used_ms = now
+        cache._last_used[session.last_used_key()] = session
+        old_size = session.cached_size
+        if old_size != -1:
+            old_key = session.evictable_key()
+            cache._evictable_by_privileged.pop(old_key, None)
+            cache._evictable_by_all.pop(old_key, None)
+            cache._num_partitions -= old_size
+        session.cached_size = session.size
+        new_key = session.evictable_key()
+        if not session.privileged or now - session.creation_ms > cache._eviction_ms:
+            cache._evictable_by_privileged[new_key] = session
+        if now - session.creation_ms > cache._eviction_ms:
+            cache._evictable_by_all[new_key] = session
+        cache._num_partitions += session.cached_size
+
+
+def test_touch_files_sessions_as_kafka_does() -> None:
+    """touch leaves an unchanged session where it is filed; after any sequence of creations, touches at the same
+    or later times, partition changes and evictions, the cache's maps are those Kafka's touch makes."""
+    import random
+
+    rng = random.Random(7)
+    ours, reference = FetchSessionCache(6, 50), FetchSessionCache(6, 50)
+    reference.touch = lambda session, now: _touch_as_kafka(reference, session, now)  # type: ignore[method-assign]
+
+    def state(cache: FetchSessionCache) -> Any:
+        ids = {id(s): s.id for s in cache._sessions.values()}
+        return (
+            [(k, ids[id(s)]) for k, s in cache._last_used.items()],
+            list(cache._evictable_by_all),
+            list(cache._evictable_by_privileged),
+            cache._num_partitions,
+            sorted(cache._sessions),
+        )
+
+    now = 0
+    for _ in range(3000):
+        now += rng.choice([0, 0, 1, 7, 30])
+        op = rng.random()
+        if op < 0.15:
+            privileged = rng.random() < 0.3
+            size = rng.randrange(1, 5)
+            new_id = rng.randrange(1, 10**6)
+            ours.new_session_id = reference.new_session_id = lambda n=new_id: n  # type: ignore
+            created = ours.maybe_create_session(now, privileged, size, False, lambda s=size: _cached(s))
+            again = reference.maybe_create_session(now, privileged, size, False, lambda s=size: _cached(s))
+            assert created == again
+        elif ours._sessions:
+            session_id = rng.choice(sorted(ours._sessions))
+            session, twin = ours.get(session_id), reference.get(session_id)
+            assert session is not None and twin is not None
+            if op < 0.3:
+                add = rng.random() < 0.5
+                for s in (session, twin):  # a partition added or dropped before the touch
+                    if add:
+                        tip = TopicIdPartition.of(ZERO_UUID, now, "x")
+                        s.partition_map[("x", now)] = CachedPartition.of(tip, _req(0))
+                    elif s.partition_map:
+                        del s.partition_map[next(iter(s.partition_map))]
+            ours.touch(session, now)
+            reference.touch(twin, now)
+        assert state(ours) == state(reference)
