@@ -7,7 +7,6 @@ aborted transactions that overlap the records. Also the isolation levels a fetch
 
 from __future__ import annotations
 
-from abc import ABC
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -18,8 +17,13 @@ if TYPE_CHECKING:
     from kafka.common.record.records import Records
 
 
-class FetchIsolation(ABC):  # noqa: B024 - a sealed trait: the subclasses are its only values
-    """How far a fetch may read: to the log end, the high watermark, or the last stable offset."""
+class FetchIsolation:
+    """How far a fetch may read: to the log end, the high watermark, or the last stable offset (a sealed trait:
+    the three subclasses are its only values).
+
+    # PORT: not an ABC (it has no abstract methods): isinstance checks against the subclasses, several per
+    partition read of every fetch, then stay in C instead of going through ABCMeta.__instancecheck__.
+    """
 
     __slots__ = ()
 
