@@ -418,61 +418,78 @@ class BrokerTopicMetrics(KafkaMetricsGroup):
     def has_meter(self, metric_type: str) -> bool:
         return metric_type in self._event_types
 
+    # The meters below are marked for every produce and fetch (the topic's and the all-topics' one each): the meter
+    # is read from the dict here, and meter() called only to create it (first use, or after close_metric).
+
     @property
     def messages_in_rate(self) -> Meter:
-        return self.meter(self.MESSAGES_IN_PER_SEC)
+        meter = self._meters.get(self.MESSAGES_IN_PER_SEC)
+        return meter if meter is not None else self.meter(self.MESSAGES_IN_PER_SEC)
 
     @property
     def bytes_in_rate(self) -> Meter:
-        return self.meter(self.BYTES_IN_PER_SEC)
+        meter = self._meters.get(self.BYTES_IN_PER_SEC)
+        return meter if meter is not None else self.meter(self.BYTES_IN_PER_SEC)
 
     @property
     def bytes_out_rate(self) -> Meter:
-        return self.meter(self.BYTES_OUT_PER_SEC)
+        meter = self._meters.get(self.BYTES_OUT_PER_SEC)
+        return meter if meter is not None else self.meter(self.BYTES_OUT_PER_SEC)
 
     @property
     def bytes_rejected_rate(self) -> Meter:
-        return self.meter(self.BYTES_REJECTED_PER_SEC)
+        meter = self._meters.get(self.BYTES_REJECTED_PER_SEC)
+        return meter if meter is not None else self.meter(self.BYTES_REJECTED_PER_SEC)
 
     @property
     def failed_produce_request_rate(self) -> Meter:
-        return self.meter(self.FAILED_PRODUCE_REQUESTS_PER_SEC)
+        meter = self._meters.get(self.FAILED_PRODUCE_REQUESTS_PER_SEC)
+        return meter if meter is not None else self.meter(self.FAILED_PRODUCE_REQUESTS_PER_SEC)
 
     @property
     def failed_fetch_request_rate(self) -> Meter:
-        return self.meter(self.FAILED_FETCH_REQUESTS_PER_SEC)
+        meter = self._meters.get(self.FAILED_FETCH_REQUESTS_PER_SEC)
+        return meter if meter is not None else self.meter(self.FAILED_FETCH_REQUESTS_PER_SEC)
 
     @property
     def total_produce_request_rate(self) -> Meter:
-        return self.meter(self.TOTAL_PRODUCE_REQUESTS_PER_SEC)
+        meter = self._meters.get(self.TOTAL_PRODUCE_REQUESTS_PER_SEC)
+        return meter if meter is not None else self.meter(self.TOTAL_PRODUCE_REQUESTS_PER_SEC)
 
     @property
     def total_fetch_request_rate(self) -> Meter:
-        return self.meter(self.TOTAL_FETCH_REQUESTS_PER_SEC)
+        meter = self._meters.get(self.TOTAL_FETCH_REQUESTS_PER_SEC)
+        return meter if meter is not None else self.meter(self.TOTAL_FETCH_REQUESTS_PER_SEC)
 
     @property
     def fetch_message_conversions_rate(self) -> Meter:
-        return self.meter(self.FETCH_MESSAGE_CONVERSIONS_PER_SEC)
+        meter = self._meters.get(self.FETCH_MESSAGE_CONVERSIONS_PER_SEC)
+        return meter if meter is not None else self.meter(self.FETCH_MESSAGE_CONVERSIONS_PER_SEC)
 
     @property
     def produce_message_conversions_rate(self) -> Meter:
-        return self.meter(self.PRODUCE_MESSAGE_CONVERSIONS_PER_SEC)
+        meter = self._meters.get(self.PRODUCE_MESSAGE_CONVERSIONS_PER_SEC)
+        return meter if meter is not None else self.meter(self.PRODUCE_MESSAGE_CONVERSIONS_PER_SEC)
 
     @property
     def no_key_compacted_topic_records_rate(self) -> Meter:
-        return self.meter(self.NO_KEY_COMPACTED_TOPIC_RECORDS_PER_SEC)
+        meter = self._meters.get(self.NO_KEY_COMPACTED_TOPIC_RECORDS_PER_SEC)
+        return meter if meter is not None else self.meter(self.NO_KEY_COMPACTED_TOPIC_RECORDS_PER_SEC)
 
     @property
     def invalid_magic_number_records_rate(self) -> Meter:
-        return self.meter(self.INVALID_MAGIC_NUMBER_RECORDS_PER_SEC)
+        meter = self._meters.get(self.INVALID_MAGIC_NUMBER_RECORDS_PER_SEC)
+        return meter if meter is not None else self.meter(self.INVALID_MAGIC_NUMBER_RECORDS_PER_SEC)
 
     @property
     def invalid_message_crc_records_rate(self) -> Meter:
-        return self.meter(self.INVALID_MESSAGE_CRC_RECORDS_PER_SEC)
+        meter = self._meters.get(self.INVALID_MESSAGE_CRC_RECORDS_PER_SEC)
+        return meter if meter is not None else self.meter(self.INVALID_MESSAGE_CRC_RECORDS_PER_SEC)
 
     @property
     def invalid_offset_or_sequence_records_rate(self) -> Meter:
-        return self.meter(self.INVALID_OFFSET_OR_SEQUENCE_RECORDS_PER_SEC)
+        meter = self._meters.get(self.INVALID_OFFSET_OR_SEQUENCE_RECORDS_PER_SEC)
+        return meter if meter is not None else self.meter(self.INVALID_OFFSET_OR_SEQUENCE_RECORDS_PER_SEC)
 
     def close_metric(self, metric_type: str) -> None:
         with self._lock:

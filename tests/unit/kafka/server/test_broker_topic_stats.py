@@ -63,3 +63,23 @@ def test_a_topic_only_followed_loses_its_leader_meters() -> None:
     stats.topic_stats("bts-follow").messages_in_rate.mark(1)
     assert _registered(f"{prefix}MessagesInPerSec,topic=bts-follow")
     stats.close()
+
+
+def test_a_closed_meter_is_made_again_when_next_read() -> None:
+    """Every meter property gives the registered meter, the same one each time; after close_metric the next read
+    makes and registers a new one (as Kafka's lazily created meters)."""
+    stats = BrokerTopicStats()
+    topic = stats.topic_stats("bts-again")
+    names = [n for n in dir(BrokerTopicMetrics) if isinstance(getattr(BrokerTopicMetrics, n), property)]
+    meters = [n for n in names if n.endswith("_rate")]
+    assert len(meters) == 14
+    for n in meters:
+        assert getattr(topic, n) is getattr(topic, n)
+    messages_in = topic.messages_in_rate
+    messages_in.mark(2)
+    topic.close_metric(BrokerTopicMetrics.MESSAGES_IN_PER_SEC)
+    name = "kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec,topic=bts-again"
+    assert not _registered(name)
+    again = topic.messages_in_rate
+    assert again is not messages_in and again.count == 0 and _registered(name)
+    stats.close()
