@@ -59,6 +59,11 @@ class OffsetIndex(AbstractIndex):
         """The entry with the largest offset <= `target_offset`; (base offset, 0) when there is none."""
         with self._lock:
             idx = self._mmap
+            entries = self._entries
+            # PORT: an offset at or past the last entry (a fetch at the log end: followers, consumers keeping up)
+            # takes the last entry without Kafka's binary search; the result is the same.
+            if entries and idx is not None and target_offset >= self._last_offset:
+                return self.parse_entry(idx, entries - 1)
             slot = self.largest_lower_bound_slot_for(idx, target_offset, IndexSearchType.KEY)
             if slot == -1 or idx is None:
                 return OffsetPosition(self.base_offset, 0)
@@ -69,6 +74,9 @@ class OffsetIndex(AbstractIndex):
         (-1 when it is the target's own entry or the last one)."""
         with self._lock:
             idx = self._mmap
+            entries = self._entries
+            if entries and idx is not None and target_offset >= self._last_offset:
+                return self.parse_entry(idx, entries - 1), -1  # as in lookup: the last entry, no search
             slot = self.largest_lower_bound_slot_for(idx, target_offset, IndexSearchType.KEY)
             if idx is None:
                 return OffsetPosition(self.base_offset, 0), -1

@@ -102,6 +102,25 @@ def test_lookup_extreme_cases(idx: OffsetIndex) -> None:
     assert idx.lookup(idx.base_offset + 7) == OffsetPosition(idx.base_offset + 7, 6)
 
 
+def test_lookup_with_next_position_at_and_past_the_last_entry(idx: OffsetIndex) -> None:
+    """At or past the last entry (a fetch at the log end) both lookups give the last entry and no next position, also
+    after a truncation and a reopen-free append; below it the next entry's position comes with the entry."""
+    for i in range(1, 11):
+        idx.append(BASE_OFFSET + 10 * i, 100 * i)
+    last = OffsetPosition(BASE_OFFSET + 100, 1000)
+    assert idx.lookup_with_next_position(BASE_OFFSET + 100) == (last, -1)
+    assert idx.lookup_with_next_position(BASE_OFFSET + 105) == (last, -1)
+    assert idx.lookup(BASE_OFFSET + 105) == last
+    assert idx.lookup_with_next_position(BASE_OFFSET + 95) == (OffsetPosition(BASE_OFFSET + 90, 900), 1000)
+    idx.truncate_to(BASE_OFFSET + 95)
+    assert idx.lookup_with_next_position(BASE_OFFSET + 105) == (OffsetPosition(BASE_OFFSET + 90, 900), -1)
+    idx.append(BASE_OFFSET + 96, 950)
+    assert idx.lookup_with_next_position(BASE_OFFSET + 96) == (OffsetPosition(BASE_OFFSET + 96, 950), -1)
+    assert idx.lookup_with_next_position(BASE_OFFSET + 93) == (OffsetPosition(BASE_OFFSET + 90, 900), 950)
+    idx.truncate()
+    assert idx.lookup_with_next_position(BASE_OFFSET + 105) == (OffsetPosition(BASE_OFFSET, 0), -1)
+
+
 def test_entry(idx: OffsetIndex) -> None:
     """entry(n) returns the n-th appended pair."""
     idx.append(BASE_OFFSET + 1, 10)
