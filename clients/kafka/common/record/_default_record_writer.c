@@ -1273,7 +1273,7 @@ static PyObject *g_callback_types, *g_sent_empty_headers, *g_empty_tuple;
 static long long g_record_size_margin;
 static PyObject *s_has_interceptors, *s_sender, *s_time, *s_partitioner, *s_key_is_bytes, *s_value_is_bytes,
     *s_transaction_manager, *s_partition_check_needed, *s_record_size_limit, *s_metadata, *s_accumulator, *s_running,
-    *s_fetch_for_send, *s_wakeup_sender;
+    *s_fetch_for_send, *s_wakeup_sender, *s_metadata_snapshot, *s_send_lookups, *s_topics, *s_metadata_idle_ms;
 
 static PyObject *
 register_send(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -1299,7 +1299,9 @@ register_send(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             !(s_partition_check_needed = intern("partition_check_needed")) ||
             !(s_record_size_limit = intern("_record_size_limit")) || !(s_metadata = intern("_metadata")) ||
             !(s_accumulator = intern("_accumulator")) || !(s_running = intern("running")) ||
-            !(s_fetch_for_send = intern("fetch_for_send")) || !(s_wakeup_sender = intern("_wakeup_sender"))) {
+            !(s_fetch_for_send = intern("fetch_for_send")) || !(s_wakeup_sender = intern("_wakeup_sender")) ||
+            !(s_metadata_snapshot = intern("_metadata_snapshot")) || !(s_send_lookups = intern("_send_lookups")) ||
+            !(s_topics = intern("_topics")) || !(s_metadata_idle_ms = intern("_metadata_idle_ms"))) {
             return NULL;
         }
     }
@@ -1403,16 +1405,53 @@ send_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_INCREF(record);
     Py_INCREF(metadata);
     Py_INCREF(accumulator);
-    PyObject *result = NULL, *fetched = NULL, *append_callbacks = NULL, *appended = NULL;
-    PyObject *fetch_args[3] = {metadata, topic, now};
-    fetched = PyObject_VectorcallMethod(s_fetch_for_send, fetch_args, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-    if (fetched == NULL) {
+    PyObject *result = NULL, *fetched = NULL, *append_callbacks = NULL, *appended = NULL, *cluster;
+    /* fetch_for_send's answer when it has nothing to do (its lookup of the topic made with the current metadata
+     * snapshot, the partition count known, the topic's expiry already set from this millisecond) read here; in any
+     * other case it is called. */
+    PyObject *snapshot = dict_attr(metadata, s_metadata_snapshot), *lookups = dict_attr(metadata, s_send_lookups),
+             *topics = dict_attr(metadata, s_topics), *idle = dict_attr(metadata, s_metadata_idle_ms);
+    PyObject *lookup = NULL, *expiry = NULL;
+    if (snapshot != NULL && lookups != NULL && topics != NULL && idle != NULL && PyDict_CheckExact(lookups) &&
+        PyDict_CheckExact(topics) && PyLong_CheckExact(idle)) {
+        lookup = PyDict_GetItemWithError(lookups, topic);
+        if (lookup != NULL && PyTuple_CheckExact(lookup) && PyTuple_GET_SIZE(lookup) == 3 &&
+            PyTuple_GET_ITEM(lookup, 0) == snapshot && PyTuple_GET_ITEM(lookup, 2) != Py_None) {
+            expiry = PyDict_GetItemWithError(topics, topic);
+        }
+    }
+    if (PyErr_Occurred()) {
         goto done;
     }
-    if (!PyTuple_CheckExact(fetched) || PyTuple_GET_SIZE(fetched) != 2 || PyTuple_GET_ITEM(fetched, 1) == Py_None) {
-        /* The topic's partitions are not known yet: send waits for them. */
-        result = Py_NewRef(Py_None);
-        goto done;
+    if (expiry != NULL && PyLong_CheckExact(expiry)) {
+        int overflow_idle = 0, overflow_expiry = 0;
+        long long idle_ms = PyLong_AsLongLongAndOverflow(idle, &overflow_idle);
+        long long expiry_ms = PyLong_AsLongLongAndOverflow(expiry, &overflow_expiry);
+        long long now_ms = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+        if (PyErr_Occurred()) {
+            goto done;
+        }
+        if (!overflow_idle && !overflow_expiry && idle_ms >= 0 && idle_ms <= LLONG_MAX - now_ms &&
+            expiry_ms == now_ms + idle_ms) {
+            fetched = Py_NewRef(lookup);
+        }
+    }
+    if (fetched != NULL) {
+        cluster = PyTuple_GET_ITEM(fetched, 1);
+    }
+    else {
+        PyObject *fetch_args[3] = {metadata, topic, now};
+        fetched = PyObject_VectorcallMethod(s_fetch_for_send, fetch_args, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        if (fetched == NULL) {
+            goto done;
+        }
+        if (!PyTuple_CheckExact(fetched) || PyTuple_GET_SIZE(fetched) != 2 ||
+            PyTuple_GET_ITEM(fetched, 1) == Py_None) {
+            /* The topic's partitions are not known yet: send waits for them. */
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        cluster = PyTuple_GET_ITEM(fetched, 0);
     }
     PyObject *make_args[4] = {callback, Py_None, topic, Py_None};
     append_callbacks = new_append_callbacks(module, make_args, 4);
@@ -1423,7 +1462,7 @@ send_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     Py_SETREF(SLOT(record, record_offsets, 5), Py_NewRef(g_sent_empty_headers));
     PyObject *append_args[10] = {
         accumulator, topic,         g_unknown_partition, timestamp == Py_None ? now : timestamp, Py_None, value,
-        g_empty_tuple, append_callbacks, now,           PyTuple_GET_ITEM(fetched, 0),
+        g_empty_tuple, append_callbacks, now,           cluster,
     };
     appended = append_to_partition(module, append_args, 10);
     if (appended == NULL) {

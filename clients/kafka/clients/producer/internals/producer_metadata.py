@@ -81,6 +81,9 @@ class ProducerMetadata(Metadata):
 
         # PORT: the lookups are kept per topic while the metadata snapshot stays the same object (a snapshot and its
         Cluster never change); the same answers as fetch(), invalid_topics and partition_count_for_topic each time.
+        The compiled send_common (kafka.common.record._default_record_writer) reads `_metadata_snapshot`,
+        `_send_lookups`, `_topics` and `_metadata_idle_ms` to answer as this does when it has nothing to do, and calls
+        it otherwise: a change here goes there too.
         """
         snapshot = self._metadata_snapshot
         lookup = self._send_lookups.get(topic)

@@ -872,3 +872,42 @@ def test_send_common_gives_records_the_send_time(monkeypatch: pytest.MonkeyPatch
         assert future is not None and before <= future._create_timestamp <= after
     finally:
         f.producer.close(0)
+
+
+def test_send_common_asks_fetch_for_send_when_it_has_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """send_common reads fetch_for_send's answer itself only while it would do nothing (the lookup made with the
+    current metadata snapshot, the topic's expiry set this millisecond); an expired topic or a new snapshot makes it
+    call fetch_for_send, which refreshes them."""
+    from kafka.clients.producer import kafka_producer
+
+    common = kafka_producer._send_common
+    if common is None:
+        pytest.skip("the optional _default_record_writer extension is not built")
+    calls = [0]
+    fetch_for_send = ProducerMetadata.fetch_for_send
+
+    def counting(self: ProducerMetadata, topic: str, now_ms: int) -> Any:
+        calls[0] += 1
+        return fetch_for_send(self, topic, now_ms)
+
+    monkeypatch.setattr(ProducerMetadata, "fetch_for_send", counting)
+    f = Fixture(enable_idempotence=False, linger_ms=2**31 - 1)
+    f.producer._key_serializer_is_bytes = f.producer._value_serializer_is_bytes = True
+    try:
+        f.producer.send(ProducerRecord(TOPIC, b"first"))  # the topic's first batch: send's Python
+        f.metadata._topics[TOPIC] = 0
+        calls[0] = 0
+        assert common(f.producer, ProducerRecord(TOPIC, b"v"), None) is not None
+        assert calls[0] == 1 and f.metadata._topics[TOPIC] > 0
+        f.client.update_metadata(metadata_update_with(1, {TOPIC: 3}))
+        assert common(f.producer, ProducerRecord(TOPIC, b"v"), None) is not None
+        assert calls[0] == 2
+        for _ in range(100):
+            before = calls[0]
+            assert common(f.producer, ProducerRecord(TOPIC, b"v"), None) is not None
+            if calls[0] == before:
+                break
+        else:
+            raise AssertionError("fetch_for_send was called for every send")
+    finally:
+        f.producer.close(0)
