@@ -292,13 +292,15 @@ class KafkaApis(Logging):
                     f"Handling request:{request.request_desc(True)} from connection {request.context.connection_id};"
                     f"securityProtocol:{request.context.security_protocol},principal:{request.context.principal}"
                 )
-            api_key = request.header.api_key
+            header = request.header
+            api_key = header.api_key
+            api_version = header.api_version
             handler = KafkaApis._HANDLERS.get(api_key)
-            if handler is None or not self.api_version_manager.is_version_enabled(api_key, request.header.api_version):
+            if handler is None or not self.api_version_manager.is_version_enabled(api_key, api_version):
                 self.handle_error(
                     request,
                     UnsupportedVersionException(
-                        f"Received request for api key {api_key.name} with version {request.header.api_version}, "
+                        f"Received request for api key {api_key.name} with version {api_version}, "
                         "which this broker does not serve"
                     ),
                 )
@@ -653,7 +655,8 @@ class KafkaApis(Logging):
 
     def handle_produce_request(self, request: Request) -> None:
         produce_request: Any = request.body
-        version = request.header.api_version
+        header = request.header
+        version = header.api_version
         if has_transactional_records(produce_request) and (
             produce_request.transactional_id is None
             or not self.authorize(
@@ -689,6 +692,7 @@ class KafkaApis(Logging):
 
         # Read before the records are dropped from the request below.
         request_size = request.size_in_bytes
+        acks = produce_request.acks
 
         def send_response_callback(response_status: dict[TopicPartition, PartitionResponse]) -> None:
             merged = {**response_status, **unauthorized, **non_existing, **invalid}
@@ -706,9 +710,9 @@ class KafkaApis(Logging):
             max_throttle_time_ms = 0
             if self.quotas is not None:
                 max_throttle_time_ms, _ = self._record_bandwidth_and_throttle(
-                    request, self.quotas.produce, request_size, produce_request.acks != 0
+                    request, self.quotas.produce, request_size, acks != 0
                 )
-            if produce_request.acks == 0:
+            if acks == 0:
                 if error_in_response:
                     summary = ", ".join(f"{tp} -> {s.error.exception_name()}" for tp, s in merged.items())
                     self.info(
@@ -736,8 +740,8 @@ class KafkaApis(Logging):
             return
         self.replica_manager.append_records(
             timeout=produce_request.timeout,
-            required_acks=produce_request.acks,
-            internal_topics_allowed=request.header.client_id == ADMIN_CLIENT_ID,
+            required_acks=acks,
+            internal_topics_allowed=header.client_id == ADMIN_CLIENT_ID,
             origin=Client(),
             entries_per_partition=authorized,
             response_callback=send_response_callback,
