@@ -47,6 +47,9 @@ class _FunctionPollCondition:
         return self._fn()
 
 
+_get_ident = threading.get_ident
+
+
 class _FairLock:
     """A reentrant lock granted in arrival order (Java's `new ReentrantLock(true)`).
 
@@ -61,12 +64,15 @@ class _FairLock:
         self._waiters: deque[object] = deque()
 
     def acquire(self) -> None:
-        me = threading.get_ident()
+        me = _get_ident()
         # Read without the mutex: no other thread sets or clears this thread's ownership.
         if self._owner == me:
             self._count += 1
             return
-        with self._mutex:
+        # The mutex taken without `with` (which binds __enter__/__exit__ on every use): this runs ~10 times a poll.
+        mutex = self._mutex
+        mutex.acquire()
+        try:
             if self._owner is None and not self._waiters:
                 self._owner = me
                 self._count = 1
@@ -78,25 +84,29 @@ class _FairLock:
             self._waiters.popleft()
             self._owner = me
             self._count = 1
+        finally:
+            mutex.release()
 
-    def release(self) -> None:
-        if self._owner != threading.get_ident():
+    def release(self, *_exc: object) -> None:
+        """Releases one hold; as __exit__ it ignores the exception details."""
+        if self._owner != _get_ident():
             raise RuntimeError("cannot release un-acquired lock")
         if self._count > 1:
             self._count -= 1
             return
-        with self._mutex:
+        mutex = self._mutex
+        mutex.acquire()
+        try:
             self._count = 0
             self._owner = None
             if self._waiters:
                 self._cond.notify_all()
+        finally:
+            mutex.release()
 
-    def __enter__(self) -> _FairLock:
-        self.acquire()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
+    # `with lock:` calls acquire and release directly (no frame in between); nothing uses the `as` value.
+    __enter__ = acquire
+    __exit__ = release
 
 
 class _RequestFutureCompletionHandler:
