@@ -55,17 +55,30 @@ class OffsetIndex(AbstractIndex):
         """The offset of the last entry (the base offset when there is none)."""
         return self._last_offset
 
+    def _tail_slot(self, idx: mmap.mmap, entries: int, target_offset: int) -> int:
+        """The slot of the largest entry <= `target_offset` when it is one of the last two, else -1.
+
+        # PORT: Kafka's lookups always binary-search; a fetch at or near the log end (a follower's parked fetch
+        # completing at the first offset of the newest batch, whose entry holds that batch's last offset; a
+        # consumer keeping up) finds its entry among the last two, compared here first. Same result.
+        """
+        if target_offset >= self._last_offset:
+            return entries - 1
+        if entries > 1 and target_offset >= self._key_at(idx, entries - 2):
+            return entries - 2
+        return -1
+
     def lookup(self, target_offset: int) -> OffsetPosition:
         """The entry with the largest offset <= `target_offset`; (base offset, 0) when there is none."""
         with self._lock:
             idx = self._mmap
+            if idx is None:
+                return OffsetPosition(self.base_offset, 0)
             entries = self._entries
-            # PORT: an offset at or past the last entry (a fetch at the log end: followers, consumers keeping up)
-            # takes the last entry without Kafka's binary search; the result is the same.
-            if entries and idx is not None and target_offset >= self._last_offset:
-                return self.parse_entry(idx, entries - 1)
-            slot = self.largest_lower_bound_slot_for(idx, target_offset, IndexSearchType.KEY)
-            if slot == -1 or idx is None:
+            slot = self._tail_slot(idx, entries, target_offset) if entries else -1
+            if slot == -1:
+                slot = self.largest_lower_bound_slot_for(idx, target_offset, IndexSearchType.KEY)
+            if slot == -1:
                 return OffsetPosition(self.base_offset, 0)
             return self.parse_entry(idx, slot)
 
@@ -74,14 +87,14 @@ class OffsetIndex(AbstractIndex):
         (-1 when it is the target's own entry or the last one)."""
         with self._lock:
             idx = self._mmap
-            entries = self._entries
-            if entries and idx is not None and target_offset >= self._last_offset:
-                return self.parse_entry(idx, entries - 1), -1  # as in lookup: the last entry, no search
-            slot = self.largest_lower_bound_slot_for(idx, target_offset, IndexSearchType.KEY)
             if idx is None:
                 return OffsetPosition(self.base_offset, 0), -1
+            entries = self._entries
+            slot = self._tail_slot(idx, entries, target_offset) if entries else -1
+            if slot == -1:
+                slot = self.largest_lower_bound_slot_for(idx, target_offset, IndexSearchType.KEY)
             entry = OffsetPosition(self.base_offset, 0) if slot == -1 else self.parse_entry(idx, slot)
-            if entry.offset < target_offset and slot + 1 < self._entries:
+            if entry.offset < target_offset and slot + 1 < entries:
                 return entry, self._value_at(idx, slot + 1)
             return entry, -1
 

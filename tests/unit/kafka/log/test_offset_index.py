@@ -103,8 +103,9 @@ def test_lookup_extreme_cases(idx: OffsetIndex) -> None:
 
 
 def test_lookup_with_next_position_at_and_past_the_last_entry(idx: OffsetIndex) -> None:
-    """At or past the last entry (a fetch at the log end) both lookups give the last entry and no next position, also
-    after a truncation and a reopen-free append; below it the next entry's position comes with the entry."""
+    """At or past the last entry (a fetch at the log end) both lookups give the last entry and no next position; at
+    or past the one before, that one and the last entry's position; further back the same as a search; also after a
+    truncation and an append."""
     for i in range(1, 11):
         idx.append(BASE_OFFSET + 10 * i, 100 * i)
     last = OffsetPosition(BASE_OFFSET + 100, 1000)
@@ -112,6 +113,10 @@ def test_lookup_with_next_position_at_and_past_the_last_entry(idx: OffsetIndex) 
     assert idx.lookup_with_next_position(BASE_OFFSET + 105) == (last, -1)
     assert idx.lookup(BASE_OFFSET + 105) == last
     assert idx.lookup_with_next_position(BASE_OFFSET + 95) == (OffsetPosition(BASE_OFFSET + 90, 900), 1000)
+    assert idx.lookup_with_next_position(BASE_OFFSET + 90) == (OffsetPosition(BASE_OFFSET + 90, 900), -1)
+    assert idx.lookup(BASE_OFFSET + 99) == OffsetPosition(BASE_OFFSET + 90, 900)
+    assert idx.lookup_with_next_position(BASE_OFFSET + 55) == (OffsetPosition(BASE_OFFSET + 50, 500), 600)
+    assert idx.lookup_with_next_position(BASE_OFFSET + 5) == (OffsetPosition(BASE_OFFSET, 0), 100)
     idx.truncate_to(BASE_OFFSET + 95)
     assert idx.lookup_with_next_position(BASE_OFFSET + 105) == (OffsetPosition(BASE_OFFSET + 90, 900), -1)
     idx.append(BASE_OFFSET + 96, 950)
