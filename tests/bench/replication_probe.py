@@ -59,15 +59,15 @@ def cpu_seconds(pid: int) -> tuple[float, float, int, int]:
     return int(fields[11]) / _TICKS, int(fields[12]) / _TICKS, int(fields[7]), switches
 
 
-def thread_cpu_seconds(pid: int) -> dict[int, float]:
-    """utime + stime of each thread of a process, by thread id."""
-    result: dict[int, float] = {}
+def thread_cpu_seconds(pid: int) -> dict[int, tuple[float, float]]:
+    """utime and stime of each thread of a process in seconds, by thread id."""
+    result: dict[int, tuple[float, float]] = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
             fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue  # the thread ended
-        result[int(task.name)] = (int(fields[11]) + int(fields[12])) / _TICKS
+        result[int(task.name)] = (int(fields[11]) / _TICKS, int(fields[12]) / _TICKS)
     return result
 
 
@@ -130,7 +130,8 @@ def request_log_hops(path: Path, since: float, until: float) -> dict[str, Any]:
             return {}
         return {k: round(statistics.median(e[k] for e in entries), 3) for k in _TIMES}
 
-    result: dict[str, Any] = {"produce": medians([d for _, api, _, d in rows if api == "PRODUCE"])}
+    produces = [d for _, api, _, d in rows if api == "PRODUCE"]
+    result: dict[str, Any] = {"produces": len(produces), "produce": medians(produces)}
     for client in sorted({c for _, api, c, _ in rows if api == "FETCH"}):
         fetches = [(at, d) for at, api, c, d in rows if api == "FETCH" and c == client]
         # A fetch that waited in the purgatory was answered when a record arrived; the next one reports the
@@ -252,10 +253,16 @@ def main(argv: list[str]) -> int:
                 f"{(after[i][3] - before[i][3]) / count:.2f} context switches/record"
             )
         names = thread_names(pids[watched])
-        used = sorted(((c - threads_before.get(t, 0.0), t) for t, c in threads_after.items()), reverse=True)
-        print(f"broker {watched}'s busiest threads (CPU s):")
-        for cpu, tid in used[:6]:
-            print(f"  {cpu:6.2f} {tid} {names.get(tid, '?')}")
+        used = sorted(
+            (
+                (u + s - sum(threads_before.get(t, (0.0, 0.0))), u - threads_before.get(t, (0.0, 0.0))[0], t)
+                for t, (u, s) in threads_after.items()
+            ),
+            reverse=True,
+        )
+        print(f"broker {watched}'s busiest threads (CPU s, user; CPU ms/MB):")
+        for cpu, user, tid in used[:6]:
+            print(f"  {cpu:6.2f} {user:6.2f} {cpu / mb * 1000:6.2f} {tid} {names.get(tid, '?')}")
         if args.hops and not args.idle:
             hops = request_log_hops(cluster.broker(leader).app_log_dir / "kafka-request.log", since + 1, until)
             print(f"round trip by hop at the leader, broker {leader} (medians, ms):")
