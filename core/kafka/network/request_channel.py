@@ -345,22 +345,33 @@ class Request(BaseRequest):
         response_complete = self.response_complete_time_nanos
         response_dequeue = self.response_dequeue_time_nanos
         body = self._body_and_size
+        # Each interval in whole milliseconds, never negative, rounded half up as Java's Math.round (written out:
+        # a helper function would be seven Python calls a response).
+        queue_ns = dequeue - start
+        local_ns = local_complete - dequeue
+        remote_ns = response_complete - local_complete
+        response_queue_ns = response_dequeue - response_complete
+        send_ns = end_time_nanos - response_dequeue
+        total_ns = end_time_nanos - start
         times = (
-            _rounded_ms(dequeue - start),
-            _rounded_ms(local_complete - dequeue),
-            _rounded_ms(response_complete - local_complete),
+            (queue_ns + 500_000) // 1_000_000 if queue_ns > 0 else 0,
+            (local_ns + 500_000) // 1_000_000 if local_ns > 0 else 0,
+            (remote_ns + 500_000) // 1_000_000 if remote_ns > 0 else 0,
             self.api_throttle_time_ms,
-            _rounded_ms(response_dequeue - response_complete),
-            _rounded_ms(end_time_nanos - response_dequeue),
-            _rounded_ms(end_time_nanos - start),
+            (response_queue_ns + 500_000) // 1_000_000 if response_queue_ns > 0 else 0,
+            (send_ns + 500_000) // 1_000_000 if send_ns > 0 else 0,
+            (total_ns + 500_000) // 1_000_000 if total_ns > 0 else 0,
             body.size if body is not None else 0,
         )
-        conversions = (
-            (_rounded_ms(self.message_conversions_time_nanos), self.temporary_memory_bytes)
-            if m.message_conversions_time_hist is not None
-            else None
-        )
-        now_ns = m.clock_nanoseconds()
+        if m.message_conversions_time_hist is not None:
+            conversion_ns = self.message_conversions_time_nanos
+            conversions: tuple[int, int] | None = (
+                (conversion_ns + 500_000) // 1_000_000 if conversion_ns > 0 else 0,
+                self.temporary_memory_bytes,
+            )
+        else:
+            conversions = None
+        now_ns = m._nanoseconds()  # RequestMetrics.clock_nanoseconds
         version = header.api_version
         if api_key is _FETCH:
             from_follower = body is not None and getattr(body.request, "is_from_follower", _false)()
@@ -839,11 +850,6 @@ _HIDDEN = "[hidden]"
 def _nanos_to_ms(nanos: int) -> float:
     """Milliseconds with microsecond precision, never negative."""
     return max(nanos, 0) // 1000 / 1000
-
-
-def _rounded_ms(nanos: int) -> int:
-    """Whole milliseconds, never negative, rounded half up as Java's Math.round."""
-    return (nanos + 500_000) // 1_000_000 if nanos > 0 else 0
 
 
 def _false() -> bool:

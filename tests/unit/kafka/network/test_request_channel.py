@@ -320,3 +320,44 @@ def test_request_metrics_names_and_queue_gauges() -> None:
         assert gauge.value() == 1  # type: ignore[union-attr]
     finally:
         channel.shutdown()
+
+
+def test_request_metrics_record_each_interval_in_rounded_milliseconds() -> None:
+    """The time histograms get each interval in whole milliseconds, rounded half up (Math.round), never negative."""
+    from kafka.network.request_channel import RequestChannelMetrics
+
+    metrics = RequestChannelMetrics([ApiKeys.API_VERSIONS])
+    try:
+        request = make_request()
+        m = metrics["ApiVersions"]
+        request.start_time_nanos = 10_000_000
+        request.request_dequeue_time_nanos = 10_000_000 + 1_499_999  # 1.499999 ms -> 1
+        request.api_local_complete_time_nanos = request.request_dequeue_time_nanos + 2_500_000  # 2.5 ms -> 3
+        request.response_complete_time_nanos = request.api_local_complete_time_nanos - 7  # negative -> 0
+        request.response_dequeue_time_nanos = request.response_complete_time_nanos + 499_999  # -> 0
+        end = request.response_dequeue_time_nanos + 4_000_000  # -> 4
+        request.api_throttle_time_ms = 6
+        hists = {
+            "queue": m.request_queue_time_hist,
+            "local": m.local_time_hist,
+            "remote": m.remote_time_hist,
+            "throttle": m.throttle_time_hist,
+            "response_queue": m.response_queue_time_hist,
+            "send": m.response_send_time_hist,
+            "total": m.total_time_hist,
+        }
+        sums = {k: (h.count, h.sum) for k, h in hists.items()}
+        request._record_request_metrics(metrics, end)
+        got = {k: (h.count - sums[k][0], h.sum - sums[k][1]) for k, h in hists.items()}
+        total = round((end - request.start_time_nanos) / 1e6)
+        assert got == {
+            "queue": (1, 1),
+            "local": (1, 3),
+            "remote": (1, 0),
+            "throttle": (1, 6),
+            "response_queue": (1, 0),
+            "send": (1, 4),
+            "total": (1, total),
+        }
+    finally:
+        metrics.close()
