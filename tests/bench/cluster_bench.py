@@ -427,8 +427,9 @@ def leader_path(records: int) -> dict[str, float]:
 
     saved = rm_test.DelayedOperationPurgatory
     rm_test.DelayedOperationPurgatory = purgatory  # type: ignore[misc,assignment]
+    work = Path(tempfile.mkdtemp(prefix="leader-path-"))
     try:
-        env = RealTimerEnv(Path(tempfile.mkdtemp(prefix="leader-path-")) / "logs")
+        env = RealTimerEnv(work / "logs")
     finally:
         rm_test.DelayedOperationPurgatory = saved  # type: ignore[misc]
     try:
@@ -483,6 +484,7 @@ def leader_path(records: int) -> dict[str, float]:
         return {"cpu_us_per_record": round(cpu_s / records * 1e6, 1), "calls_per_record": round(calls[0] / 500)}
     finally:
         env.close()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def main(argv: list[str]) -> int:
