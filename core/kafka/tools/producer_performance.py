@@ -34,7 +34,7 @@ from time import time_ns as _time_ns
 from typing import Any, TextIO
 
 from kafka.clients.producer.callback import Callback
-from kafka.clients.producer.producer_record import ProducerRecord
+from kafka.clients.producer.producer_record import ProducerRecord, new_producer_record
 from kafka.clients.producer.record_metadata import RecordMetadata
 from kafka.common.utils.time import Time
 from kafka.common.utils.utils import java_divide, load_props
@@ -532,6 +532,8 @@ class ProducerPerformance:
             # The system clock read without the method call, as PerfCallback does.
             system_time = time is _SYSTEM_TIME
             time_ns = _time_ns
+            # ProducerRecord(topic, value), made by the compiled module where it is built.
+            new_record = new_producer_record
             for i in range(num_records):
                 if letters:
                     payload = getrandbits(payload_bits).to_bytes(payload_size, "little").translate(_LETTERS)
@@ -540,7 +542,7 @@ class ProducerPerformance:
                 if transactions_enabled and current_transaction_size == 0:
                     producer.begin_transaction()
                     transaction_start_time = milliseconds()
-                record: ProducerRecord[bytes, bytes] = ProducerRecord(topic_name, payload)
+                record: ProducerRecord[bytes, bytes] = new_record(topic_name, payload)
                 send_start_ms = time_ns() // 1_000_000 if system_time else milliseconds()
                 send(record, PerfCallback(send_start_ms, len(payload), stats, err, time))
                 current_transaction_size += 1

@@ -15,7 +15,7 @@ from kafka.common.header.internals.record_headers import RecordHeaders
 K = TypeVar("K")
 V = TypeVar("V")
 
-__all__ = ["ProducerRecord"]
+__all__ = ["ProducerRecord", "new_producer_record"]
 
 
 class ProducerRecord(Generic[K, V]):
@@ -138,6 +138,22 @@ def _load_set_slots() -> Callable[..., None] | None:
 
 
 _set_slots = _load_set_slots()
+
+
+def _load_new_producer_record() -> Callable[[str, Any], ProducerRecord[Any, Any]]:
+    # PORT: ProducerRecord(topic, value) made by one call of the optional compiled module (its slots set as __init__
+    # sets them, without the call) for callers that make one per record (the producer perf tool); the class itself
+    # without the extension or with KAFKA_PORT_PURE_PYTHON_WRITER=1.
+    if _set_slots is None:
+        return ProducerRecord
+    from kafka.common.record import _default_record_writer  # type: ignore[attr-defined]
+
+    module: Any = _default_record_writer
+    return cast(Callable[[str, Any], ProducerRecord[Any, Any]], module.new_producer_record)
+
+
+#: new_producer_record(topic, value): the same as ProducerRecord(topic, value).
+new_producer_record = _load_new_producer_record()
 
 # The headers of every sent record that had none: empty and read-only, as each record's own would be.
 _SENT_EMPTY_HEADERS = RecordHeaders()

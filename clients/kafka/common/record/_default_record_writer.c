@@ -19,7 +19,8 @@
  * and lists, the builder's base offset and timestamp, header size and write limit), read again for any other batch.
  *
  * set_record_slots(record, topic, partition, key, value, timestamp, headers) sets a ProducerRecord's six slots in one
- * call (the class refuses attribute assignment; its slots' setters cost a call each).
+ * call (the class refuses attribute assignment; its slots' setters cost a call each); new_producer_record(topic, value)
+ * makes ProducerRecord(topic, value) without the call of its __init__.
  *
  * append_to_last_batch(dq, timestamp, key, value, headers, callback, now) is append_to_batch to a partition deque's last
  * batch answered with the accumulator's RecordAppendResult (the class given to register_append_result).
@@ -1498,6 +1499,37 @@ not_handled:
     Py_RETURN_NONE;
 }
 
+/* new_producer_record(topic, value): a ProducerRecord of the registered class as ProducerRecord(topic, value) makes
+ * it (its six slots set: the topic, the value, no partition, key, timestamp or headers), without the call of its
+ * __init__. */
+static PyObject *
+new_producer_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "new_producer_record takes 2 arguments");
+        return NULL;
+    }
+    if (g_record_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "register_producer_record was not called");
+        return NULL;
+    }
+    if (args[0] == Py_None) {
+        PyErr_SetString(PyExc_ValueError, "Topic cannot be null.");
+        return NULL;
+    }
+    PyTypeObject *type = (PyTypeObject *)g_record_type;
+    PyObject *record = type->tp_alloc(type, 0);
+    if (record == NULL) {
+        return NULL;
+    }
+    /* record_slot_names' order: topic, partition, key, value, timestamp, _headers. */
+    PyObject *values[RECORD_SLOTS] = {args[0], Py_None, Py_None, args[1], Py_None, Py_None};
+    for (int i = 0; i < RECORD_SLOTS; i++) {
+        SLOT(record, record_offsets, i) = Py_NewRef(values[i]);
+    }
+    return record;
+}
+
 static PyMethodDef methods[] = {
     {"write_record", (PyCFunction)(void (*)(void))write_record, METH_FASTCALL,
      "Appends one v2 record to a bytearray if it fits `room`; returns its size, -1 if not, None if out of range."},
@@ -1522,6 +1554,8 @@ static PyMethodDef methods[] = {
     {"append_to_partition", (PyCFunction)(void (*)(void))append_to_partition, METH_FASTCALL,
      "append_to_partition(accumulator, topic, partition, timestamp, key, value, headers, callbacks, now, cluster): "
      "a RecordAppendResult, or None when RecordAccumulator.append is to be called."},
+    {"new_producer_record", (PyCFunction)(void (*)(void))new_producer_record, METH_FASTCALL,
+     "new_producer_record(topic, value): ProducerRecord(topic, value), without the call of its __init__."},
     {"register_send", (PyCFunction)(void (*)(void))register_send, METH_FASTCALL,
      "register_send(callback_types, sent_empty_headers, record_size_margin): what send_common needs."},
     {"send_common", (PyCFunction)(void (*)(void))send_common, METH_FASTCALL,

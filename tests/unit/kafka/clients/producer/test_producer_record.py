@@ -62,3 +62,20 @@ def test_a_subclass_is_built_the_same_way() -> None:
 
     record = Sub("t", b"v", key=b"k")
     assert _fields(record) == ("t", None, b"k", b"v", None, [])
+
+
+def test_new_producer_record_is_the_constructor() -> None:
+    """new_producer_record(topic, value) (the compiled module's, or the class itself without it) makes what
+    ProducerRecord(topic, value) makes: same fields, equal, same hash and text, immutable, and a null topic refused."""
+    make = producer_record.new_producer_record
+    if _COMPILED is None:
+        assert make is ProducerRecord
+    for topic, value in [("topic", b"v"), ("t", None), ("topic", "text"), ("", b"")]:
+        made, constructed = make(topic, value), ProducerRecord(topic, value)
+        assert type(made) is ProducerRecord
+        assert _fields(made) == _fields(constructed)
+        assert made == constructed and hash(made) == hash(constructed) and str(made) == str(constructed)
+        with pytest.raises(AttributeError):
+            made.topic = "other"  # type: ignore[misc]
+    with pytest.raises(ValueError, match=r"Topic cannot be null\."):
+        make(None, b"v")  # type: ignore[arg-type]
