@@ -19,6 +19,10 @@ from kafka.common.requests.response_header import ResponseHeader
 
 _KEY_AND_VERSION = struct.Struct(">hh")
 _CORRELATION_ID = struct.Struct(">i")
+# (api key, header version) by the wire's api key and version ((key << 16) | version, both as unsigned 16 bits), for
+# the versions each key supports (so that the dict stays small whatever clients send): every request's header is
+# parsed with them.
+_PARSED_KEYS: dict[int, tuple[ApiKeys, int]] = {}
 
 
 class RequestHeader:
@@ -105,17 +109,24 @@ class RequestHeader:
         api_key = -1
         try:
             api_key, api_version = _KEY_AND_VERSION.unpack_from(accessor.buffer, start)
-            if not ApiKeys.has_id(api_key):
-                try:
-                    name = ApiMessageType.from_api_key(api_key).name
-                except ValueError:
-                    raise InvalidRequestException(f"Unknown API key {api_key}") from None
-                # PORT: Java's ApiKeys knows the KRaft-only APIs and SocketServer rejects them after parsing;
-                # our ApiKeys holds only what a ZooKeeper-mode broker serves, so they are rejected here.
-                raise InvalidRequestException(
-                    f"Received request api key {name} with version {api_version} which is not enabled"
-                )
-            header_version = ApiKeys.for_id(api_key).request_header_version(api_version)
+            wire_key = ((api_key & 0xFFFF) << 16) | (api_version & 0xFFFF)
+            parsed_key = _PARSED_KEYS.get(wire_key)
+            if parsed_key is None:
+                if not ApiKeys.has_id(api_key):
+                    try:
+                        name = ApiMessageType.from_api_key(api_key).name
+                    except ValueError:
+                        raise InvalidRequestException(f"Unknown API key {api_key}") from None
+                    # PORT: Java's ApiKeys knows the KRaft-only APIs and SocketServer rejects them after parsing;
+                    # our ApiKeys holds only what a ZooKeeper-mode broker serves, so they are rejected here.
+                    raise InvalidRequestException(
+                        f"Received request api key {name} with version {api_version} which is not enabled"
+                    )
+                key = ApiKeys.for_id(api_key)
+                parsed_key = (key, key.request_header_version(api_version))
+                if key.is_version_supported(api_version):
+                    _PARSED_KEYS[wire_key] = parsed_key
+            key, header_version = parsed_key
             data = RequestHeaderData().read(accessor, header_version)
         except InvalidRequestException:
             accessor.position = start
@@ -130,6 +141,7 @@ class RequestHeader:
             data.client_id = ""
         header = cls(data, header_version)
         header._size = accessor.position - start
+        header._api_key = key
         return header
 
     def __eq__(self, other: object) -> bool:

@@ -103,3 +103,30 @@ def test_response_header_round_trip(header_version: int, wire: bytes) -> None:
     parsed = ResponseHeader.parse(wire, header_version)
     assert parsed == header
     assert parsed.correlation_id == 5
+
+
+def test_parsed_headers_of_every_key_and_version_twice() -> None:
+    """Every key at every version (and beyond its range) parses, the first time and again (the header version and
+    key are then remembered), to the header written; only supported versions are remembered."""
+    from kafka.common.requests import request_header
+
+    for key in ApiKeys:
+        for version in (-1, *range(key.oldest_version, key.latest_version() + 1), key.latest_version() + 1, 300):
+            header_version = key.request_header_version(version)
+            written = RequestHeader.of(key, version, "c", 7)
+            assert written.header_version == header_version
+            frame = written.write()
+            for _ in range(2):
+                parsed = RequestHeader.parse(frame)
+                assert (parsed.api_key, parsed.api_version, parsed.header_version, parsed.correlation_id) == (
+                    key,
+                    version,
+                    header_version,
+                    7,
+                )
+                assert parsed.client_id == ("c" if header_version >= 1 else "")
+                assert parsed.size == len(frame)
+    assert all(
+        key.is_version_supported(((wire & 0xFFFF) ^ 0x8000) - 0x8000)
+        for wire, (key, _) in request_header._PARSED_KEYS.items()
+    )
