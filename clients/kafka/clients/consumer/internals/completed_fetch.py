@@ -23,6 +23,7 @@ from kafka.clients.consumer.internals.deserializers import Deserializers
 from kafka.clients.consumer.internals.fetch_config import FetchConfig
 from kafka.clients.consumer.internals.fetch_metrics_aggregator import FetchMetricsAggregator
 from kafka.clients.consumer.internals.fetched_batch_decoder import (
+    V2_BATCH_HEADER,
     RecordColumns,
     decode_default_batch,
     decode_generic_batch,
@@ -36,9 +37,10 @@ from kafka.common.errors import (
 )
 from kafka.common.isolation_level import IsolationLevel
 from kafka.common.record.control_record_type import ControlRecordType
-from kafka.common.record.default_record_batch import DefaultRecordBatch
+from kafka.common.record.default_record_batch import CONTROL_FLAG_MASK, RECORD_BATCH_OVERHEAD, DefaultRecordBatch
 from kafka.common.record.record import Record
-from kafka.common.record.record_batch import MAGIC_VALUE_V2, NO_PARTITION_LEADER_EPOCH, RecordBatch
+from kafka.common.record.record_batch import MAGIC_VALUE_V2, NO_PARTITION_LEADER_EPOCH, NO_PRODUCER_ID, RecordBatch
+from kafka.common.record.records import LOG_OVERHEAD
 from kafka.common.requests.fetch_response import FetchResponse
 from kafka.common.serialization.byte_array_deserializer import ByteArrayDeserializer
 from kafka.common.topic_partition import TopicPartition
@@ -48,6 +50,12 @@ K = TypeVar("K")
 V = TypeVar("V")
 
 __all__ = ["CompletedFetch"]
+
+
+_V2_HEADER = V2_BATCH_HEADER
+_RECORD_BATCH_OVERHEAD = RECORD_BATCH_OVERHEAD
+_CONTROL_FLAG_MASK = CONTROL_FLAG_MASK
+_READ_COMMITTED = IsolationLevel.READ_COMMITTED
 
 
 def _maybe_leader_epoch(leader_epoch: int) -> int | None:
@@ -178,6 +186,23 @@ class CompletedFetch:
                 self.drain()
                 return None
             self._current_batch = batch
+            if batch.__class__ is DefaultRecordBatch:
+                # The common batch (v2, whole, not a control batch, not transactional under read_committed, its
+                # CRC right when checked) from one read of its header: the checks below would pass it unchanged.
+                buffer = batch.buffer()
+                if len(buffer) >= _RECORD_BATCH_OVERHEAD:
+                    _, length, epoch, magic, crc, attributes, _, _, _, producer_id, _, _, _ = _V2_HEADER.unpack_from(
+                        buffer, 0
+                    )
+                    if (
+                        magic >= MAGIC_VALUE_V2
+                        and length + LOG_OVERHEAD >= _RECORD_BATCH_OVERHEAD
+                        and not attributes & _CONTROL_FLAG_MASK
+                        and (producer_id <= NO_PRODUCER_ID or fetch_config.isolation_level is not _READ_COMMITTED)
+                        and (not fetch_config.check_crcs or crc == batch.compute_checksum())
+                    ):
+                        self._last_epoch = None if epoch == NO_PARTITION_LEADER_EPOCH else epoch
+                        return batch
             self._last_epoch = _maybe_leader_epoch(batch.partition_leader_epoch())
             self._maybe_ensure_valid_batch(fetch_config, batch)
             if fetch_config.isolation_level is IsolationLevel.READ_COMMITTED and batch.has_producer_id():

@@ -46,7 +46,7 @@ from kafka.common.record.record import Record
 from kafka.common.record.record_batch import NO_PARTITION_LEADER_EPOCH, RecordBatch
 from kafka.common.record.timestamp_type import TimestampType
 
-__all__ = ["DecodedBatch", "RecordColumns", "decode_default_batch", "decode_generic_batch"]
+__all__ = ["V2_BATCH_HEADER", "DecodedBatch", "RecordColumns", "decode_default_batch", "decode_generic_batch"]
 
 #: The records of one batch, as raw ConsumerRecords, and the error met after them (None if none).
 DecodedBatch = tuple[list[ConsumerRecord[bytes, bytes]], BaseException | None]
@@ -54,6 +54,8 @@ DecodedBatch = tuple[list[ConsumerRecord[bytes, bytes]], BaseException | None]
 # A v2 batch header: baseOffset, length, partitionLeaderEpoch, magic, crc, attributes, lastOffsetDelta,
 # baseTimestamp, maxTimestamp, producerId, producerEpoch, baseSequence, recordsCount.
 _V2_HEADER: Final = struct.Struct(">qiibIhiqqqhii")
+#: The same header layout, for CompletedFetch's check of a batch (one unpack for all its fields).
+V2_BATCH_HEADER: Final = _V2_HEADER
 _TIMESTAMP_TYPE_MASK: Final = 0x08
 _COMPRESSION_CODEC_MASK: Final = 0x07
 _RECORDS_OFFSET: Final = DefaultRecordBatch.RECORDS_OFFSET
