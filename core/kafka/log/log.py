@@ -58,6 +58,7 @@ from kafka.common.protocol.types import ZERO_UUID, Uuid
 from kafka.common.record.compression_type import CompressionType
 from kafka.common.record.file_records import TimestampAndOffset
 from kafka.common.record.memory_records import MemoryRecords
+from kafka.common.record.mutable_record_batch import MutableRecordBatch
 from kafka.common.record.record_batch import (
     MAGIC_VALUE_V1,
     MAGIC_VALUE_V2,
@@ -1337,7 +1338,7 @@ class Log(Logging, KafkaMetricsGroup):
         self._maybe_flush_metadata_file()
         # The batches are read once: the epoch and producer-state steps below walk the same list when the
         # records are appended as they came (a follower's, not trimmed).
-        batches: list[RecordBatch] = []
+        batches: list[MutableRecordBatch] = []
         append_info = self._analyze_and_validate_records(records, batches, origin, ignore_record_size, leader_epoch)
         if append_info.shallow_count == 0:
             return append_info
@@ -1587,7 +1588,7 @@ class Log(Logging, KafkaMetricsGroup):
     def _analyze_and_validate_records(
         self,
         records: MemoryRecords,
-        batches: list[RecordBatch],
+        batches: list[MutableRecordBatch],
         origin: AppendOrigin,
         ignore_record_size: bool,
         leader_epoch: int,
@@ -1652,6 +1653,8 @@ class Log(Logging, KafkaMetricsGroup):
             codec = batch.compression_type()
             if codec is not CompressionType.NONE:
                 source_codec = codec
+        # The walk ended without an error: validation, the epoch cache and producer state walk this list again.
+        records.remember_batches(batches)
         target_codec = get_target_compression_type(self.config.compression_type, source_codec)
         return LogAppendInfo(
             first_offset,

@@ -64,7 +64,7 @@ def _as_byte_view(buffer: Buffer) -> memoryview:
 class MemoryRecords(AbstractRecords):
     """Batches over an in-memory buffer (no copy is made)."""
 
-    __slots__ = ("_buffer", "_valid_bytes")
+    __slots__ = ("_batch_list", "_buffer", "_valid_bytes")
 
     EMPTY: ClassVar[MemoryRecords]
 
@@ -73,6 +73,7 @@ class MemoryRecords(AbstractRecords):
             raise ValueError("buffer should not be null")
         self._buffer = buffer
         self._valid_bytes = -1
+        self._batch_list: tuple[MutableRecordBatch, ...] | None = None
 
     @classmethod
     def readable_records(cls, buffer: Buffer) -> MemoryRecords:
@@ -103,11 +104,28 @@ class MemoryRecords(AbstractRecords):
 
     def batch_iterator(self) -> Iterator[MutableRecordBatch]:
         """A fresh iterator over the batches; a partial trailing batch is skipped."""
+        batch_list = self._batch_list
+        if batch_list is not None:
+            return iter(batch_list)
         return RecordBatchIterator(ByteBufferLogInputStream(self._buffer, INT32_MAX))
 
     def batches(self) -> Iterable[MutableRecordBatch]:
         """The batches (re-iterable)."""
+        batch_list = self._batch_list
+        if batch_list is not None:
+            return batch_list
         return IterableView(self.batch_iterator)
+
+    def remember_batches(self, batches: Iterable[MutableRecordBatch]) -> None:
+        """Keep `batches`, every batch of a complete walk of these records (one that ended without an error), as
+        what later walks return.
+
+        # PORT: Java reads the batch prefixes again on every walk. The broker walks a Produce request's batches
+        several times (its size and CRC checks, validation, the epoch cache, producer state); a walk that ended
+        without an error would find the same batches again (in-place patches change offsets, epochs and timestamps,
+        never a prefix's size or magic), and a batch object keeps nothing but its view of the bytes.
+        """
+        self._batch_list = tuple(batches)
 
     def first_batch_size(self) -> int | None:
         """Size of the first batch from its prefix, or None when fewer than 17 bytes are present."""

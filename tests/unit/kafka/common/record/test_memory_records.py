@@ -188,3 +188,23 @@ def test_down_convert_keeps_batches_already_old_enough() -> None:
     converted = MemoryRecords.readable_records(v1).down_convert(2, 0)
     assert bytes(converted.records().buffer()) == v1
     assert converted.record_conversion_stats().num_records_converted() == 0
+
+
+def test_remembered_batches_are_what_later_walks_return() -> None:
+    """remember_batches keeps a complete walk's batches: batches() and batch_iterator() return those objects
+    (patches made through them are in the bytes) instead of reading the prefixes again."""
+    data = bytearray()
+    for offset in range(3):
+        data += MemoryRecords.with_records(
+            CompressionType.NONE, SimpleRecord(1, b"k", b"v%d" % offset), initial_offset=offset
+        ).buffer()
+    records = MemoryRecords.readable_records(data)
+    walked = list(records.batches())
+    assert len(walked) == 3 and not any(a is b for a, b in zip(walked, records.batches(), strict=True))
+    records.remember_batches(walked)
+    assert all(a is b for a, b in zip(walked, records.batches(), strict=True))
+    assert all(a is b for a, b in zip(walked, records.batch_iterator(), strict=True))
+    assert records.first_batch() is walked[0] and records.last_batch() is walked[2]
+    walked[1].set_last_offset(50)
+    assert [b.last_offset() for b in MemoryRecords.readable_records(data).batches()] == [0, 50, 2]
+    assert [bytes(r.value() or b"") for r in records.records()] == [b"v0", b"v1", b"v2"]
