@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from kafka.common.metric import Metric
 from kafka.common.metrics.gauge import Gauge
@@ -15,7 +16,18 @@ if TYPE_CHECKING:
     from kafka.common.metrics.metric_value_provider import MetricValueProvider
     from kafka.common.utils.time import Time
 
-__all__ = ["KafkaMetric"]
+__all__ = ["KafkaMetric", "note_quota_change"]
+
+# PORT: Java's Sensor looks at every metric's config for a quota on every record; here a sensor remembers which of
+# its metrics have one, and anything that may change that (a metric given another config, a MetricConfig given
+# another quota, a sensor given a metric with a quota) moves KafkaMetric.quota_epoch to a value it never had before,
+# after the change, so that a sensor which looked at its metrics before the change looks again (see Sensor.record).
+_QUOTA_EPOCHS = itertools.count(1)
+
+
+def note_quota_change() -> None:
+    """Called after a change that may give a metric a quota or take it away (see KafkaMetric.quota_epoch)."""
+    KafkaMetric.quota_epoch = next(_QUOTA_EPOCHS)
 
 
 class KafkaMetric(Metric):
@@ -26,6 +38,9 @@ class KafkaMetric(Metric):
     """
 
     __slots__ = ("_metric_name", "_lock", "_time", "_metric_value_provider", "_config")
+
+    #: A new value after each change that may give a metric a quota or take it away (note_quota_change).
+    quota_epoch: ClassVar[int] = 0
 
     def __init__(
         self,
@@ -51,6 +66,7 @@ class KafkaMetric(Metric):
     def config(self, config: MetricConfig) -> None:
         with self._lock:
             self._config = config
+        note_quota_change()
 
     def metric_name(self) -> MetricName:
         return self._metric_name

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final, Self
 
 from kafka.common.metrics.internals.metrics_utils import TimeUnit
+from kafka.common.metrics.kafka_metric import note_quota_change
 from kafka.common.metrics.sensor import RecordingLevel
 
 if TYPE_CHECKING:
@@ -53,6 +54,8 @@ class MetricConfig:
     @quota.setter
     def quota(self, quota: Quota | None) -> None:
         self._quota = quota
+        # Sensors using this config look at their quotas again on their next record.
+        note_quota_change()
 
     @property
     def event_window(self) -> int:

@@ -7,6 +7,12 @@ beyond the bound raises QuotaViolationException (the value stays recorded, as in
 Thread-safety, as Java's: `record` and `add` hold the sensor's lock (Java's `synchronized (this)`), and the stats are
 updated under the sensor's metric lock, which its KafkaMetrics hold while measuring. Lock order: sensor lock, then the
 Metrics registry's lock (Sensor.add registers metrics; Metrics.remove_sensor takes them in the same order).
+
+# PORT: a sensor none of whose metrics has a quota records under its metric lock only, without Java's sensor lock
+# around it (which then guards nothing more: the stats are the metric lock's, the stats list is replaced, never
+# changed, by `add`, and there is no quota to check), and without looking at its metrics' configs. A sensor with a
+# quota records as Java's, under both locks, checking the quotas. Which metrics have a quota is remembered, and looked
+# at again after any change that may alter it (KafkaMetric.quota_epoch).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Final, overload
 
 from kafka.common.metrics.compound_stat import CompoundStat
-from kafka.common.metrics.kafka_metric import KafkaMetric
+from kafka.common.metrics.kafka_metric import KafkaMetric, note_quota_change
 from kafka.common.metrics.quota_violation_exception import QuotaViolationException
 from kafka.common.metrics.stats.token_bucket import TokenBucket
 
@@ -110,7 +116,11 @@ class Sensor:
         self._name = name
         self._parents: tuple[Sensor, ...] = tuple(parents) if parents is not None else ()
         self._metrics: dict[MetricName, KafkaMetric] = {}
-        self._stats: list[_StatAndConfig] = []
+        # Replaced, never changed in place, by add: a record without the sensor lock reads it once.
+        self._stats: tuple[_StatAndConfig, ...] = ()
+        # (KafkaMetric.quota_epoch when looked at, the metrics that then had a quota): one tuple, read and replaced
+        # at once. -1 is never an epoch, so the first record looks.
+        self._quota_state: tuple[int, tuple[KafkaMetric, ...]] = (-1, ())
         self._config = config
         self._time = time
         self._inactive_sensor_expiration_time_ms = min(_LONG_MAX, inactive_sensor_expiration_time_seconds * 1000)
@@ -152,12 +162,14 @@ class Sensor:
         if time_ms is None:
             time_ms = self._time.milliseconds()
         self._last_record_time = time_ms
+        epoch, quota_metrics = self._quota_state
+        if epoch != KafkaMetric.quota_epoch:
+            quota_metrics = self._quota_metrics()
         # The locks taken without `with`, which on CPython 3.11 binds __enter__/__exit__ on every use (about 115 ns a
         # lock).
-        lock = self.lock
-        lock.acquire()
-        try:
-            metric_lock = self._metric_lock
+        metric_lock = self._metric_lock
+        if not quota_metrics:
+            # No quota: the metric lock only (see the module docstring).
             metric_lock.acquire()
             try:
                 for stat_and_config in self._stats:
@@ -167,10 +179,23 @@ class Sensor:
                     )
             finally:
                 metric_lock.release()
-            if check_quotas:
-                self.check_quotas(time_ms)
-        finally:
-            lock.release()
+        else:
+            lock = self.lock
+            lock.acquire()
+            try:
+                metric_lock.acquire()
+                try:
+                    for stat_and_config in self._stats:
+                        metric = stat_and_config.metric
+                        stat_and_config.record(
+                            stat_and_config.fixed_config if metric is None else metric._config, value, time_ms
+                        )
+                finally:
+                    metric_lock.release()
+                if check_quotas:
+                    self._check_quotas(quota_metrics, time_ms)
+            finally:
+                lock.release()
         for parent in self._parents:
             parent.record(value, time_ms, check_quotas)
 
@@ -179,7 +204,27 @@ class Sensor:
         default). A TokenBucket is beyond its quota when its credits are negative."""
         if time_ms is None:
             time_ms = self._time.milliseconds()
-        for metric in list(self._metrics.values()):
+        epoch, quota_metrics = self._quota_state
+        if epoch != KafkaMetric.quota_epoch:
+            quota_metrics = self._quota_metrics()
+        self._check_quotas(quota_metrics, time_ms)
+
+    def _quota_metrics(self) -> tuple[KafkaMetric, ...]:
+        """The metrics that have a quota now, in the order they were added, remembered with the epoch."""
+        # The epoch read first: a change made while looking moves it on, and the next record looks again.
+        epoch = KafkaMetric.quota_epoch
+        quota_metrics = tuple(
+            metric
+            for metric in list(self._metrics.values())
+            if metric._config is not None and metric._config._quota is not None
+        )
+        self._quota_state = (epoch, quota_metrics)
+        return quota_metrics
+
+    @staticmethod
+    def _check_quotas(quota_metrics: tuple[KafkaMetric, ...], time_ms: int) -> None:
+        """Java's checkQuotas over the metrics that had a quota (each one's config read again)."""
+        for metric in quota_metrics:
             config = metric.config
             if config is not None:
                 quota = config.quota
@@ -223,16 +268,20 @@ class Sensor:
             record_steps = getattr(stat, "record_steps", None)
             if record_steps is not None:
                 # A Meter: its two stats recorded directly (Meter.record_steps).
-                for part, record in record_steps():
-                    self._stats.append(_StatAndConfig(part, stat_config, record=record))
+                self._stats = (
+                    *self._stats,
+                    *(_StatAndConfig(part, stat_config, record=record) for part, record in record_steps()),
+                )
             else:
-                self._stats.append(_StatAndConfig(stat, stat_config))
+                self._stats = (*self._stats, _StatAndConfig(stat, stat_config))
             for m in stat.stats():
                 metric = KafkaMetric(self._metric_lock, m.name, m.stat, stat_config, self._time)
                 if metric.metric_name() not in self._metrics:
                     if self._registry is not None:
                         self._registry.register_metric(metric)
                     self._metrics[metric.metric_name()] = metric
+            if stat_config.quota is not None:
+                note_quota_change()
             return True
 
     def _add_measurable(self, metric_name: MetricName, stat: MeasurableStat, config: MetricConfig | None) -> bool:
@@ -249,7 +298,9 @@ class Sensor:
                 self._registry.register_metric(metric)
             self._metrics[metric.metric_name()] = metric
             # The stat records under its metric's current config, which KafkaMetric.config may replace.
-            self._stats.append(_StatAndConfig(stat, stat_config, metric))
+            self._stats = (*self._stats, _StatAndConfig(stat, stat_config, metric))
+            if stat_config.quota is not None:
+                note_quota_change()
             return True
 
     def has_metrics(self) -> bool:

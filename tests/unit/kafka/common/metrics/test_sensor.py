@@ -325,3 +325,106 @@ def test_sensor_records_meters_and_adding_stats_as_their_own_record_does() -> No
             for stat_name, stat in direct.items():
                 assert got[stat_name] == stat.measure(config, now), stat_name
             assert got["wcount"] == float(sum(s.event_count for s in direct["max"].samples))
+
+
+def test_quota_found_after_every_change_that_gives_or_takes_one() -> None:
+    """A sensor remembers which metrics have a quota (PORT): each way of giving a metric a quota or taking it away
+    (another config set on the metric, a quota set on its config in place, a metric with a quota added, a Meter added
+    with one) is seen by the next record and check_quotas, on the sensor and on a parent."""
+    with Metrics(time=MockTime()) as metrics:
+        parent = metrics.sensor("parent")
+        parent.add(metrics.metric_name("parent.count", "grp"), CumulativeCount())
+        sensor = metrics.sensor("sensor", parent)
+        count_name = metrics.metric_name("count", "grp")
+        sensor.add(count_name, CumulativeCount())
+        sensor.record()
+        sensor.check_quotas()
+        metric = metrics.metric(count_name)
+        assert metric is not None
+        # Another config with a quota, set on the metric.
+        metric.config = MetricConfig(quota=Quota.upper_bound(1))
+        with pytest.raises(QuotaViolationException):
+            sensor.record()
+        metric.config = MetricConfig()
+        sensor.record()
+        # A quota set in place on the metric's config, then taken away.
+        metric.config.quota = Quota.upper_bound(2)
+        with pytest.raises(QuotaViolationException):
+            sensor.check_quotas()
+        with pytest.raises(QuotaViolationException):
+            sensor.record()
+        metric.config.quota = None
+        sensor.record()
+        sensor.check_quotas()
+        # A metric with a quota added to a sensor that has recorded.
+        sensor.add(metrics.metric_name("total", "grp"), CumulativeCount(), MetricConfig(quota=Quota.upper_bound(0)))
+        with pytest.raises(QuotaViolationException):
+            sensor.record()
+        # A parent's quota, given after the child and parent recorded: the child records, the parent raises.
+        other = metrics.sensor("other", parent)
+        other.add(metrics.metric_name("other.count", "grp"), CumulativeCount())
+        other.record()
+        parent_metric = metrics.metric(metrics.metric_name("parent.count", "grp"))
+        assert parent_metric is not None
+        parent_metric.config = MetricConfig()  # its own config (the registry's default is shared)
+        other.record()
+        parent_metric.config.quota = Quota.upper_bound(0)
+        with pytest.raises(QuotaViolationException) as violation:
+            other.record()
+        assert violation.value.metric() is parent_metric
+        # A Meter added with a quota config to a sensor without one.
+        meter_sensor = metrics.sensor("meter")
+        meter_sensor.record()
+        meter_sensor.add(
+            Meter(metrics.metric_name("m-rate", "grp"), metrics.metric_name("m-total", "grp")),
+            MetricConfig(quota=Quota.upper_bound(0)),
+        )
+        with pytest.raises(QuotaViolationException):
+            meter_sensor.record()
+        meter_sensor.record(check_quotas=False)
+
+
+def _blocks_while_held(lock: threading.RLock, action: object) -> bool:
+    """Whether `action` (run in another thread) waits while this thread holds `lock`."""
+    done = threading.Event()
+    held = threading.Event()
+    release = threading.Event()
+
+    def holder() -> None:
+        with lock:
+            held.set()
+            release.wait(10)
+
+    def actor() -> None:
+        action()  # type: ignore[operator]
+        done.set()
+
+    h = threading.Thread(target=holder)
+    h.start()
+    assert held.wait(10)
+    a = threading.Thread(target=actor)
+    a.start()
+    blocked = not done.wait(0.2)
+    release.set()
+    h.join(10)
+    assert done.wait(10)
+    a.join(10)
+    return blocked
+
+
+def test_record_locks() -> None:
+    """A sensor records under its metric lock (which reads of its metrics hold); with a quota also under the sensor
+    lock, so that a check-then-record made holding the sensor lock (the controller mutation quota) is not split by
+    another record; without one, the sensor lock is not needed (PORT)."""
+    with Metrics(time=MockTime()) as metrics:
+        plain = metrics.sensor("plain")
+        plain.add(metrics.metric_name("plain.count", "grp"), CumulativeCount())
+        quota = metrics.sensor("quota")
+        quota.add(
+            metrics.metric_name("quota.count", "grp"), CumulativeCount(), MetricConfig(quota=Quota.upper_bound(1e9))
+        )
+        assert _blocks_while_held(plain._metric_lock, plain.record)
+        assert not _blocks_while_held(plain.lock, plain.record)
+        assert _blocks_while_held(quota._metric_lock, quota.record)
+        assert _blocks_while_held(quota.lock, quota.record)
+        assert _blocks_while_held(quota.lock, lambda: quota.record(check_quotas=False))
