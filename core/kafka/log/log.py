@@ -56,6 +56,7 @@ from kafka.common.errors import (
 from kafka.common.message import DescribeProducersResponseData
 from kafka.common.protocol.types import ZERO_UUID, Uuid
 from kafka.common.record.compression_type import CompressionType
+from kafka.common.record.default_record_batch import COMPRESSION_CODEC_MASK, RECORD_BATCH_OVERHEAD, DefaultRecordBatch
 from kafka.common.record.file_records import TimestampAndOffset
 from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.mutable_record_batch import MutableRecordBatch
@@ -67,6 +68,7 @@ from kafka.common.record.record_batch import (
     RecordBatch,
 )
 from kafka.common.record.record_validation_stats import RecordValidationStats
+from kafka.common.record.records import LOG_OVERHEAD
 from kafka.common.record.timestamp_type import TimestampType
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.time import Time
@@ -1609,50 +1611,82 @@ class Log(Logging, KafkaMetricsGroup):
         max_message_size = self.config.max_message_size
         is_client = isinstance(origin, Client)
         add_batch = batches.append
+        is_raft_leader = isinstance(origin, RaftLeader)
         for batch in records.batches():
             add_batch(batch)
-            if isinstance(origin, RaftLeader) and batch.partition_leader_epoch() != leader_epoch:
+            v2_batch = batch if isinstance(batch, DefaultRecordBatch) else None
+            if v2_batch is not None:
+                # PORT: a v2 batch's header is read once (header_fields); the checks below are the same.
+                (
+                    base_offset,
+                    length,
+                    batch_leader_epoch,
+                    magic,
+                    stored_crc,
+                    attributes,
+                    last_offset_delta,
+                    _,
+                    batch_max_timestamp,
+                    _,
+                    _,
+                    _,
+                    _,
+                ) = v2_batch.header_fields()
+                batch_last_offset = base_offset + last_offset_delta
+                batch_size = length + LOG_OVERHEAD
+            else:
+                batch_leader_epoch = batch.partition_leader_epoch()
+                magic = batch.magic()
+                # For magic < 2 the base offset would need decompression: only v2's is read.
+                base_offset = batch.base_offset() if magic >= MAGIC_VALUE_V2 else -1
+                batch_last_offset = batch.last_offset()
+                batch_size = batch.size_in_bytes()
+            if is_raft_leader and batch_leader_epoch != leader_epoch:
                 raise InvalidRecordException("Append from Raft leader did not set the batch epoch correctly")
-            magic = batch.magic()
             # Only v2 is checked, for compatibility with older clients.
-            if magic >= MAGIC_VALUE_V2 and is_client and batch.base_offset() != 0:
+            if magic >= MAGIC_VALUE_V2 and is_client and base_offset != 0:
                 raise InvalidRecordException(
                     f"The baseOffset of the record batch in the append to {self.topic_partition} should be 0, but it "
-                    f"is {batch.base_offset()}"
+                    f"is {base_offset}"
                 )
-            batch_last_offset = batch.last_offset()
             # For magic < 2 the first offset would need decompression; the last offset stands in.
             if not read_first_message:
                 if magic >= MAGIC_VALUE_V2:
-                    first_offset = LogOffsetMetadata(batch.base_offset())
+                    first_offset = LogOffsetMetadata(base_offset)
                 last_offset_of_first_batch = batch_last_offset
                 read_first_message = True
             if last_offset >= batch_last_offset:
                 monotonic = False
             last_offset = batch_last_offset
-            last_leader_epoch = batch.partition_leader_epoch()
-            batch_size = batch.size_in_bytes()
+            last_leader_epoch = batch_leader_epoch
             if not ignore_record_size and batch_size > max_message_size:
                 self._mark_bytes_rejected(records.size_in_bytes())
                 raise RecordTooLargeException(
                     f"The record batch size in the append to {self.topic_partition} is {batch_size} bytes which "
                     f"exceeds the maximum configured value of {max_message_size}."
                 )
-            if not batch.is_valid():
+            if v2_batch is not None:
+                valid = batch_size >= RECORD_BATCH_OVERHEAD and stored_crc == v2_batch.compute_checksum()
+            else:
+                valid = batch.is_valid()
+            if not valid:
                 if self.broker_topic_stats is not None:
                     self.broker_topic_stats.all_topics_stats.invalid_message_crc_records_rate.mark()
                 raise CorruptRecordException(
                     f"Record is corrupt (stored crc = {batch.checksum()}) in topic partition {self.topic_partition}."
                 )
-            batch_max_timestamp = batch.max_timestamp()
+            if v2_batch is None:
+                batch_max_timestamp = batch.max_timestamp()
             if batch_max_timestamp > max_timestamp:
                 max_timestamp = batch_max_timestamp
                 offset_of_max_timestamp = last_offset
             shallow_message_count += 1
             valid_bytes_count += batch_size
-            codec = batch.compression_type()
-            if codec is not CompressionType.NONE:
-                source_codec = codec
+            # A v2 batch without codec bits is uncompressed; compression_type raises for an unknown codec.
+            if v2_batch is None or attributes & COMPRESSION_CODEC_MASK:
+                codec = batch.compression_type()
+                if codec is not CompressionType.NONE:
+                    source_codec = codec
         # The walk ended without an error: validation, the epoch cache and producer state walk this list again.
         records.remember_batches(batches)
         target_codec = get_target_compression_type(self.config.compression_type, source_codec)

@@ -158,6 +158,17 @@ class DefaultRecordBatch(AbstractRecordBatch, MutableRecordBatch):
         """The magic byte."""
         return _INT8.unpack_from(self._buffer, MAGIC_OFFSET)[0]
 
+    def header_fields(self) -> tuple[int, int, int, int, int, int, int, int, int, int, int, int, int]:
+        """Every header field in one read, as stored: (base offset, length, partition leader epoch, magic, CRC,
+        attributes (the whole short), last offset delta, base timestamp, max timestamp, producer id, producer epoch,
+        base sequence, records count). The batch must be at least RECORD_BATCH_OVERHEAD bytes long (struct.error
+        otherwise), as every batch from a log input stream is.
+
+        # PORT: Java reads each field on its own; a caller needing most of them (the broker's append checks) reads
+        them here once.
+        """
+        return _HEADER.unpack_from(self._buffer, 0)
+
     def ensure_valid(self) -> None:
         """Raise CorruptRecordException when the batch is too small or its CRC32C does not match."""
         size = self.size_in_bytes() if len(self._buffer) >= LOG_OVERHEAD else len(self._buffer)

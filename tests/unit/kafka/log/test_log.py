@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import crc32c
 import pytest
 
 from kafka.common.errors import (
@@ -47,7 +48,7 @@ from kafka.log.log import (
 from kafka.log.log_append_info import ClientRecordDeletion
 from kafka.log.log_config import LogConfig
 from kafka.log.log_dir_failure_channel import LogDirFailureChannel
-from kafka.log.log_validator import Coordinator
+from kafka.log.log_validator import AppendOrigin, Client, Coordinator, RaftLeader, Replication
 from kafka.server.fetch_data_info import FetchHighWatermark, FetchLogEnd, FetchTxnCommitted
 from kafka.utils.mock_scheduler import MockScheduler
 from tests.utils import wait_until_true
@@ -761,3 +762,94 @@ def test_unsupported_timestamp_lookup_on_v0(env: Env) -> None:
         log.fetch_offset_by_timestamp(START_MS)
     earliest = log.fetch_offset_by_timestamp(EARLIEST_TIMESTAMP)
     assert earliest is not None and earliest.offset == 0
+
+
+def _analysis_shapes() -> list[tuple[str, bytes]]:
+    """Record sets a Produce or a replica fetch can bring, valid and not, for the append's analysis."""
+
+    def raw(recs: MemoryRecords) -> bytes:
+        return bytes(recs.buffer())
+
+    def with_crc(data: bytearray) -> bytes:
+        data[17:21] = crc32c.crc32c(bytes(data[21:])).to_bytes(4, "big")
+        return bytes(data)
+
+    plain = raw(records(b"a"))
+    corrupt = bytearray(plain)
+    corrupt[-1] ^= 0xFF
+    unknown_codec = bytearray(plain)
+    unknown_codec[21:23] = (5).to_bytes(2, "big")
+    short_length = bytearray(plain)
+    marker = MemoryRecords.with_end_transaction_marker(
+        5, 1, EndTransactionMarker(ControlRecordType.COMMIT, 0), partition_leader_epoch=7
+    )
+    return [
+        ("empty", b""),
+        ("one v2 batch", plain),
+        ("v2 with leader epoch 7", raw(records(b"a", b"b", partition_leader_epoch=7))),
+        ("gzip", raw(records(b"a", b"b", codec=CompressionType.GZIP))),
+        ("lz4 at offset 3", raw(records(b"a", codec=CompressionType.LZ4, initial_offset=3))),
+        ("idempotent", raw(idempotent(5, 1, 0, b"a", b"b"))),
+        (
+            "transactional",
+            raw(
+                MemoryRecords.with_transactional_records(
+                    CompressionType.NONE, 5, 1, 0, SimpleRecord(START_MS, b"k", b"v")
+                )
+            ),
+        ),
+        ("control marker", raw(marker)),
+        ("base offset 5", raw(records(b"a", initial_offset=5))),
+        ("two v2 batches", plain + raw(records(b"b", initial_offset=1, partition_leader_epoch=7))),
+        ("two v2 batches, not monotonic", plain + plain),
+        ("too large", raw(records(b"x" * 500))),
+        ("corrupt crc", bytes(corrupt)),
+        ("unknown codec", with_crc(unknown_codec)),
+        ("length field short", bytes(short_length[:8]) + (49).to_bytes(4, "big") + bytes(short_length[12:])),
+        ("trailing partial batch", plain + plain[:30]),
+        ("magic 0", raw(records(b"a", b"b", magic=0))),
+        ("magic 1 gzip", raw(records(b"a", b"b", magic=1, codec=CompressionType.GZIP))),
+        ("magic 1 then v2", raw(records(b"a", magic=1)) + raw(records(b"b", initial_offset=1))),
+        ("v2 then magic 1", plain + raw(records(b"b", magic=1, initial_offset=1))),
+    ]
+
+
+@pytest.mark.parametrize("origin", [Client(), Replication(), RaftLeader(), Coordinator()], ids=type)
+@pytest.mark.parametrize("ignore_record_size", [False, True])
+def test_append_analysis_reads_a_v2_header_once_with_the_same_outcome(
+    env: Env, monkeypatch: pytest.MonkeyPatch, origin: AppendOrigin, ignore_record_size: bool
+) -> None:
+    """The append's size, CRC and offset checks read a v2 batch's header once (header_fields); every other batch
+    through its accessors. Forcing every batch through the accessors gives the same LogAppendInfo or the same
+    exception and message, for each shape; a walk that ended without an error is what later walks of the records
+    return (the same batch objects), and a failed one leaves them walking the bytes."""
+    import kafka.log.log as log_module
+
+    log = env.create_log({"max.message.bytes": 400})
+
+    class NoV2Batch:
+        pass
+
+    for name, data in _analysis_shapes():
+        outcomes = []
+        for generic in (False, True):
+            if generic:
+                monkeypatch.setattr(log_module, "DefaultRecordBatch", NoV2Batch)
+            recs = MemoryRecords.readable_records(bytearray(data))
+            gathered: list[Any] = []
+            try:
+                info = log._analyze_and_validate_records(recs, gathered, origin, ignore_record_size, 7)
+            except Exception as e:
+                outcomes.append((type(e), str(e)))
+                assert not isinstance(recs.batches(), tuple), name
+            else:
+                outcomes.append((None, repr(info)))
+                assert list(recs.batches()) == gathered and all(
+                    a is b for a, b in zip(recs.batches(), gathered, strict=True)
+                ), name
+                fresh = MemoryRecords.readable_records(bytearray(data))
+                assert [bytes(b.buffer()) for b in recs.batch_iterator()] == [
+                    bytes(b.buffer()) for b in fresh.batches()
+                ], name
+            monkeypatch.undo()
+        assert outcomes[0] == outcomes[1], name

@@ -301,3 +301,36 @@ def test_read_only_memory_records_share_the_buffer() -> None:
     (batch,) = list(records.batches())
     batch.set_partition_leader_epoch(99)
     assert struct.unpack_from(">i", raw, 12)[0] == 99
+
+
+def test_header_fields_are_the_accessors() -> None:
+    """header_fields reads every header field at once, each as its accessor reads it (attributes as the stored
+    short), also after the broker's in-place patches."""
+    batches = [
+        _batch(),
+        _batch(CompressionType.GZIP, n=5, partition_leader_epoch=3),
+        _batch(CompressionType.LZ4, producer_id=9, producer_epoch=2, base_sequence=2**31 - 2, is_transactional=True),
+        _batch(CompressionType.ZSTD, timestamp_type=TimestampType.LOG_APPEND_TIME, log_append_time=5),
+        _batch(delete_horizon_ms=77),
+    ]
+    patched = _batch(n=2)
+    patched.set_last_offset(41)
+    patched.set_partition_leader_epoch(12)
+    patched.set_max_timestamp(TimestampType.LOG_APPEND_TIME, 99)
+    for batch in [*batches, patched]:
+        assert batch.header_fields() == (
+            batch.base_offset(),
+            batch.size_in_bytes() - 12,
+            batch.partition_leader_epoch(),
+            batch.magic(),
+            batch.checksum(),
+            struct.unpack_from(">h", batch.buffer(), 21)[0],
+            batch.last_offset_delta(),
+            batch.base_timestamp(),
+            batch.max_timestamp(),
+            batch.producer_id(),
+            batch.producer_epoch(),
+            batch.base_sequence(),
+            batch.count(),
+        )
+    assert patched.header_fields()[0] == 40 and patched.header_fields()[8] == 99
