@@ -52,12 +52,19 @@ from kafka.common.errors import (
 from kafka.common.protocol.errors import Errors
 from kafka.common.record.abstract_records import AbstractRecords
 from kafka.common.record.compression_type import CompressionType
+from kafka.common.record.default_record_batch import (
+    CONTROL_FLAG_MASK,
+    TIMESTAMP_TYPE_MASK,
+    TRANSACTIONAL_FLAG_MASK,
+    DefaultRecordBatch,
+)
 from kafka.common.record.memory_records import MemoryRecords
 from kafka.common.record.memory_records_builder import MemoryRecordsBuilder
 from kafka.common.record.record_batch import (
     MAGIC_VALUE_V0,
     MAGIC_VALUE_V1,
     MAGIC_VALUE_V2,
+    NO_PRODUCER_ID,
     NO_TIMESTAMP,
     RecordBatch,
 )
@@ -274,24 +281,58 @@ def _validate_batch(
     origin: AppendOrigin,
     to_magic: int,
     broker_topic_stats: BrokerTopicStats | None = None,
+    header: tuple[int, ...] | None = None,
 ) -> None:
-    if first_batch.magic() != batch.magic():
+    """Kafka's batch checks. `header` is a v2 batch's header_fields(), read by the caller (PORT: the checks read
+    its fields instead of an accessor each); without it the accessors are read."""
+    if header is not None:
+        (
+            base_offset,
+            _,
+            _,
+            batch_magic,
+            _,
+            attributes,
+            last_offset_delta,
+            _,
+            _,
+            producer_id,
+            _,
+            base_sequence,
+            count_field,
+        ) = header
+        first_magic = batch_magic if first_batch is batch else first_batch.magic()
+        last_offset = base_offset + last_offset_delta
+        count: int | None = count_field
+        is_control = bool(attributes & CONTROL_FLAG_MASK)
+        is_transactional = bool(attributes & TRANSACTIONAL_FLAG_MASK)
+        has_producer_id = producer_id > NO_PRODUCER_ID
+    else:
+        first_magic = first_batch.magic()
+        batch_magic = batch.magic()
+        if batch_magic >= MAGIC_VALUE_V2:
+            base_offset = batch.base_offset()
+            last_offset = batch.last_offset()
+            count = batch.count_or_null()
+        is_control = batch.is_control_batch()
+        is_transactional = batch.is_transactional()
+        has_producer_id = batch.has_producer_id()
+    if first_magic != batch_magic:
         if broker_topic_stats is not None:
             broker_topic_stats.all_topics_stats.invalid_magic_number_records_rate.mark()
         raise InvalidRecordException(
-            f"Batch magic {batch.magic()} is not the same as the first batch'es magic byte {first_batch.magic()} "
+            f"Batch magic {batch_magic} is not the same as the first batch'es magic byte {first_magic} "
             f"in topic partition {topic_partition}."
         )
     if isinstance(origin, Client):
-        if batch.magic() >= MAGIC_VALUE_V2:
-            count_from_offsets = batch.last_offset() - batch.base_offset() + 1
+        if batch_magic >= MAGIC_VALUE_V2:
+            count_from_offsets = last_offset - base_offset + 1
             if count_from_offsets <= 0:
                 _mark_invalid_offset_or_sequence(broker_topic_stats)
                 raise InvalidRecordException(
-                    f"Batch has an invalid offset range: [{batch.base_offset()}, {batch.last_offset()}] in topic "
+                    f"Batch has an invalid offset range: [{base_offset}, {last_offset}] in topic "
                     f"partition {topic_partition}."
                 )
-            count = batch.count_or_null()
             assert count is not None  # always present from magic 2 on
             if count <= 0:
                 _mark_invalid_offset_or_sequence(broker_topic_stats)
@@ -301,25 +342,27 @@ def _validate_batch(
             if count_from_offsets != count:
                 _mark_invalid_offset_or_sequence(broker_topic_stats)
                 raise InvalidRecordException(
-                    f"Inconsistent batch offset range [{batch.base_offset()}, {batch.last_offset()}] and count of "
+                    f"Inconsistent batch offset range [{base_offset}, {last_offset}] and count of "
                     f"records {count} in topic partition {topic_partition}."
                 )
-        if batch.is_control_batch():
+        if is_control:
             _mark_invalid_offset_or_sequence(broker_topic_stats)
             raise InvalidRecordException(
                 f"Clients are not allowed to write control records in topic partition {topic_partition}."
             )
-        if batch.has_producer_id() and batch.base_sequence() < 0:
-            _mark_invalid_offset_or_sequence(broker_topic_stats)
-            raise InvalidRecordException(
-                f"Invalid sequence number {batch.base_sequence()} in record batch with producerId "
-                f"{batch.producer_id()} in topic partition {topic_partition}."
-            )
-    if batch.is_transactional() and to_magic < MAGIC_VALUE_V2:
+        if has_producer_id:
+            sequence = base_sequence if header is not None else batch.base_sequence()
+            if sequence < 0:
+                _mark_invalid_offset_or_sequence(broker_topic_stats)
+                raise InvalidRecordException(
+                    f"Invalid sequence number {sequence} in record batch with producerId "
+                    f"{batch.producer_id()} in topic partition {topic_partition}."
+                )
+    if is_transactional and to_magic < MAGIC_VALUE_V2:
         raise UnsupportedForMessageFormatException(
             f"Transactional records cannot be used with magic version {to_magic}"
         )
-    if batch.has_producer_id() and to_magic < MAGIC_VALUE_V2:
+    if has_producer_id and to_magic < MAGIC_VALUE_V2:
         raise UnsupportedForMessageFormatException(f"Idempotent records cannot be used with magic version {to_magic}")
 
 
@@ -423,12 +466,17 @@ def _needs_record_scan(
     compacted_topic: bool,
     timestamp_type: TimestampType,
     timestamp_diff_max_ms: int,
+    header: tuple[int, ...] | None = None,
 ) -> bool:
-    """Whether a magic-2 batch kept in place must be decoded for a record-level rule to be checked."""
+    """Whether a magic-2 batch kept in place must be decoded for a record-level rule to be checked (`header`: its
+    header_fields(), when the caller read them)."""
     if compacted_topic:
         return True
     if timestamp_type is TimestampType.CREATE_TIME and timestamp_diff_max_ms < LONG_MAX_VALUE:
         return True
+    if header is not None:
+        # Log append time; the count against the offset range (last offset delta + 1).
+        return bool(header[5] & TIMESTAMP_TYPE_MASK) or header[12] != header[6] + 1
     if batch.timestamp_type() is TimestampType.LOG_APPEND_TIME:
         return True
     return batch.count_or_null() != batch.last_offset() - batch.base_offset() + 1
@@ -516,17 +564,19 @@ def assign_offsets_non_compressed(
     initial_offset = offset_counter.value
     first_batch = _get_first_batch_and_maybe_validate_no_more_batches(records, CompressionType.NONE)
     for batch in records.batches():
-        _validate_batch(topic_partition, first_batch, batch, origin, magic, broker_topic_stats)
-        batch_magic = batch.magic()
+        # PORT: a v2 batch's header is read once for the checks below (header_fields).
+        header = batch.header_fields() if isinstance(batch, DefaultRecordBatch) else None
+        _validate_batch(topic_partition, first_batch, batch, origin, magic, broker_topic_stats, header)
+        batch_magic = batch.magic() if header is None else header[3]
         max_batch_timestamp = NO_TIMESTAMP
         offset_of_max_batch_timestamp = -1
         if batch_magic >= MAGIC_VALUE_V2 and not _needs_record_scan(
-            batch, compacted_topic, timestamp_type, timestamp_diff_max_ms
+            batch, compacted_topic, timestamp_type, timestamp_diff_max_ms, header
         ):
-            count = batch.count_or_null()
+            count = batch.count_or_null() if header is None else header[12]
             assert count is not None
             offset_counter.value += count
-            max_batch_timestamp = batch.max_timestamp()
+            max_batch_timestamp = batch.max_timestamp() if header is None else header[8]
             offset_of_max_batch_timestamp = offset_counter.value - 1
         else:
             record_errors: list[ApiRecordError] = []

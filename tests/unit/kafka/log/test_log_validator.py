@@ -400,3 +400,93 @@ def test_rejections_mark_the_all_topics_meters_kafka_marks() -> None:
         run(mixed)
     assert all_topics.invalid_magic_number_records_rate.count - magic == 1
     stats.close()
+
+
+def _header_check_shapes() -> list[tuple[str, bytes]]:
+    """Uncompressed record sets in place and not, valid and not, for the batch checks."""
+
+    def raw(records: MemoryRecords) -> bytes:
+        return bytes(records.buffer())
+
+    def patched(data: bytes, at: int, fmt: str, value: int) -> bytes:
+        out = bytearray(data)
+        struct.pack_into(fmt, out, at, value)
+        return bytes(out)
+
+    plain = raw(records_of())
+    idempotent = raw(
+        MemoryRecords.with_idempotent_records(CompressionType.NONE, 5, 1, 0, SimpleRecord(NOW, b"k", b"v"))
+    )
+    transactional = raw(
+        MemoryRecords.with_transactional_records(CompressionType.NONE, 5, 1, 3, SimpleRecord(NOW, b"k", b"v"))
+    )
+    return [
+        ("plain", plain),
+        ("one record, no key", raw(records_of(n=1, keys=False))),
+        ("old timestamps", raw(records_of(timestamp=NOW - 10_000_000))),
+        ("log append time", raw(records_of(timestamp_type=TimestampType.LOG_APPEND_TIME, log_append_time=NOW))),
+        ("idempotent", idempotent),
+        ("transactional", transactional),
+        ("negative sequence", patched(idempotent, 53, ">i", -5)),
+        ("control bit", patched(plain, 21, ">h", 0x20)),
+        ("count 0", patched(plain, 57, ">i", 0)),
+        ("count above the range", patched(plain, 57, ">i", 4)),
+        ("count below the range", patched(plain, 57, ">i", 2)),
+        ("negative last offset delta", patched(plain, 23, ">i", -1)),
+        ("two batches", plain + plain),
+        ("magic 1", raw(records_of(magic=MAGIC_VALUE_V1))),
+        ("magic 0", raw(records_of(magic=MAGIC_VALUE_V0))),
+        ("magic 1 then 2", raw(records_of(magic=MAGIC_VALUE_V1, n=1)) + plain),
+    ]
+
+
+@pytest.mark.parametrize("origin", [Client(), Replication(), Coordinator()], ids=type)
+def test_batch_checks_read_a_v2_header_once_with_the_same_outcome(
+    monkeypatch: pytest.MonkeyPatch, origin: object
+) -> None:
+    """The in-place checks read a v2 batch's header once (header_fields); every other batch through its accessors.
+    Forcing every batch through the accessors gives the same result (offsets, timestamps, the patched bytes) or the
+    same exception and message, for each shape, topic format, timestamp rule and compaction."""
+    import kafka.log.log_validator as validator_module
+
+    class NoV2Batch:
+        pass
+
+    for name, data in _header_check_shapes():
+        for magic in (MAGIC_VALUE_V2, MAGIC_VALUE_V1):
+            for timestamp_type, diff, compacted in (
+                (TimestampType.CREATE_TIME, LONG_MAX_VALUE, False),
+                (TimestampType.CREATE_TIME, 1000, False),
+                (TimestampType.LOG_APPEND_TIME, LONG_MAX_VALUE, False),
+                (TimestampType.CREATE_TIME, LONG_MAX_VALUE, True),
+            ):
+                outcomes = []
+                for generic in (False, True):
+                    if generic:
+                        monkeypatch.setattr(validator_module, "DefaultRecordBatch", NoV2Batch)
+                    records = MemoryRecords.readable_records(bytearray(data))
+                    counter = LongRef(10)
+                    try:
+                        result = validate(
+                            records,
+                            compacted=compacted,
+                            magic=magic,
+                            timestamp_type=timestamp_type,
+                            diff=diff,
+                            origin=origin,
+                            counter=counter,
+                        )
+                    except Exception as e:
+                        outcomes.append((type(e), str(e), counter.value))
+                    else:
+                        outcomes.append(
+                            (
+                                result.max_timestamp,
+                                result.shallow_offset_of_max_timestamp,
+                                result.message_size_maybe_changed,
+                                bytes(result.validated_records.buffer()),
+                                counter.value,
+                            )
+                        )
+                    monkeypatch.undo()
+                assert outcomes[0] == outcomes[1], (name, magic, timestamp_type, diff, compacted)
