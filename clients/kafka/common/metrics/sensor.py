@@ -167,37 +167,33 @@ class Sensor:
             quota_metrics = self._quota_metrics()
         # The locks taken without `with`, which on CPython 3.11 binds __enter__/__exit__ on every use (about 115 ns a
         # lock).
-        metric_lock = self._metric_lock
         if not quota_metrics:
             # No quota: the metric lock only (see the module docstring).
-            metric_lock.acquire()
-            try:
-                for stat_and_config in self._stats:
-                    metric = stat_and_config.metric
-                    stat_and_config.record(
-                        stat_and_config.fixed_config if metric is None else metric._config, value, time_ms
-                    )
-            finally:
-                metric_lock.release()
+            self._record_stats(value, time_ms)
         else:
             lock = self.lock
             lock.acquire()
             try:
-                metric_lock.acquire()
-                try:
-                    for stat_and_config in self._stats:
-                        metric = stat_and_config.metric
-                        stat_and_config.record(
-                            stat_and_config.fixed_config if metric is None else metric._config, value, time_ms
-                        )
-                finally:
-                    metric_lock.release()
+                self._record_stats(value, time_ms)
                 if check_quotas:
                     self._check_quotas(quota_metrics, time_ms)
             finally:
                 lock.release()
         for parent in self._parents:
             parent.record(value, time_ms, check_quotas)
+
+    def _record_stats(self, value: float, time_ms: int) -> None:
+        """Records `value` into every stat under the metric lock (Java's inner synchronized block)."""
+        metric_lock = self._metric_lock
+        metric_lock.acquire()
+        try:
+            for stat_and_config in self._stats:
+                metric = stat_and_config.metric
+                stat_and_config.record(
+                    stat_and_config.fixed_config if metric is None else metric._config, value, time_ms
+                )
+        finally:
+            metric_lock.release()
 
     def check_quotas(self, time_ms: int | None = None) -> None:
         """Raises QuotaViolationException if a metric of this sensor with a quota is beyond it at `time_ms` (now by
