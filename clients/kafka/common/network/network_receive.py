@@ -16,6 +16,7 @@ from __future__ import annotations
 import select
 import struct
 import sys
+import time
 
 from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.network.invalid_receive_exception import InvalidReceiveException
@@ -29,6 +30,8 @@ _SIZE = struct.Struct(">i")
 _MAX_LONG = 2**63 - 1
 #: How long (ms) a large client frame's receive waits in place for the next bytes before it gives up (read_from).
 _IN_PLACE_WAIT_MS = 1
+#: How long (ns) one read_from may spend waiting in place in all, however the bytes trickle in.
+_IN_PLACE_WAIT_TOTAL_NS = 10_000_000
 
 
 def _refs_of_a_free_buffer() -> int:
@@ -196,14 +199,17 @@ class NetworkReceive(Receive):
         # frame (a fetch response of a few MB) arrives in rounds paced by the sender's send buffer, which our reads
         # empty; going back through the selector and the client's poll between two rounds cost the consumer about
         # 150 us of CPU each time, longer than the broker took to send the next round. When nothing comes within the
-        # wait (a slow sender), the receive returns as before and the poll goes on; the broker's Processor and any
-        # other pool never wait.
+        # wait (a slow sender), or once the call has waited _IN_PLACE_WAIT_TOTAL_NS in all (a sender trickling the
+        # frame, which would otherwise hold the poll, its timeout, the client's lock and its other connections for the
+        # whole frame), the receive returns as before and the poll goes on; the broker's Processor and any other pool
+        # never wait.
         wait = (
             channel.__class__ is PlaintextTransportLayer
             and requested >= ReceiveBufferPool.MIN_POOLED_SIZE
             and isinstance(self._memory_pool, ReceiveBufferPool)
         )
         poller = None
+        wait_until = 0
         buffer_read = self._buffer_read
         while buffer_read < requested:
             n = channel.read(view[buffer_read:] if buffer_read else view)
@@ -215,8 +221,9 @@ class NetworkReceive(Receive):
                     if poller is None:
                         poller = select.poll()
                         poller.register(channel.socket_channel(), select.POLLIN)
+                        wait_until = time.monotonic_ns() + _IN_PLACE_WAIT_TOTAL_NS
                     # Readable, closed or failed: the next read says which.
-                    if poller.poll(_IN_PLACE_WAIT_MS):
+                    if poller.poll(_IN_PLACE_WAIT_MS) and time.monotonic_ns() < wait_until:
                         continue
                 break
             read += n

@@ -6,6 +6,8 @@ from __future__ import annotations
 import selectors
 import socket
 import struct
+import threading
+import time
 
 import pytest
 
@@ -137,6 +139,35 @@ def test_a_large_frame_whose_sender_pauses_returns_what_came_and_completes_later
         assert read == len(frame)
         assert receive.payload() == payload
     finally:
+        sender.close()
+        transport.close()
+        nio_selector.close()
+
+
+def test_a_large_frame_trickling_in_returns_to_the_selector_before_it_is_whole() -> None:
+    # However the bytes keep coming, one read_from waits in place for a bounded time in all: a 1 MiB frame sent 4 KiB
+    # at a time with a pause after each (at least 128 ms in all) takes more than one call, and arrives whole.
+    payload = bytes(range(256)) * (4 * LARGE // 256 * 2)
+    frame = _frame(payload)
+    sender, transport, nio_selector = _plaintext_pair()
+
+    def trickle() -> None:
+        for i in range(0, len(frame), 4096):
+            sender.sendall(frame[i : i + 4096])
+            time.sleep(0.0005)
+
+    thread = threading.Thread(target=trickle, name="trickling-sender")
+    thread.start()
+    try:
+        receive = NetworkReceive(source="0", memory_pool=ReceiveBufferPool())
+        calls = 0
+        while not receive.complete():
+            receive.read_from(transport)
+            calls += 1
+        assert calls > 1
+        assert receive.payload() == payload
+    finally:
+        thread.join(30)
         sender.close()
         transport.close()
         nio_selector.close()
