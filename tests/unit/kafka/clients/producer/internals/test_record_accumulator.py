@@ -625,3 +625,49 @@ def test_append_to_partition_leaves_a_closed_accumulator_to_append() -> None:
     assert dq[-1].record_count == 2 and acc._appends_in_progress == []
     with pytest.raises(KafkaException, match="Producer closed while send in progress"):
         acc.append(TOPIC, 0, 0, None, VALUE, (), callbacks, MAX_BLOCK, False, 0, cluster)
+
+
+def test_append_to_partition_takes_and_gives_back_the_deque_lock() -> None:
+    """append_to_partition holds the deque's lock as append does: free again after each append (also after one it
+    leaves to append), and while another thread holds it the append waits for it and then appends."""
+    from kafka.clients.producer import kafka_producer
+    from kafka.clients.producer.internals import record_accumulator
+
+    fast = record_accumulator.append_to_partition
+    if fast is None:
+        pytest.skip("the optional _default_record_writer extension is not built")
+    cluster = metadata_snapshot(1, {TOPIC: 3}).cluster()
+    acc = accumulator(MockTime(start_ms=1_000_000), batch_size=1024, linger_ms=2**31 - 1)
+    callbacks = kafka_producer._new_append_callbacks(None, None, TOPIC, None)
+    acc.append(TOPIC, 0, 0, None, VALUE, (), callbacks, MAX_BLOCK, False, 0, cluster)
+    dq = acc.get_deque(TP1)
+    assert dq is not None
+    for _ in range(3):
+        assert fast(acc, TOPIC, 0, 0, None, VALUE, (), callbacks, 0, cluster) is not None
+        assert not dq.lock.locked()
+    # A record too large for the last batch: left to append, the lock given back.
+    assert fast(acc, TOPIC, 0, 0, None, b"x" * 2000, (), callbacks, 0, cluster) is None
+    assert not dq.lock.locked()
+    # Held by another thread: the append waits until it is released.
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with dq.lock:
+            held.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert held.wait(10)
+    results: list[object] = []
+    appender = threading.Thread(
+        target=lambda: results.append(fast(acc, TOPIC, 0, 0, None, VALUE, (), callbacks, 0, cluster))
+    )
+    appender.start()
+    appender.join(0.2)
+    assert results == [] and dq[-1].record_count == 4
+    release.set()
+    holder.join(10)
+    appender.join(10)
+    assert len(results) == 1 and results[0] is not None
+    assert dq[-1].record_count == 5 and not dq.lock.locked()
