@@ -948,118 +948,6 @@ static PyObject *g_topic_info_type, *g_partition_info_type;
 static PyObject *s_topic_info_map, *s_closed, *s_appends_in_progress, *s_sticky_partition_info, *s_sticky_batch_size,
     *s_lock, *s_acquire, *s_release, *s_update_partition_info, *s_is_full;
 
-/* threading.Lock's object as CPython 3.9-3.12 lay it out (Modules/_threadmodule.c keeps it private). The deque's lock
- * is taken and given back through it, as the lock's own acquire and release do when the lock is free, without their
- * argument parsing (~430 instructions an acquire). Used only when a self-check at registration found this layout
- * (the type's size, acquire and release seen through it both ways); otherwise, and while the lock is held elsewhere
- * (a blocking acquire lets the GIL go), the methods are called as before. PORT: a CPython-internal layout, checked. */
-typedef struct {
-    PyObject_HEAD
-    PyThread_type_lock lock_lock;
-    PyObject *in_weakreflist;
-    char locked;
-} lock_layout_t;
-static PyTypeObject *g_lock_type;
-
-/* Checks lock_layout_t against a fresh lock; sets g_lock_type when it matches. Errors only on a failed call. */
-static int
-check_lock_layout(void)
-{
-#if PY_VERSION_HEX >= 0x03090000 && PY_VERSION_HEX < 0x030D0000
-    PyObject *thread = PyImport_ImportModule("_thread");
-    if (thread == NULL) {
-        return -1;
-    }
-    PyObject *lock = PyObject_CallMethod(thread, "allocate_lock", NULL);
-    Py_DECREF(thread);
-    if (lock == NULL) {
-        return -1;
-    }
-    int ok = Py_TYPE(lock)->tp_basicsize == (Py_ssize_t)sizeof(lock_layout_t);
-    lock_layout_t *l = (lock_layout_t *)lock;
-    PyObject *r;
-    if (ok) {
-        /* Taken by its method: seen as held here, and not free to take. */
-        if ((r = PyObject_CallMethod(lock, "acquire", NULL)) == NULL) {
-            goto error;
-        }
-        Py_DECREF(r);
-        ok = l->locked == 1 && PyThread_acquire_lock(l->lock_lock, NOWAIT_LOCK) == 0;
-        if ((r = PyObject_CallMethod(lock, "release", NULL)) == NULL) {
-            goto error;
-        }
-        Py_DECREF(r);
-    }
-    if (ok && l->locked == 0 && PyThread_acquire_lock(l->lock_lock, NOWAIT_LOCK) == 1) {
-        /* Taken here: its method sees it held and gives it back. */
-        l->locked = 1;
-        if ((r = PyObject_CallMethod(lock, "locked", NULL)) == NULL) {
-            goto error;
-        }
-        ok = r == Py_True;
-        Py_DECREF(r);
-        if ((r = PyObject_CallMethod(lock, "release", NULL)) == NULL) {
-            goto error;
-        }
-        Py_DECREF(r);
-        if ((r = PyObject_CallMethod(lock, "locked", NULL)) == NULL) {
-            goto error;
-        }
-        ok = ok && r == Py_False && l->locked == 0;
-        Py_DECREF(r);
-    }
-    else {
-        ok = 0;
-    }
-    if (ok) {
-        g_lock_type = Py_TYPE(lock);
-        Py_INCREF(g_lock_type);
-    }
-    Py_DECREF(lock);
-    return 0;
-error:
-    Py_DECREF(lock);
-    return -1;
-#else
-    return 0;
-#endif
-}
-
-/* lock.acquire(): 0, or -1 with an exception set. */
-static int
-lock_acquire(PyObject *lock)
-{
-    if (Py_TYPE(lock) == g_lock_type && PyThread_acquire_lock(((lock_layout_t *)lock)->lock_lock, NOWAIT_LOCK)) {
-        ((lock_layout_t *)lock)->locked = 1;
-        return 0;
-    }
-    PyObject *args[1] = {lock};
-    PyObject *r = PyObject_VectorcallMethod(s_acquire, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-    if (r == NULL) {
-        return -1;
-    }
-    Py_DECREF(r);
-    return 0;
-}
-
-/* lock.release(): 0, or -1 with an exception set. */
-static int
-lock_release(PyObject *lock)
-{
-    if (Py_TYPE(lock) == g_lock_type && ((lock_layout_t *)lock)->locked) {
-        ((lock_layout_t *)lock)->locked = 0;
-        PyThread_release_lock(((lock_layout_t *)lock)->lock_lock);
-        return 0;
-    }
-    PyObject *args[1] = {lock};
-    PyObject *r = PyObject_VectorcallMethod(s_release, args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-    if (r == NULL) {
-        return -1;
-    }
-    Py_DECREF(r);
-    return 0;
-}
-
 static PyObject *
 register_accumulator(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1081,9 +969,6 @@ register_accumulator(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             !(s_update_partition_info = intern("update_partition_info")) || !(s_is_full = intern("is_full"))) {
             return NULL;
         }
-    }
-    if (g_lock_type == NULL && check_lock_layout() < 0) {
-        return NULL;
     }
     memcpy(topic_info_offsets, offsets, sizeof offsets);
     memcpy(partition_info_offsets, info_offsets, sizeof info_offsets);
@@ -1128,7 +1013,8 @@ append_to_partition(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     PyObject *accumulator = args[0], *topic = args[1], *partition = args[2], *headers = args[6],
              *callbacks = args[7], *cluster = args[9];
     PyObject *topic_info_map, *topic_info, *batches, *partitioner, *partition_info = NULL, *effective = partition, *dq,
-        *lock, *appends, *result = NULL, *closed;
+        *lock, *appends, *result = NULL, *r, *closed;
+    PyObject *lock_args[1];
     Py_ssize_t count;
     int locked = 0, counted = 0;
     if (!PyTuple_CheckExact(headers) || PyTuple_GET_SIZE(headers) != 0 ||
@@ -1186,9 +1072,12 @@ append_to_partition(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     counted = 1;
     Py_SETREF(SLOT(callbacks, append_callbacks_offsets, 4), Py_NewRef(effective));
-    if (lock_acquire(lock) < 0) {
+    lock_args[0] = lock;
+    r = PyObject_VectorcallMethod(s_acquire, lock_args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    if (r == NULL) {
         goto done;
     }
+    Py_DECREF(r);
     locked = 1;
     count = PyObject_Length(dq);
     if (count < 0) {
@@ -1295,13 +1184,15 @@ done:
     if (locked) {
         PyObject *et, *ev, *etb;
         PyErr_Fetch(&et, &ev, &etb);
-        if (lock_release(lock) < 0) {
+        PyObject *released = PyObject_VectorcallMethod(s_release, lock_args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+        if (released == NULL) {
             Py_XDECREF(et);
             Py_XDECREF(ev);
             Py_XDECREF(etb);
             Py_CLEAR(result);
         }
         else {
+            Py_DECREF(released);
             PyErr_Restore(et, ev, etb);
         }
     }
