@@ -7,9 +7,8 @@ request waits at most `replica.socket.timeout.ms` for the connection; any failur
 next request connects again.
 
 # PORT: the Selector writes a request in send() (write_on_send), not in the next poll, and a ready connection is
-# used without Kafka's poll before it: a round trip is one send and one poll (one epoll_wait), not three polls. Not
-# over SASL (SASL_PLAINTEXT, SASL_SSL): a SASL connection may have to re-authenticate (KIP-368) before its next
-# request, which the selector's poll checks before it writes and send() does not.
+# used without Kafka's poll before it: a round trip is one send and one poll (one epoll_wait), not three polls. A
+# connection whose SASL re-authentication (KIP-368) is due is written in the poll, which begins it (the Selector).
 
 # PORT: no selector metrics.
 """
@@ -31,7 +30,6 @@ from kafka.common.network.selectable import Selectable
 from kafka.common.network.selector import Selector
 from kafka.common.node import Node
 from kafka.common.requests.abstract_request import Builder
-from kafka.common.security.auth.security_protocol import SecurityProtocol
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
 from kafka.server.kafka_config import KafkaConfig
@@ -87,8 +85,7 @@ class ReplicaFetcherBlockingSend(BlockingSend):
             log_context,
             channel_builder=channel_builder,
             memory_pool=ReceiveBufferPool(),
-            write_on_send=broker_config.inter_broker_security_protocol
-            not in (SecurityProtocol.SASL_PLAINTEXT, SecurityProtocol.SASL_SSL),
+            write_on_send=True,
         )
         self._network_client = NetworkClient(
             selector,

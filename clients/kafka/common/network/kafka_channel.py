@@ -308,6 +308,14 @@ class KafkaChannel:
         self._authenticator.reauthenticate(previous, now_nanos)  # type: ignore[attr-defined]
         return True
 
+    def client_reauthentication_due(self, now_nanos: int) -> bool:
+        """On a client: whether the session's re-authentication time has come (KIP-368), so that the next write must
+        wait for maybe_begin_client_reauthentication in a poll; nothing is changed."""
+        if self._authenticator_creator is None:
+            return False
+        reauth_time = self._authenticator.client_session_reauthentication_time_nanos()
+        return reauth_time is not None and now_nanos >= reauth_time
+
     def reauthentication_latency_ms(self) -> int | None:
         return self._authenticator.reauthentication_latency_ms()
 

@@ -21,7 +21,8 @@ authentication gets its failure response and is closed `failed_authentication_de
 #   the socketpair empty);
 # - with `write_on_send` (a broker's Processor asks for it), send() writes at once what the socket takes instead
 #   of registering for writability and writing in the next poll; a send completed so is in completed_sends()
-#   right away, so the caller must handle completed_sends() before its next poll (the Processor does).
+#   right away, so the caller must handle completed_sends() before its next poll (the Processor does); a client
+#   channel whose re-authentication (KIP-368) is due is not written in send() but in the poll, which begins it.
 Like Java's, a Selector is used by one thread; only wakeup() may be called from others.
 """
 
@@ -341,7 +342,16 @@ class Selector(Selectable):
             self._open_or_closing_channel_or_fail(connection_id)  # fails unless the channel is closing
             self._failed_sends.append(connection_id)
             return
-        if self._write_on_send and (channel._ready or channel.ready()) and channel._send is None:
+        # A client channel whose re-authentication is due (KIP-368) is left to the poll's write, which begins it.
+        if (
+            self._write_on_send
+            and (channel._ready or channel.ready())
+            and channel._send is None
+            and (
+                channel._authenticator_creator is None
+                or not channel.client_reauthentication_due(self._time.nanoseconds())
+            )
+        ):
             self._send_and_write(channel, send)
             return
         try:

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from kafka.clients import client_utils, common_client_configs
+from kafka.clients import client_utils
 from kafka.clients.api_versions import ApiVersions
 from kafka.clients.consumer.consumer_config import ConsumerConfig
 from kafka.clients.consumer.consumer_interceptor import ConsumerInterceptor
@@ -25,7 +25,6 @@ from kafka.clients.group_rebalance_config import GroupRebalanceConfig
 from kafka.clients.metadata import Metadata
 from kafka.common.config.abstract_config import AbstractConfig
 from kafka.common.isolation_level import IsolationLevel
-from kafka.common.security.auth.security_protocol import SecurityProtocol
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.log_context import LogContext
 from kafka.common.utils.time import Time
@@ -54,12 +53,6 @@ CONSUMER_MAX_INFLIGHT_REQUESTS_PER_CONNECTION = 100
 _log = logging.getLogger("org.apache.kafka.clients.consumer.internals.ConsumerUtils")
 
 
-def _security_protocol(config: AbstractConfig) -> SecurityProtocol:
-    return common_client_configs.validate_security_protocol(
-        config.get_string(common_client_configs.SECURITY_PROTOCOL_CONFIG)
-    )
-
-
 def create_consumer_network_client(
     config: ConsumerConfig,
     log_context: LogContext,
@@ -84,10 +77,8 @@ def create_consumer_network_client(
         throttle_time_sensor=throttle_time_sensor,
         # PORT: Java's selector writes a request in the poll after send(); here send() writes it at once
         # (kafka.common.network.selector's write_on_send). The next Fetch goes out as soon as it is built, before the
-        # rest of the poll that transmits it, without registering for writability and back (two epoll_ctl). Not over
-        # SASL: a SASL connection may have to re-authenticate (KIP-368) before its next request, which the poll's
-        # write checks and send() does not.
-        write_on_send=_security_protocol(config) not in (SecurityProtocol.SASL_PLAINTEXT, SecurityProtocol.SASL_SSL),
+        # rest of the poll that transmits it, without registering for writability and back (two epoll_ctl).
+        write_on_send=True,
     )
     # Polls block at most a heartbeat interval, so the heartbeat thread is not kept from the client for long.
     heartbeat_interval_ms = config.get_int(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG)

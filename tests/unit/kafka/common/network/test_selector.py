@@ -422,6 +422,41 @@ def test_write_on_send_completes_at_once(accepted: _Accepted) -> None:
     assert _read_exactly(client, 12) == _frame(b"response")
 
 
+class _ReauthenticatingAuthenticator(Authenticator):
+    """A client authenticator done at once whose session must be re-authenticated at `reauth_time_nanos`."""
+
+    def __init__(self, reauth_time_nanos: int) -> None:
+        self._reauth_time_nanos = reauth_time_nanos
+
+    def authenticate(self) -> None:
+        pass
+
+    def principal(self) -> KafkaPrincipal:
+        return KafkaPrincipal.ANONYMOUS
+
+    def complete(self) -> bool:
+        return True
+
+    def client_session_reauthentication_time_nanos(self) -> int | None:
+        return self._reauth_time_nanos
+
+
+@pytest.mark.parametrize("due", [True, False])
+def test_write_on_send_leaves_a_channel_due_to_reauthenticate_to_the_poll(accepted: _Accepted, due: bool) -> None:
+    """A client channel whose re-authentication time (KIP-368) has come is not written in send(): its send waits
+    for the poll's write, which begins the re-authentication first; one not yet due is written at once."""
+    accepted.connect("a")
+    channel = accepted.selector.channel("a")
+    assert channel is not None and channel.ready()
+    now = Time.SYSTEM.nanoseconds()
+    authenticator = _ReauthenticatingAuthenticator(now - 1 if due else now + 3_600_000_000_000)
+    channel._authenticator = authenticator
+    channel.set_authenticator_creator(lambda: authenticator)
+    accepted.selector.send(NetworkSend("a", ByteBufferSend.size_prefixed(b"request")))
+    assert [send.destination_id() for send in accepted.selector.completed_sends()] == ([] if due else ["a"])
+    assert channel.has_send() is due
+
+
 def test_write_on_send_finishes_a_large_send_in_later_polls(accepted: _Accepted) -> None:
     """A send larger than the socket takes at once completes in the polls after it, in order and whole."""
     client = accepted.connect("a")
