@@ -309,6 +309,21 @@ slot_offsets(PyObject *type, const char *const *names, int count, Py_ssize_t *of
     return 0;
 }
 
+/* Registers a slotted class: its slots' offsets into `offsets` and the class into `*registered`, both left as they
+ * were when a slot is missing (an exception is set and -1 returned). */
+static int
+register_slotted(PyObject *type, const char *const *names, int count, Py_ssize_t *offsets, PyObject **registered)
+{
+    Py_ssize_t found[8];
+    assert(count <= 8);
+    if (slot_offsets(type, names, count, found) < 0) {
+        return -1;
+    }
+    memcpy(offsets, found, (size_t)count * sizeof *found);
+    Py_XSETREF(*registered, Py_NewRef(type));
+    return 0;
+}
+
 /* The attributes are read and written in the instances' dicts (ProducerBatch and MemoryRecordsBuilder have neither
  * slots nor properties of these names): dict lookups with interned names cost a fraction of PyObject_GetAttr's. */
 
@@ -404,15 +419,13 @@ register_producer_batch(PyObject *module, PyObject *const *args, Py_ssize_t narg
 static PyObject *
 register_append_callbacks(PyObject *module, PyObject *type)
 {
-    Py_ssize_t offsets[APPEND_CALLBACKS_SLOTS];
-    if (slot_offsets(type, append_callbacks_slot_names, APPEND_CALLBACKS_SLOTS, offsets) < 0) {
-        return NULL;
-    }
     if (g_unknown_partition == NULL && (g_unknown_partition = PyLong_FromLong(-1)) == NULL) {
         return NULL;
     }
-    memcpy(append_callbacks_offsets, offsets, sizeof offsets);
-    Py_XSETREF(g_append_callbacks_type, Py_NewRef(type));
+    if (register_slotted(type, append_callbacks_slot_names, APPEND_CALLBACKS_SLOTS, append_callbacks_offsets,
+                         &g_append_callbacks_type) < 0) {
+        return NULL;
+    }
     Py_RETURN_NONE;
 }
 
@@ -727,12 +740,10 @@ static PyObject *g_append_result_type;
 static PyObject *
 register_append_result(PyObject *module, PyObject *type)
 {
-    Py_ssize_t offsets[APPEND_RESULT_SLOTS];
-    if (slot_offsets(type, append_result_slot_names, APPEND_RESULT_SLOTS, offsets) < 0) {
+    if (register_slotted(type, append_result_slot_names, APPEND_RESULT_SLOTS, append_result_offsets,
+                         &g_append_result_type) < 0) {
         return NULL;
     }
-    memcpy(append_result_offsets, offsets, sizeof offsets);
-    Py_XSETREF(g_append_result_type, Py_NewRef(type));
     Py_RETURN_NONE;
 }
 
@@ -1236,12 +1247,9 @@ static PyObject *g_record_type;
 static PyObject *
 register_producer_record(PyObject *module, PyObject *type)
 {
-    Py_ssize_t offsets[RECORD_SLOTS];
-    if (slot_offsets(type, record_slot_names, RECORD_SLOTS, offsets) < 0) {
+    if (register_slotted(type, record_slot_names, RECORD_SLOTS, record_offsets, &g_record_type) < 0) {
         return NULL;
     }
-    memcpy(record_offsets, offsets, sizeof offsets);
-    Py_XSETREF(g_record_type, Py_NewRef(type));
     Py_RETURN_NONE;
 }
 
