@@ -384,8 +384,10 @@ def test_quota_found_after_every_change_that_gives_or_takes_one() -> None:
         meter_sensor.record(check_quotas=False)
 
 
-def _blocks_while_held(lock: threading.RLock, action: object) -> bool:
-    """Whether `action` (run in another thread) waits while this thread holds `lock`."""
+def _blocks_while_held(lock: threading.RLock, action: object, patience: float = 0.2) -> bool:
+    """Whether `action` (run in another thread) waits while another thread holds `lock`: not done after `patience`
+    seconds. An action that cannot finish while the lock is held is never done in time, whatever the patience; one
+    expected to finish is given a long patience, so that a loaded machine's scheduling cannot make it look blocked."""
     done = threading.Event()
     held = threading.Event()
     release = threading.Event()
@@ -404,7 +406,7 @@ def _blocks_while_held(lock: threading.RLock, action: object) -> bool:
     assert held.wait(10)
     a = threading.Thread(target=actor)
     a.start()
-    blocked = not done.wait(0.2)
+    blocked = not done.wait(patience)
     release.set()
     h.join(10)
     assert done.wait(10)
@@ -424,7 +426,7 @@ def test_record_locks() -> None:
             metrics.metric_name("quota.count", "grp"), CumulativeCount(), MetricConfig(quota=Quota.upper_bound(1e9))
         )
         assert _blocks_while_held(plain._metric_lock, plain.record)
-        assert not _blocks_while_held(plain.lock, plain.record)
+        assert not _blocks_while_held(plain.lock, plain.record, patience=10)
         assert _blocks_while_held(quota._metric_lock, quota.record)
         assert _blocks_while_held(quota.lock, quota.record)
         assert _blocks_while_held(quota.lock, lambda: quota.record(check_quotas=False))
