@@ -133,3 +133,21 @@ class BrokerProcess:
         """Sends `sig` (SIGSTOP, SIGCONT, ...) without waiting for anything."""
         assert self._process is not None
         self._process.send_signal(sig)
+
+    def wait_until_stopped(self, timeout: float = 10) -> None:
+        """Waits until every thread of the broker's process is stopped (state T), as it is some time after SIGSTOP
+        is sent: kill() returns before a thread that is running or in a system call has stopped."""
+        deadline = time.monotonic() + timeout
+        while True:
+            states = []
+            for task in Path(f"/proc/{self.pid}/task").iterdir():
+                try:
+                    # The state follows the command name in parentheses, which may itself hold spaces.
+                    states.append((task / "stat").read_text().rsplit(")", 1)[1].split()[0])
+                except (FileNotFoundError, ProcessLookupError):
+                    continue  # a thread that has just exited
+            if states and all(state in ("T", "t") for state in states):
+                return
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"broker {self.broker_id} not stopped after {timeout} s: thread states {states}")
+            time.sleep(0.01)

@@ -66,7 +66,10 @@ class KafkaCluster:
         self.brokers[broker_id].kill()
 
     def pause(self, broker_id: int) -> None:
+        """SIGSTOP to the broker, returning once all its threads are stopped (nothing it is sent after this is read
+        before it resumes)."""
         self.brokers[broker_id].signal(signal.SIGSTOP)
+        self.brokers[broker_id].wait_until_stopped()
 
     def resume(self, broker_id: int) -> None:
         self.brokers[broker_id].signal(signal.SIGCONT)
