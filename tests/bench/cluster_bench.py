@@ -6,7 +6,8 @@ failover takes. librdkafka (confluent-kafka) is the client; the brokers are star
 Measures, for topics with 3 partitions, RF=3 and min.insync.replicas=2:
 - produce MB/s with acks=all and acks=1, 100-byte and 10 KB records (the median of the rounds);
 - produce-to-acknowledgement p50/p99 at 200 and 1,000 records/s of 1 KB, acks=all and acks=1, each on a new
-  one-partition topic after one acknowledged acks=all write (create_warm_topic says why);
+  one-partition topic after one acknowledged acks=all write (create_warm_topic says why), with `linger.ms=0` (one
+  record per request) and, for acks=all, again with librdkafka's default linger.ms (5 ms);
 - failover: the time from SIGKILL of a partition's leader (and, separately, from SIGTERM, a controlled shutdown)
   to the first write acknowledged after it, with an idempotent acks=all producer writing 500 records/s.
 Prints a Markdown table and writes the raw figures as JSON.
@@ -542,6 +543,16 @@ def main(argv: list[str]) -> int:
                     create_topic=lambda t: create_warm_topic(cluster.bootstrap, t),
                 )
                 print(key, results[key], flush=True)
+            # The same acks=all run with librdkafka's default linger.ms (5 ms) instead of one record per request.
+            key = f"latency_1KB_{rate}_per_s_acks_all_default_linger"
+            results[key] = latency(
+                cluster.bootstrap,
+                rate=rate,
+                acks="all",
+                create_topic=lambda t: create_warm_topic(cluster.bootstrap, t),
+                linger_ms=None,
+            )
+            print(key, results[key], flush=True)
         for name, msgs, size in (("100B", 100_000, 100), ("10KB", 10_000, 10_240)):
             for acks in ("all", "1"):
                 key = f"produce_MB_s_{name}_acks_{acks}"
@@ -567,6 +578,8 @@ def main(argv: list[str]) -> int:
             f"| produce latency p50 / p99 (1 KB, {rate}/s) | {la['p50_ms']} / {la['p99_ms']} ms | "
             f"{l1['p50_ms']} / {l1['p99_ms']} ms |"
         )
+        ld = results[f"latency_1KB_{rate}_per_s_acks_all_default_linger"]
+        print(f"| the same, librdkafka's default linger.ms (5 ms) | {ld['p50_ms']} / {ld['p99_ms']} ms | |")
     print(
         f"\nfailover, leader SIGKILLed: {results['failover_s_sigkill']} s "
         f"(zookeeper.session.timeout.ms={SESSION_TIMEOUT_MS}); controlled shutdown: "
