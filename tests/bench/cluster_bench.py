@@ -30,6 +30,12 @@ timing after one acknowledged acks=all write to each partition of its new topic 
 
 runs the leader's ReplicaManager part of the same one-record-per-request case in process, without brokers or
 sockets, and prints its CPU microseconds and Python calls per replicated record (see leader_path).
+
+    .venv/bin/python -m tests.bench.cluster_bench --follower-path 2000 [--record-size 1024] [--batch-records 1]
+
+runs a follower's fetch cycle in process (see follower_path): its ReplicaFetcherThread builds and serializes each
+Fetch as the NetworkClient does, parses a FetchResponse from bytes and appends the batch to its log; CPU
+microseconds and Python calls per cycle (`--record-size 10240 --batch-records 100`: the 10 KB case's 1 MB cycle).
 """
 
 from __future__ import annotations
@@ -488,6 +494,122 @@ def leader_path(records: int) -> dict[str, float]:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def follower_path(cycles: int, record_size: int = 1024, batch_records: int = 1) -> dict[str, float]:
+    """A follower's fetch cycle without sockets: broker 0 (the unit tests' BrokerEnv, its own fetcher threads
+    closed) follows partition 0, led by broker 1, with a ReplicaFetcherThread whose leader endpoint builds and
+    serializes each FetchRequest (as NetworkClient does before writing it) and answers with a prebuilt incremental
+    FetchResponse, parsed from bytes, holding one batch of `batch_records` records of `record_size` bytes at the
+    fetch offset, the leader's epoch stamped and its high watermark at the batch. Each cycle is one do_work: the
+    fetch built, the response parsed and handled, the batch appended, the high watermark taken on. CPU microseconds
+    per cycle (thread_time) and Python calls per cycle (a sys.setprofile count over more cycles): the follower's
+    fixed cost per round trip (one-record batches) or per MB (100 records of 10 KB), for comparing two trees."""
+    import tests.unit.kafka.server.test_replica_manager as rm_test
+    from kafka.clients.client_response import ClientResponse
+    from kafka.clients.network_client import _to_send
+    from kafka.cluster.broker import BrokerEndPoint
+    from kafka.common.message import FetchResponseData
+    from kafka.common.protocol.api_keys import ApiKeys
+    from kafka.common.record.compression_type import CompressionType
+    from kafka.common.record.memory_records import MemoryRecords
+    from kafka.common.record.simple_record import SimpleRecord
+    from kafka.common.requests.abstract_request import Builder
+    from kafka.common.requests.abstract_response import AbstractResponse
+    from kafka.common.requests.fetch_response import FetchResponse
+    from kafka.common.requests.request_header import RequestHeader
+    from kafka.common.requests.response_header import ResponseHeader
+    from kafka.server.abstract_fetcher_manager import FailedPartitions, InitialFetchState
+    from kafka.server.replica_fetcher_blocking_send import BlockingSend
+    from kafka.server.replica_fetcher_thread import ReplicaFetcherThread
+
+    leader = BrokerEndPoint(1, "localhost", 9093)
+    tp = rm_test.TP0
+    version = 12
+    big = record_size * batch_records >= 100_000
+    warm, counted = (20, 50) if big else (300, 500)
+
+    def response(high_watermark: int, records: Any) -> bytes:
+        partition = FetchResponseData.PartitionData(
+            partition_index=tp.partition,
+            high_watermark=high_watermark,
+            last_stable_offset=high_watermark,
+            log_start_offset=0,
+            records=records,
+        )
+        data = FetchResponseData(
+            session_id=7,
+            responses=[FetchResponseData.FetchableTopicResponse(topic=tp.topic, partitions=[partition])],
+        )
+        header = ResponseHeader(0, ApiKeys.FETCH.response_header_version(version))
+        return FetchResponse(data).serialize_with_header(header, version)
+
+    responses: dict[int, bytes] = {}
+    for n in range(warm + cycles + counted):
+        offset = n * batch_records
+        built = MemoryRecords.with_records(
+            CompressionType.NONE,
+            *(SimpleRecord(rm_test.START_MS, None, b"x" * record_size) for _ in range(batch_records)),
+        )
+        buffer = bytearray(built.buffer())
+        for batch in MemoryRecords.readable_records(buffer).batches():
+            batch.set_last_offset(offset + batch_records - 1)
+            batch.set_partition_leader_epoch(1)
+        responses[offset] = response(offset + batch_records, MemoryRecords.readable_records(bytes(buffer)))
+    empty = response(0, MemoryRecords.EMPTY)
+
+    class Leader(BlockingSend):
+        def send_request(self, request_builder: Builder[Any]) -> ClientResponse:
+            request: Any = request_builder.build(version)
+            header = RequestHeader.of(ApiKeys.FETCH, version, "broker-0-fetcher-0", 0)
+            _to_send(request, header)
+            topics = request.data.topics
+            body = responses.get(topics[0].partitions[0].fetch_offset, empty) if topics else empty
+            parsed = AbstractResponse.parse_response(memoryview(body), header)
+            return ClientResponse(header, None, "1", 0, 0, False, None, None, parsed)
+
+        def initiate_close(self) -> None:
+            pass
+
+        def close(self) -> None:
+            pass
+
+    work = Path(tempfile.mkdtemp(prefix="follower-path-"))
+    env = rm_test.BrokerEnv(work / "logs")
+    try:
+        env.update_metadata([0, 1, 2])
+        env.leader_and_isr([0], leader=1, replicas=[0, 1, 2], isr=[0, 1, 2])
+        rm = env.replica_manager
+        rm.replica_fetcher_manager.close_all_fetchers()
+        thread = ReplicaFetcherThread(
+            "ReplicaFetcherThread-0-1", 0, leader, env.config, FailedPartitions(), rm, None, env.time, None, Leader()
+        )
+        thread.add_partitions({tp: InitialFetchState(leader, 1, 0)})
+        log = rm.local_log_or_exception(tp)
+        for _ in range(warm):
+            thread.do_work()
+        t0 = time.thread_time()
+        for _ in range(cycles):
+            thread.do_work()
+        cpu_s = time.thread_time() - t0
+        calls = [0]
+
+        def count(_frame: Any, event: str, _arg: Any) -> None:
+            if event in ("call", "c_call"):
+                calls[0] += 1
+
+        sys.setprofile(count)
+        try:
+            for _ in range(counted):
+                thread.do_work()
+        finally:
+            sys.setprofile(None)
+        if log.log_end_offset != (warm + cycles + counted) * batch_records:
+            raise RuntimeError(f"the follower appended up to {log.log_end_offset}, not every cycle's batch")
+        return {"cpu_us_per_cycle": round(cpu_s / cycles * 1e6, 1), "calls_per_cycle": round(calls[0] / counted)}
+    finally:
+        env.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=2)
@@ -502,6 +624,14 @@ def main(argv: list[str]) -> int:
         help="only the in-process leader path (no brokers): CPU us and Python calls per replicated record",
     )
     ap.add_argument(
+        "--follower-path",
+        type=int,
+        metavar="CYCLES",
+        help="only the in-process follower fetch cycle (no brokers): CPU us and Python calls per cycle",
+    )
+    ap.add_argument("--record-size", type=int, default=1024, help="with --follower-path: bytes per record")
+    ap.add_argument("--batch-records", type=int, default=1, help="with --follower-path: records per fetched batch")
+    ap.add_argument(
         "--tput-10kb",
         action="store_true",
         help="only the 10 KB acks=all throughput case (--rounds of them), with each process's CPU and request times",
@@ -509,6 +639,9 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     if args.leader_path:
         print(json.dumps(leader_path(args.leader_path)))
+        return 0
+    if args.follower_path:
+        print(json.dumps(follower_path(args.follower_path, args.record_size, args.batch_records)))
         return 0
     work = Path(tempfile.mkdtemp(prefix="cluster-bench-"))
     (work / "zk").mkdir()
