@@ -14,6 +14,7 @@ is a memoryview of a buffer that an earlier frame used, once nothing refers to t
 from __future__ import annotations
 
 import select
+import socket
 import struct
 import sys
 import time
@@ -32,6 +33,16 @@ _MAX_LONG = 2**63 - 1
 _IN_PLACE_WAIT_MS = 1
 #: How long (ns) one read_from may spend waiting in place in all, however the bytes trickle in.
 _IN_PLACE_WAIT_TOTAL_NS = 10_000_000
+
+
+def _set_low_water(channel: TransportLayer, size: int) -> int:
+    """Sets the receive low-water mark (SO_RCVLOWAT) of the channel's socket; returns the mark now in force (1, the
+    default, when the socket refuses it, as a closed one does: the next read then says what is wrong)."""
+    try:
+        channel.socket_channel().setsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT, size)
+    except OSError:
+        return 1
+    return size
 
 
 def _refs_of_a_free_buffer() -> int:
@@ -196,13 +207,18 @@ class NetworkReceive(Receive):
         # takes a large frame in far fewer polls, which matters at Python's cost per poll.
         # PORT: and a large frame of a client's (received into a ReceiveBufferPool buffer, over a plaintext socket)
         # waits here for its next bytes, at most _IN_PLACE_WAIT_MS at a time, before going back to the selector. Such a
-        # frame (a fetch response of a few MB) arrives in rounds paced by the sender's send buffer, which our reads
-        # empty; going back through the selector and the client's poll between two rounds cost the consumer about
-        # 150 us of CPU each time, longer than the broker took to send the next round. When nothing comes within the
-        # wait (a slow sender), or once the call has waited _IN_PLACE_WAIT_TOTAL_NS in all (a sender trickling the
-        # frame, which would otherwise hold the poll, its timeout, the client's lock and its other connections for the
-        # whole frame), the receive returns as before and the poll goes on; the broker's Processor and any other pool
-        # never wait.
+        # frame (a fetch response of a few MB) arrives in rounds paced by the sender's send buffer; going back through
+        # the selector and the client's poll between two rounds cost the consumer about 150 us of CPU each time,
+        # longer than the broker took to send the next round. When nothing comes within the wait (a slow sender), or
+        # once the call has waited _IN_PLACE_WAIT_TOTAL_NS in all (a sender trickling the frame, which would otherwise
+        # hold the poll, its timeout, the client's lock and its other connections for the whole frame), the receive
+        # returns as before and the poll goes on; the broker's Processor and any other pool never wait.
+        # While such a frame is read, the socket's low-water mark (SO_RCVLOWAT, which the kernel caps at half the
+        # receive buffer) is the rest of the frame, and 1 (the default) again before the call returns: while less
+        # than that is waiting, the kernel acknowledges what arrives as it arrives instead of when it is read, so
+        # the sender's next round does not wait for our read of the last one (each such read also woke the sender),
+        # and a wait ends when the rest is there. A 3 MB fetch response then comes in about 3 reads instead of 13.
+        # Should the rest not come within one wait, the mark goes back to 1 and the wait goes on as above.
         wait = (
             channel.__class__ is PlaintextTransportLayer
             and requested >= ReceiveBufferPool.MIN_POOLED_SIZE
@@ -211,24 +227,40 @@ class NetworkReceive(Receive):
         poller = None
         wait_until = 0
         buffer_read = self._buffer_read
-        while buffer_read < requested:
-            n = channel.read(view[buffer_read:] if buffer_read else view)
-            if n < 0:
-                self._buffer_read = buffer_read
-                raise EOFError()
-            if n == 0:
-                if wait:
+        low_water = 1
+        if wait and requested - buffer_read > 1:
+            low_water = _set_low_water(channel, requested - buffer_read)
+        try:
+            while buffer_read < requested:
+                n = channel.read(view[buffer_read:] if buffer_read else view)
+                if n < 0:
+                    raise EOFError()
+                if n == 0:
+                    if not wait:
+                        break
                     if poller is None:
                         poller = select.poll()
                         poller.register(channel.socket_channel(), select.POLLIN)
                         wait_until = time.monotonic_ns() + _IN_PLACE_WAIT_TOTAL_NS
+                    if low_water > 1 and low_water != requested - buffer_read:
+                        low_water = _set_low_water(channel, requested - buffer_read)
                     # Readable, closed or failed: the next read says which.
-                    if poller.poll(_IN_PLACE_WAIT_MS) and time.monotonic_ns() < wait_until:
-                        continue
-                break
-            read += n
-            buffer_read += n
-        self._buffer_read = buffer_read
+                    if poller.poll(_IN_PLACE_WAIT_MS):
+                        if time.monotonic_ns() < wait_until:
+                            continue
+                        break
+                    if low_water > 1:
+                        # The rest did not come within the wait: take what did, and wait for any bytes from now on.
+                        low_water = _set_low_water(channel, 1)
+                        if time.monotonic_ns() < wait_until:
+                            continue
+                    break
+                read += n
+                buffer_read += n
+        finally:
+            self._buffer_read = buffer_read
+            if low_water > 1:
+                _set_low_water(channel, 1)
         return read
 
     def required_memory_amount_known(self) -> bool:

@@ -187,3 +187,69 @@ def test_a_large_frame_whose_sender_closes_half_way_fails_with_eof() -> None:
     finally:
         transport.close()
         nio_selector.close()
+
+
+def _tcp_pair() -> tuple[socket.socket, PlaintextTransportLayer, selectors.DefaultSelector]:
+    """As _plaintext_pair, over TCP on the loopback interface (the low-water mark is TCP's)."""
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        sender = socket.create_connection(server.getsockname())
+        receiver, _ = server.accept()
+    receiver.setblocking(False)
+    nio_selector = selectors.DefaultSelector()
+    transport = PlaintextTransportLayer(SelectionKey(receiver, nio_selector, SelectionKey.OP_READ))
+    return sender, transport, nio_selector
+
+
+def _low_water(transport: PlaintextTransportLayer) -> int:
+    return transport.socket_channel().getsockopt(socket.SOL_SOCKET, socket.SO_RCVLOWAT)
+
+
+def test_the_receive_low_water_mark_is_the_default_again_whenever_read_from_returns() -> None:
+    # While a large frame is read its socket's low-water mark is the rest of the frame; on return (whole, waiting
+    # for a paused sender, or at the end of the stream) it is 1 again, so the selector sees the next bytes at once.
+    payload = bytes(range(256)) * (4 * LARGE // 256)
+    frame = _frame(payload)
+    sender, transport, nio_selector = _tcp_pair()
+    try:
+        assert _low_water(transport) == 1
+        receive = NetworkReceive(source="0", memory_pool=ReceiveBufferPool())
+        half = len(frame) // 2
+        sender.sendall(frame[:half])
+        read = 0
+        while read < half:
+            read += receive.read_from(transport)
+            assert _low_water(transport) == 1
+        assert not receive.complete()
+        # A paused sender's next bytes, fewer than the rest of the frame, wake the selector.
+        sender.sendall(frame[half : half + 10])
+        assert nio_selector.select(10)
+        while read < half + 10:
+            read += receive.read_from(transport)
+        assert _low_water(transport) == 1
+
+        def send_rest() -> None:
+            for i in range(half + 10, len(frame), 64 * 1024):
+                sender.sendall(frame[i : i + 64 * 1024])
+
+        thread = threading.Thread(target=send_rest, name="sender")
+        thread.start()
+        try:
+            while not receive.complete():
+                receive.read_from(transport)
+                assert _low_water(transport) == 1
+        finally:
+            thread.join(30)
+        assert receive.payload() == payload
+        # The next frame's first bytes wake the selector too.
+        sender.sendall(b"\x00\x00")
+        assert nio_selector.select(10)
+        sender.close()
+        receive = NetworkReceive(source="0", memory_pool=ReceiveBufferPool())
+        with pytest.raises(EOFError):
+            while True:
+                receive.read_from(transport)
+        assert _low_water(transport) == 1
+    finally:
+        sender.close()
+        transport.close()
+        nio_selector.close()
