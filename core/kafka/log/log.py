@@ -35,9 +35,9 @@ import os
 import re
 import threading
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from sortedcontainers import SortedDict
 
@@ -2378,14 +2378,10 @@ class Log(Logging, KafkaMetricsGroup):
         """Put `segment` in the map, replacing one with the same base offset (returned)."""
         return self._segments.put(segment)
 
-    @contextlib.contextmanager
-    def _maybe_handle_io_exception(self, msg: Callable[[], str]) -> Iterator[None]:
+    def _maybe_handle_io_exception(self, msg: Callable[[], str]) -> _IOExceptionGuard:
         """Turn an OSError into an offline log directory and a KafkaStorageException."""
         self._check_for_log_dir_failure()
-        try:
-            yield
-        except OSError as e:
-            raise self._log_dir_failed(msg(), e) from e
+        return _IOExceptionGuard(self, msg)
 
     def _log_dir_failed(self, message: str, e: OSError) -> KafkaStorageException:
         """Marks the log directory offline after `e` and returns the KafkaStorageException to raise."""
@@ -2552,3 +2548,27 @@ def _update_producers(
         append_info = producer_state_manager.prepare_update(producer_id, origin)
         producers[producer_id] = append_info
     return append_info.append(batch, first_offset_metadata)
+
+
+class _IOExceptionGuard:
+    """The context of Log._maybe_handle_io_exception: an OSError leaving it marks the log directory offline and is
+    raised again as a KafkaStorageException (caused by it); other exceptions pass.
+
+    # PORT: a slotted context manager instead of a generator-based one (contextlib.contextmanager): every append
+    # (leader and follower) and every follower's log start offset update enters one, and the generator's context
+    # manager costs several Python calls more each time; what it does is the same.
+    """
+
+    __slots__ = ("_log", "_msg")
+
+    def __init__(self, log: Log, msg: Callable[[], str]) -> None:
+        self._log = log
+        self._msg = msg
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: Any) -> Literal[False]:
+        if isinstance(exc, OSError):
+            raise self._log._log_dir_failed(self._msg(), exc) from exc
+        return False

@@ -681,8 +681,11 @@ def test_disk_full_takes_dir_offline(env: Env, monkeypatch: pytest.MonkeyPatch) 
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(os, "pwrite", full_disk)
-    with pytest.raises(KafkaStorageException):
+    with pytest.raises(KafkaStorageException) as raised:
         log.append_as_leader(records(b"lost"), 0)
+    # The message names the partition and the directory; the OSError is its cause.
+    assert str(raised.value).startswith(f"Error while appending records to {log.topic_partition} in dir ")
+    assert isinstance(raised.value.__cause__, OSError) and raised.value.__cause__.errno == errno.ENOSPC
     monkeypatch.setattr(os, "pwrite", real_pwrite)
     assert env.channel.take_next_offline_log_dir(timeout_s=1) == str(env.tmp_path)
     with pytest.raises(KafkaStorageException, match="offline"):
