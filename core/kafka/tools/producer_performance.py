@@ -69,6 +69,25 @@ GC_YOUNG_THRESHOLD = 10_000
 _LETTERS = bytes(65 + (b % 26) for b in range(256))
 
 
+def _load_random_letters() -> tuple[Callable[[random.Random, int], Any], Callable[[Any], bytes]] | None:
+    # PORT: the random payload made by the optional compiled module where it is built and not disabled
+    # (KAFKA_PORT_PURE_PYTHON_WRITER=1): random_letters_state(rng, size) copies rng's Mersenne Twister state and
+    # random_letters(state) then makes each payload's bytes as getrandbits(8 * size).to_bytes(size, "little")
+    # .translate(_LETTERS) makes them from rng, the same bytes in the same order (100 B: about 0.5 -> 0.12 us a record).
+    from kafka.common.record import default_record
+
+    if default_record._compiled_write_record is None:
+        return None
+    from kafka.common.record import _default_record_writer  # type: ignore[attr-defined]
+
+    module: Any = _default_record_writer
+    return module.random_letters_state, module.random_letters
+
+
+#: (random_letters_state, random_letters) of the compiled module, or None (the payload is made in Python).
+_random_letters = _load_random_letters()
+
+
 class Stats:
     """Counts acknowledged records and their latencies, overall and per reporting window, and keeps a sample
     of at most about 500,000 latencies for the percentiles."""
@@ -528,6 +547,13 @@ class ProducerPerformance:
             payload_size = record_size if record_size is not None else 0
             payload_bits = 8 * payload_size
             getrandbits = rng.getrandbits
+            compiled_letters = _random_letters
+            letters_state: Any = None
+            random_letters: Callable[[Any], bytes] | None = None
+            if letters and compiled_letters is not None:
+                # From here on the payloads come from a copy of rng's state: rng itself is not used again.
+                letters_state = compiled_letters[0](rng, payload_size)
+                random_letters = compiled_letters[1]
             throttled = throughput >= 0
             # The system clock read without the method call, as PerfCallback does.
             system_time = time is _SYSTEM_TIME
@@ -535,7 +561,9 @@ class ProducerPerformance:
             # ProducerRecord(topic, value), made by the compiled module where it is built.
             new_record = new_producer_record
             for i in range(num_records):
-                if letters:
+                if random_letters is not None:
+                    payload = random_letters(letters_state)
+                elif letters:
                     payload = getrandbits(payload_bits).to_bytes(payload_size, "little").translate(_LETTERS)
                 else:
                     payload = generate_random_payload(record_size, payload_byte_list, rng)

@@ -37,6 +37,11 @@
  * new_append_callbacks(user_callback, interceptors, topic, record_partition) makes KafkaProducer's per-record
  * AppendCallbacks (the class given to register_append_callbacks) with its six slots set as its __init__ sets them.
  *
+ * random_letters_state(rng, size) and random_letters(state) are the producer perf tool's random payload: the bytes of
+ * rng.getrandbits(8 * size).to_bytes(size, "little").translate(letters) (each byte b made the letter 65 + b % 26), the
+ * same bytes in the same order, from a copy of the Mersenne Twister state of the random.Random `rng` (its public
+ * getstate()) kept in a bytearray, which each call advances as getrandbits would advance rng's.
+ *
  * Optional: built by setup.py where a compiler is found; default_record.py falls back to its Python writer
  * (and KAFKA_PORT_PURE_PYTHON_WRITER=1 forces the fallback). The tests compare both byte for byte.
  */
@@ -1538,6 +1543,137 @@ new_producer_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return record;
 }
 
+/* ---- The producer perf tool's random payload --------------------------------------------------------------------- */
+
+/* MT19937, the generator of Python's random module: its 624-word state and position, as random.Random.getstate()
+ * gives them (the state's version 3: 624 words and the index), and the payload size. */
+#define MT_N 624
+#define MT_M 397
+typedef struct {
+    uint32_t mt[MT_N];
+    int64_t index;
+    int64_t size;
+} letters_state_t;
+
+static uint32_t
+mt_next(letters_state_t *s)
+{
+    static const uint32_t mag01[2] = {0U, 0x9908b0dfU};
+    uint32_t y;
+    if (s->index >= MT_N) {
+        int k;
+        for (k = 0; k < MT_N - MT_M; k++) {
+            y = (s->mt[k] & 0x80000000U) | (s->mt[k + 1] & 0x7fffffffU);
+            s->mt[k] = s->mt[k + MT_M] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        for (; k < MT_N - 1; k++) {
+            y = (s->mt[k] & 0x80000000U) | (s->mt[k + 1] & 0x7fffffffU);
+            s->mt[k] = s->mt[k + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 1U];
+        }
+        y = (s->mt[MT_N - 1] & 0x80000000U) | (s->mt[0] & 0x7fffffffU);
+        s->mt[MT_N - 1] = s->mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 1U];
+        s->index = 0;
+    }
+    y = s->mt[s->index++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= y >> 18;
+    return y;
+}
+
+/* random_letters_state(rng, size): a bytearray holding a copy of rng's generator state and the payload size. */
+static PyObject *
+random_letters_state(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "random_letters_state takes 2 arguments");
+        return NULL;
+    }
+    Py_ssize_t size = PyLong_AsSsize_t(args[1]);
+    if (size == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (size < 0 || size > PY_SSIZE_T_MAX / 8) {
+        PyErr_SetString(PyExc_ValueError, "random_letters_state: the size is out of range");
+        return NULL;
+    }
+    PyObject *state = PyObject_CallMethod(args[0], "getstate", NULL);
+    if (state == NULL) {
+        return NULL;
+    }
+    PyObject *result = NULL, *words;
+    if (!PyTuple_Check(state) || PyTuple_GET_SIZE(state) != 3 || !PyTuple_Check(words = PyTuple_GET_ITEM(state, 1)) ||
+        PyTuple_GET_SIZE(words) != MT_N + 1) {
+        PyErr_SetString(PyExc_ValueError, "random_letters_state: not a Mersenne Twister state");
+        goto done;
+    }
+    letters_state_t st;
+    memset(&st, 0, sizeof st);
+    for (Py_ssize_t i = 0; i < MT_N; i++) {
+        unsigned long w = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(words, i));
+        if (w == (unsigned long)-1 && PyErr_Occurred()) {
+            goto done;
+        }
+        if (w > 0xffffffffUL) {
+            PyErr_SetString(PyExc_ValueError, "random_letters_state: a state word is out of range");
+            goto done;
+        }
+        st.mt[i] = (uint32_t)w;
+    }
+    long index = PyLong_AsLong(PyTuple_GET_ITEM(words, MT_N));
+    if (index == -1 && PyErr_Occurred()) {
+        goto done;
+    }
+    if (index < 0 || index > MT_N) {
+        PyErr_SetString(PyExc_ValueError, "random_letters_state: the state's index is out of range");
+        goto done;
+    }
+    st.index = index;
+    st.size = size;
+    result = PyByteArray_FromStringAndSize((const char *)&st, sizeof st);
+done:
+    Py_DECREF(state);
+    return result;
+}
+
+/* random_letters(state): the next payload, as rng.getrandbits(8 * size).to_bytes(size, "little") mapped to letters
+ * (getrandbits fills its number from the least significant 32-bit word up, keeping the top bits of the last word). */
+static PyObject *
+random_letters(PyObject *module, PyObject *arg)
+{
+    if (!PyByteArray_CheckExact(arg) || PyByteArray_GET_SIZE(arg) != (Py_ssize_t)sizeof(letters_state_t)) {
+        PyErr_SetString(PyExc_TypeError, "random_letters takes the state random_letters_state made");
+        return NULL;
+    }
+    letters_state_t *st = (letters_state_t *)PyByteArray_AS_STRING(arg);
+    if (st->index < 0 || st->index > MT_N || st->size < 0) {
+        PyErr_SetString(PyExc_ValueError, "random_letters: a damaged state");
+        return NULL;
+    }
+    Py_ssize_t size = (Py_ssize_t)st->size;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, size);
+    if (out == NULL) {
+        return NULL;
+    }
+    unsigned char *p = (unsigned char *)PyBytes_AS_STRING(out);
+    Py_ssize_t i = 0;
+    for (; i + 4 <= size; i += 4) {
+        uint32_t r = mt_next(st);
+        p[i] = (unsigned char)(65 + (r & 0xff) % 26);
+        p[i + 1] = (unsigned char)(65 + ((r >> 8) & 0xff) % 26);
+        p[i + 2] = (unsigned char)(65 + ((r >> 16) & 0xff) % 26);
+        p[i + 3] = (unsigned char)(65 + (r >> 24) % 26);
+    }
+    if (i < size) {
+        uint32_t r = mt_next(st) >> (32 - 8 * (size - i));
+        for (; i < size; i++, r >>= 8) {
+            p[i] = (unsigned char)(65 + (r & 0xff) % 26);
+        }
+    }
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"write_record", (PyCFunction)(void (*)(void))write_record, METH_FASTCALL,
      "Appends one v2 record to a bytearray if it fits `room`; returns its size, -1 if not, None if out of range."},
@@ -1571,6 +1707,10 @@ static PyMethodDef methods[] = {
     {"fire_callbacks", (PyCFunction)(void (*)(void))fire_callbacks, METH_FASTCALL,
      "fire_callbacks(callbacks, futures, produce_future, tp, base_offset, log_append_time, on_error): a successful "
      "batch's callbacks, in order."},
+    {"random_letters_state", (PyCFunction)(void (*)(void))random_letters_state, METH_FASTCALL,
+     "random_letters_state(rng, size): a copy of the random.Random's generator state for random_letters."},
+    {"random_letters", (PyCFunction)random_letters, METH_O,
+     "random_letters(state): rng.getrandbits(8 * size).to_bytes(size, 'little') as uppercase letters (65 + b % 26)."},
     {NULL, NULL, 0, NULL},
 };
 

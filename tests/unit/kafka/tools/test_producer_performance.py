@@ -244,6 +244,59 @@ def test_nothing_acknowledged_prints_java_s_nan() -> None:
     )
 
 
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 4, 5, 7, 100, 101, 1000, 10_240])
+@pytest.mark.parametrize("drawn", [0, 5, 623, 700])
+def test_compiled_random_letters_are_python_s(size: int, drawn: int) -> None:
+    """The compiled module's payloads are the bytes of getrandbits(8 * size).to_bytes(size, "little") as letters,
+    the same in the same order as the Python loop makes them from the same generator (also past its state's twist and
+    from a generator that has drawn words already), and leave the generator itself alone."""
+    import random
+
+    if pp._random_letters is None:
+        pytest.skip("the optional _default_record_writer extension is not built")
+    new_state, random_letters = pp._random_letters
+    rng = random.Random(0)
+    rng.getrandbits(32 * drawn) if drawn else None
+    state = new_state(rng, size)
+    before = rng.getstate()
+    expected = random.Random()
+    expected.setstate(before)
+    for _ in range(60):
+        assert random_letters(state) == expected.getrandbits(8 * size).to_bytes(size, "little").translate(pp._LETTERS)
+    assert rng.getstate() == before
+    with pytest.raises(TypeError):
+        random_letters(bytearray(3))
+    with pytest.raises(ValueError):
+        new_state(rng, -1)
+
+
+@pytest.mark.parametrize("size", [3, 100])
+def test_run_payloads_are_the_same_both_ways(size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run sends the same payloads with and without the compiled module (its random letters and records)."""
+    if pp._random_letters is None:
+        pytest.skip("the optional _default_record_writer extension is not built")
+
+    def payloads() -> list[bytes | None]:
+        made: list[FakeProducer] = []
+
+        def factory(props: Mapping[str, str]) -> FakeProducer:
+            made.append(FakeProducer(props))
+            return made[-1]
+
+        args = ["--topic", "t", "--num-records", "700", "--throughput", "-1", "--record-size", str(size)]
+        status, _, err = start([*args, "--producer-props", "bootstrap.servers=localhost:9000"], factory)
+        assert status == 0, err
+        return [r.value for r in made[0].records]
+
+    compiled = payloads()
+    monkeypatch.setattr(pp, "_random_letters", None)
+    monkeypatch.setattr(pp, "new_producer_record", ProducerRecord)
+    python = payloads()
+    assert compiled == python
+    assert all(v is not None and len(v) == size for v in compiled)
+    assert len(set(compiled)) == 700 or size < 10
+
+
 # -- whole runs -----------------------------------------------------------------------------------------------------
 
 
