@@ -63,7 +63,7 @@ DESCRIPTION = "This tool is used to verify the producer performance."
 REPORTING_INTERVAL_MS = 5000
 _SYSTEM_TIME = Time.SYSTEM
 #: Allocations between two collections of the youngest generation while the tool runs (main's choice; see _run).
-GC_YOUNG_THRESHOLD = 10_000
+GC_YOUNG_THRESHOLD = 100_000
 
 # Maps any byte to an uppercase letter, as Java's `(byte) (random.nextInt(26) + 65)`.
 _LETTERS = bytes(65 + (b % 26) for b in range(256))
@@ -525,7 +525,10 @@ class ProducerPerformance:
             # future) until its batch is acknowledged, a few thousand records later: with 700, the collector ran
             # every ~230 records and promoted them all to the older generations, which were then walked again
             # (300k records of 100 B: 1,283 collections, 0.18 s, ~0.6 us of CPU a record; with 10,000: 17
-            # collections, 0.03 s, and 9.5 -> 8.4 us of CPU a record in all).
+            # collections, 0.03 s, and 9.5 -> 8.4 us of CPU a record in all). The count is allocations less
+            # deallocations, so it reaches the threshold only while that many objects are in flight: with the faster
+            # send loop, 10,000 (~3,300 records) was reached every ~5,000 records (35-62 collections of 300k records,
+            # each walking ~10,000 live objects, ~13% of the tool's CPU in perf); with 100,000, 0-2 in 1.2M records.
             gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
         try:
             if transactions_enabled:
