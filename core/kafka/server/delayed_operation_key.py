@@ -6,7 +6,7 @@ Keys under which purgatories watch delayed operations; `key_label` names the key
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 if TYPE_CHECKING:
     from kafka.common.topic_partition import TopicPartition
@@ -22,9 +22,15 @@ class DelayedOperationKey(Protocol):
 GLOBAL_LABEL = "All"
 
 
-@dataclass(frozen=True, slots=True)
-class TopicPartitionOperationKey:
-    """Key of delayed produce and fetch operations: one partition."""
+class TopicPartitionOperationKey(NamedTuple):
+    """Key of delayed produce and fetch operations: one partition.
+
+    # PORT: a named tuple, as TopicPartition is, not a frozen dataclass: every Produce and Fetch builds one per
+    partition and the purgatory hashes and compares it in its watcher maps (a frozen dataclass's construction, hash
+    and equality are Python calls, a tuple's run in C). Equality is by value as Kafka's case class; it also equals a
+    TopicPartition or a plain tuple with the same topic and partition, which nothing here relies on (each purgatory
+    holds one kind of key).
+    """
 
     topic: str
     partition: int
