@@ -18,6 +18,8 @@ producer-node-metrics, app-info), recorded by the Sender, the accumulator, the b
 
 from __future__ import annotations
 
+import functools
+import logging
 import threading
 from collections.abc import Mapping, Sequence
 from time import time_ns as _time_ns
@@ -79,7 +81,7 @@ from kafka.common.serialization.serializer import Serializer
 from kafka.common.topic_partition import TopicPartition
 from kafka.common.utils.app_info_parser import register_app_info, unregister_app_info
 from kafka.common.utils.kafka_thread import KafkaThread
-from kafka.common.utils.log_context import LogContext
+from kafka.common.utils.log_context import TRACE, LogContext
 from kafka.common.utils.time import Time
 
 K = TypeVar("K")
@@ -175,6 +177,9 @@ class KafkaProducer(Generic[K, V]):
         else:
             log_context = LogContext(f"[Producer clientId={self._client_id}, transactionalId={transactional_id}] ")
         self._log = log_context.logger("org.apache.kafka.clients.producer.KafkaProducer")
+        # Whether _wakeup_sender's trace line is on (its logger's isEnabledFor(TRACE)): send_common asks it before
+        # waking the sender itself (see _wakeup_sender).
+        self._trace_enabled = functools.partial(logging.getLogger(self._log.name).isEnabledFor, TRACE)
         self._log.trace("Starting the Kafka producer")
         self._metrics = client_utils.create_metrics(config, self._client_id, time)
         self._producer_metrics = KafkaProducerMetrics(self._metrics)
@@ -658,7 +663,12 @@ class KafkaProducer(Generic[K, V]):
             raise
 
     def _wakeup_sender(self, topic: str, append_callbacks: _AppendCallbacks) -> None:
-        """Wakes the sender up: the record's batch is full or new."""
+        """Wakes the sender up: the record's batch is full or new.
+
+        # PORT: the compiled send_common calls this only while the trace line is on (_trace_enabled); otherwise it
+        does what this does without the call: it calls the sender's wakeup unless the sender's _wakeup_pending is
+        already set (when wakeup does nothing).
+        """
         if self._log.is_trace_enabled():
             self._log.trace(
                 f"Waking up the sender since topic {topic} partition {append_callbacks.get_partition()} "

@@ -756,13 +756,11 @@ register_append_result(PyObject *module, PyObject *type)
  * answered as the accumulator answers an append to an existing batch: RecordAppendResult(future, the deque has more
  * than one batch or the last is now full, False, False, the batch's last_appended_bytes), made without its __init__;
  * None when the record does not fit. */
+/* append_to_last_batch's work; *last_is_full is then whether the last batch is full after the append (what
+ * append_to_batch answered, the batch's is_full()). */
 static PyObject *
-append_to_last_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+append_last(PyObject *module, PyObject *const *args, int *last_is_full_out)
 {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "append_to_last_batch takes 7 arguments");
-        return NULL;
-    }
     if (g_append_result_type == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "register_append_result was not called");
         return NULL;
@@ -797,6 +795,7 @@ append_to_last_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (last_is_full < 0 || (appended_bytes = PyObject_GetAttr(last, s_last_appended_bytes)) == NULL) {
         goto done;
     }
+    *last_is_full_out = last_is_full;
     PyTypeObject *type = (PyTypeObject *)g_append_result_type;
     result = type->tp_alloc(type, 0);
     if (result == NULL) {
@@ -814,6 +813,17 @@ done:
     Py_XDECREF(appended);
     Py_XDECREF(appended_bytes);
     return result;
+}
+
+static PyObject *
+append_to_last_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "append_to_last_batch takes 7 arguments");
+        return NULL;
+    }
+    int last_is_full = 0;
+    return append_last(module, args, &last_is_full);
 }
 
 #define SLOT(obj, offsets, i) (*(PyObject **)((char *)(obj) + (offsets)[i]))
@@ -962,7 +972,7 @@ static const char *const partition_info_slot_names[] = {"index", "produced_bytes
 static Py_ssize_t partition_info_offsets[PARTITION_INFO_SLOTS];
 static PyObject *g_topic_info_type, *g_partition_info_type;
 static PyObject *s_topic_info_map, *s_closed, *s_appends_in_progress, *s_sticky_partition_info, *s_sticky_batch_size,
-    *s_lock, *s_acquire, *s_release, *s_update_partition_info, *s_is_full;
+    *s_lock, *s_acquire, *s_release, *s_update_partition_info;
 
 static PyObject *
 register_accumulator(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -982,7 +992,7 @@ register_accumulator(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             !(s_sticky_partition_info = intern("sticky_partition_info")) ||
             !(s_sticky_batch_size = intern("sticky_batch_size")) || !(s_lock = intern("lock")) ||
             !(s_acquire = intern("acquire")) || !(s_release = intern("release")) ||
-            !(s_update_partition_info = intern("update_partition_info")) || !(s_is_full = intern("is_full"))) {
+            !(s_update_partition_info = intern("update_partition_info"))) {
             return NULL;
         }
     }
@@ -1108,7 +1118,8 @@ append_to_partition(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto unlocked_not_handled;
     }
     PyObject *append_args[7] = {dq, args[3], args[4], args[5], headers, callbacks, args[8]};
-    result = append_to_last_batch(module, append_args, 7);
+    int last_is_full = 0;
+    result = append_last(module, append_args, &last_is_full);
     if (result == NULL) {
         goto done;
     }
@@ -1147,20 +1158,8 @@ append_to_partition(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         else {
             /* Hold back a partition switch while the last batch (the only one that can have room) is still
              * filling. */
-            PyObject *enable_switch;
-            if (count == 1) {
-                enable_switch = Py_NewRef(SLOT(result, append_result_offsets, 1));
-            }
-            else {
-                PyObject *last = PySequence_GetItem(dq, count - 1);
-                enable_switch = last == NULL ? NULL : PyObject_CallMethodNoArgs(last, s_is_full);
-                Py_XDECREF(last);
-            }
-            if (enable_switch == NULL) {
-                Py_DECREF(sum);
-                Py_CLEAR(result);
-                goto done;
-            }
+            /* _all_batches_full(dq): whether the last batch, the one just appended to under the lock, is full. */
+            PyObject *enable_switch = Py_NewRef(last_is_full ? Py_True : Py_False);
             if (enable_switch == Py_False) {
                 /* update_partition_info without a switch allowed: below twice the sticky batch size it only counts
                  * the bytes too (no switch, no trace line). */
@@ -1287,7 +1286,8 @@ static PyObject *g_callback_types, *g_sent_empty_headers, *g_empty_tuple;
 static long long g_record_size_margin;
 static PyObject *s_has_interceptors, *s_sender, *s_time, *s_partitioner, *s_key_is_bytes, *s_value_is_bytes,
     *s_transaction_manager, *s_partition_check_needed, *s_record_size_limit, *s_metadata, *s_accumulator, *s_running,
-    *s_fetch_for_send, *s_wakeup_sender, *s_metadata_snapshot, *s_send_lookups, *s_topics, *s_metadata_idle_ms;
+    *s_fetch_for_send, *s_wakeup_sender, *s_metadata_snapshot, *s_send_lookups, *s_topics, *s_metadata_idle_ms,
+    *s_trace_enabled, *s_wakeup_pending, *s_wakeup;
 
 static PyObject *
 register_send(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
@@ -1315,7 +1315,9 @@ register_send(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             !(s_accumulator = intern("_accumulator")) || !(s_running = intern("running")) ||
             !(s_fetch_for_send = intern("fetch_for_send")) || !(s_wakeup_sender = intern("_wakeup_sender")) ||
             !(s_metadata_snapshot = intern("_metadata_snapshot")) || !(s_send_lookups = intern("_send_lookups")) ||
-            !(s_topics = intern("_topics")) || !(s_metadata_idle_ms = intern("_metadata_idle_ms"))) {
+            !(s_topics = intern("_topics")) || !(s_metadata_idle_ms = intern("_metadata_idle_ms")) ||
+            !(s_trace_enabled = intern("_trace_enabled")) || !(s_wakeup_pending = intern("_wakeup_pending")) ||
+            !(s_wakeup = intern("wakeup"))) {
             return NULL;
         }
     }
@@ -1487,12 +1489,47 @@ send_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto done;
     }
     if (SLOT(appended, append_result_offsets, 1) == Py_True) {
-        PyObject *wake_args[3] = {producer, topic, append_callbacks};
-        PyObject *woken = PyObject_VectorcallMethod(s_wakeup_sender, wake_args, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
-        if (woken == NULL) {
+        /* producer._wakeup_sender, without its call while its trace line is off: the sender's wakeup, which does
+         * nothing while the sender's _wakeup_pending is set. */
+        int woken_here = 0;
+        PyObject *trace_enabled = dict_attr(producer, s_trace_enabled);
+        if (trace_enabled != NULL) {
+            Py_INCREF(trace_enabled);
+            PyObject *on = PyObject_CallNoArgs(trace_enabled);
+            Py_DECREF(trace_enabled);
+            if (on == NULL) {
+                goto done;
+            }
+            int off = on == Py_False;
+            Py_DECREF(on);
+            PyObject *woken_sender = off ? dict_attr(producer, s_sender) : NULL;
+            if (woken_sender != NULL && woken_sender != Py_None) {
+                woken_here = 1;
+                if (dict_attr(woken_sender, s_wakeup_pending) != Py_True) {
+                    Py_INCREF(woken_sender);
+                    PyObject *wakeup_args[1] = {woken_sender};
+                    PyObject *woken =
+                        PyObject_VectorcallMethod(s_wakeup, wakeup_args, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+                    Py_DECREF(woken_sender);
+                    if (woken == NULL) {
+                        goto done;
+                    }
+                    Py_DECREF(woken);
+                }
+            }
+        }
+        if (PyErr_Occurred()) {
             goto done;
         }
-        Py_DECREF(woken);
+        if (!woken_here) {
+            PyObject *wake_args[3] = {producer, topic, append_callbacks};
+            PyObject *woken =
+                PyObject_VectorcallMethod(s_wakeup_sender, wake_args, 3 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+            if (woken == NULL) {
+                goto done;
+            }
+            Py_DECREF(woken);
+        }
     }
     result = Py_NewRef(SLOT(appended, append_result_offsets, 0));
 done:

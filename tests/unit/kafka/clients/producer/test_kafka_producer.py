@@ -874,6 +874,44 @@ def test_send_common_gives_records_the_send_time(monkeypatch: pytest.MonkeyPatch
         f.producer.close(0)
 
 
+def test_send_common_wakes_the_sender_as_wakeup_sender_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a partition's deque holding two batches (so the append answers batch_is_full), send_common calls the
+    sender's wakeup itself while _wakeup_sender's trace line is off and no wakeup is pending, nothing while one is,
+    and _wakeup_sender (which writes the trace line) while the trace line is on."""
+    from kafka.clients.producer import kafka_producer
+
+    common = kafka_producer._send_common
+    if common is None:
+        pytest.skip("the optional _default_record_writer extension is not built")
+    f = Fixture(partitions=1, enable_idempotence=False, linger_ms=2**31 - 1, batch_size=300)
+    producer = f.producer
+    producer._key_serializer_is_bytes = producer._value_serializer_is_bytes = True
+    sender = producer._sender
+    assert sender is not None
+    calls: list[str] = []
+    try:
+        assert producer._trace_enabled() is False
+        deque = None
+        while deque is None or len(deque) < 2:
+            producer.send(ProducerRecord(TOPIC, b"v" * 100))
+            deque = producer._accumulator.get_deque(TopicPartition(TOPIC, 0))
+        monkeypatch.setattr(sender, "wakeup", lambda: calls.append("wakeup"))
+        monkeypatch.setattr(producer, "_wakeup_sender", lambda topic, callbacks: calls.append("_wakeup_sender"))
+        sender._wakeup_pending = False
+        assert common(producer, ProducerRecord(TOPIC, b"a"), None) is not None
+        assert calls == ["wakeup"]
+        sender._wakeup_pending = True
+        assert common(producer, ProducerRecord(TOPIC, b"b"), None) is not None
+        assert calls == ["wakeup"]
+        monkeypatch.setattr(producer, "_trace_enabled", lambda: True)
+        assert common(producer, ProducerRecord(TOPIC, b"c"), None) is not None
+        assert calls == ["wakeup", "_wakeup_sender"]
+        assert len(deque) == 2 and deque[-1].record_count == 4
+    finally:
+        monkeypatch.undo()
+        producer.close(0)
+
+
 def test_send_common_asks_fetch_for_send_when_it_has_work(monkeypatch: pytest.MonkeyPatch) -> None:
     """send_common reads fetch_for_send's answer itself only while it would do nothing (the lookup made with the
     current metadata snapshot, the topic's expiry set this millisecond); an expired topic or a new snapshot makes it
