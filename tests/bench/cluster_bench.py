@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import shutil
 import signal
@@ -576,9 +577,14 @@ def follower_path(cycles: int, record_size: int = 1024, batch_records: int = 1) 
     env = rm_test.BrokerEnv(work / "logs")
     try:
         env.update_metadata([0, 1, 2])
-        env.leader_and_isr([0], leader=1, replicas=[0, 1, 2], isr=[0, 1, 2])
-        rm = env.replica_manager
-        rm.replica_fetcher_manager.close_all_fetchers()
+        # The fetcher thread the LeaderAndIsr starts finds no broker 1 and would warn until it is closed.
+        logging.disable(logging.WARNING)
+        try:
+            env.leader_and_isr([0], leader=1, replicas=[0, 1, 2], isr=[0, 1, 2])
+            rm = env.replica_manager
+            rm.replica_fetcher_manager.close_all_fetchers()
+        finally:
+            logging.disable(logging.NOTSET)
         thread = ReplicaFetcherThread(
             "ReplicaFetcherThread-0-1", 0, leader, env.config, FailedPartitions(), rm, None, env.time, None, Leader()
         )
