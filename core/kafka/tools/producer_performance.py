@@ -229,6 +229,24 @@ class PerfCallback(Callback):
             print_exception(exception, self._err)
 
 
+def _load_new_perf_callback() -> Callable[..., PerfCallback] | None:
+    # PORT: the per-record PerfCallback made by one call of the optional compiled module where it is built and not
+    # disabled (KAFKA_PORT_PURE_PYTHON_WRITER=1): new_slotted(PerfCallback, start, size, stats, err, time) sets the
+    # five slots as __init__ sets them, without the call of __init__; None: the class is called.
+    if _random_letters is None:
+        return None
+    from kafka.common.record import _default_record_writer  # type: ignore[attr-defined]
+
+    module: Any = _default_record_writer
+    module.register_new_slotted(PerfCallback, ("_start", "_bytes", "_stats", "_err", "_time"))
+    new_slotted: Callable[..., PerfCallback] = module.new_slotted
+    return new_slotted
+
+
+#: new_slotted of the compiled module, for PerfCallback (called with the class first), or None.
+_new_perf_callback = _load_new_perf_callback()
+
+
 def generate_random_payload(record_size: int | None, payload_byte_list: list[bytes], rng: random.Random) -> bytes:
     """A payload: one of the file's payloads at random, else `record_size` random uppercase letters."""
     if payload_byte_list:
@@ -561,8 +579,9 @@ class ProducerPerformance:
             # The system clock read without the method call, as PerfCallback does.
             system_time = time is _SYSTEM_TIME
             time_ns = _time_ns
-            # ProducerRecord(topic, value), made by the compiled module where it is built.
+            # ProducerRecord(topic, value), made by the compiled module where it is built, and so is the callback.
             new_record = new_producer_record
+            new_callback = _new_perf_callback
             for i in range(num_records):
                 if random_letters is not None:
                     payload = random_letters(letters_state)
@@ -575,7 +594,10 @@ class ProducerPerformance:
                     transaction_start_time = milliseconds()
                 record: ProducerRecord[bytes, bytes] = new_record(topic_name, payload)
                 send_start_ms = time_ns() // 1_000_000 if system_time else milliseconds()
-                send(record, PerfCallback(send_start_ms, len(payload), stats, err, time))
+                if new_callback is not None:
+                    send(record, new_callback(PerfCallback, send_start_ms, len(payload), stats, err, time))
+                else:
+                    send(record, PerfCallback(send_start_ms, len(payload), stats, err, time))
                 current_transaction_size += 1
                 if transactions_enabled and transaction_duration_ms <= send_start_ms - transaction_start_time:
                     producer.commit_transaction()

@@ -219,6 +219,9 @@ class KafkaProducer(Generic[K, V]):
         ]
         self._interceptors = interceptors if interceptors is not None else ProducerInterceptors(interceptor_list)
         # Without interceptors, send skips the chain (it would do nothing).
+        # PORT: _has_interceptors, _time, _partitioner, _key_serializer_is_bytes, _value_serializer_is_bytes and
+        # _record_size_limit are set here only: the compiled send_common reads them once for the producer it last
+        # found fit for its common case.
         self._has_interceptors = len(self._interceptors) > 0
         # Serializers that do not look at the headers are called through `serialize` directly.
         self._key_serializer_uses_headers = _uses_headers(self._key_serializer)

@@ -37,6 +37,9 @@
  * new_append_callbacks(user_callback, interceptors, topic, record_partition) makes KafkaProducer's per-record
  * AppendCallbacks (the class given to register_append_callbacks) with its six slots set as its __init__ sets them.
  *
+ * new_slotted(type, *values) makes an instance of a class given to register_new_slotted(type, names), its slots
+ * `names` set to `values` as its __init__ sets them, without the call (the producer perf tool's per-record callback).
+ *
  * random_letters_state(rng, size) and random_letters(state) are the producer perf tool's random payload: the bytes of
  * rng.getrandbits(8 * size).to_bytes(size, "little").translate(letters) (each byte b made the letter 65 + b % 26), the
  * same bytes in the same order, from a copy of the Mersenne Twister state of the random.Random `rng` (its public
@@ -1340,6 +1343,14 @@ plain_bytes_len(PyObject *obj)
     return PyBytes_CheckExact(obj) ? PyBytes_GET_SIZE(obj) : -1;
 }
 
+/* The producer send_common last found fit (a weak reference) and its record size limit: its interceptors, clock,
+ * partitioner, serializers and limit, which KafkaProducer sets once (in _init), are not read again for it. */
+static struct {
+    PyObject *ref;
+    long long limit;
+    int limit_overflow;
+} last_producer;
+
 /* send_common(producer, record, callback): KafkaProducer.send for a ProducerRecord without key, partition or
  * headers, whose value is bytes or None, with a callback that is None or of a known Callback class, by a running
  * producer with byte-array serializers, the built-in partitioner, no interceptors, no partition check of a
@@ -1379,25 +1390,42 @@ send_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto not_handled;
     }
     PyObject *sender = dict_attr(producer, s_sender);
-    if (dict_attr(producer, s_has_interceptors) != Py_False || sender == NULL || sender == Py_None ||
-        dict_attr(sender, s_running) != Py_True || dict_attr(producer, s_time) != g_time ||
-        dict_attr(producer, s_partitioner) != Py_None || dict_attr(producer, s_key_is_bytes) != Py_True ||
-        dict_attr(producer, s_value_is_bytes) != Py_True) {
+    if (sender == NULL || sender == Py_None || dict_attr(sender, s_running) != Py_True) {
         goto not_handled;
+    }
+    int overflow = 0;
+    long long limit;
+    if (last_producer.ref != NULL && PyWeakref_GET_OBJECT(last_producer.ref) == producer) {
+        /* The producer whose settings were found fit last time: KafkaProducer sets them once, in its _init. */
+        limit = last_producer.limit;
+        overflow = last_producer.limit_overflow;
+    }
+    else {
+        if (dict_attr(producer, s_has_interceptors) != Py_False || dict_attr(producer, s_time) != g_time ||
+            dict_attr(producer, s_partitioner) != Py_None || dict_attr(producer, s_key_is_bytes) != Py_True ||
+            dict_attr(producer, s_value_is_bytes) != Py_True) {
+            goto not_handled;
+        }
+        PyObject *limit_obj = dict_attr(producer, s_record_size_limit);
+        if (limit_obj == NULL || !PyLong_CheckExact(limit_obj)) {
+            goto not_handled;
+        }
+        limit = PyLong_AsLongLongAndOverflow(limit_obj, &overflow);
+        if (limit == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        PyObject *ref = PyWeakref_NewRef(producer, NULL);
+        if (ref == NULL) {
+            PyErr_Clear(); /* a producer without weak references: not remembered */
+        }
+        Py_XSETREF(last_producer.ref, ref);
+        last_producer.limit = limit;
+        last_producer.limit_overflow = overflow;
     }
     PyObject *transaction_manager = dict_attr(producer, s_transaction_manager);
     if (transaction_manager == NULL ||
         (transaction_manager != Py_None && dict_attr(transaction_manager, s_partition_check_needed) != Py_False)) {
         goto not_handled;
-    }
-    PyObject *limit_obj = dict_attr(producer, s_record_size_limit);
-    if (limit_obj == NULL || !PyLong_CheckExact(limit_obj)) {
-        goto not_handled;
-    }
-    int overflow = 0;
-    long long limit = PyLong_AsLongLongAndOverflow(limit_obj, &overflow);
-    if (limit == -1 && PyErr_Occurred()) {
-        return NULL;
     }
     /* A record far below the limits cannot fail send's size check; near them send makes the exact estimate. */
     if (overflow < 0 || (!overflow && (long long)value_len + g_record_size_margin > limit)) {
@@ -1580,6 +1608,94 @@ new_producer_record(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return record;
 }
 
+/* ---- An instance of a registered slotted class made without its __init__ (new_slotted) --------------------------- */
+
+/* The classes given to register_new_slotted: whose __init__ only sets these slots from its arguments, in order. */
+#define SLOTTED_CLASSES 4
+#define SLOTTED_FIELDS 8
+static struct {
+    PyObject *type;
+    int count;
+    Py_ssize_t offsets[SLOTTED_FIELDS];
+} slotted_classes[SLOTTED_CLASSES];
+
+/* register_new_slotted(type, names): lets new_slotted make `type` with its slots `names` (a tuple of str) set. */
+static PyObject *
+register_new_slotted(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyTuple_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "register_new_slotted(type, names) takes a class and a tuple of names");
+        return NULL;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(args[1]);
+    if (count > SLOTTED_FIELDS) {
+        PyErr_SetString(PyExc_ValueError, "register_new_slotted: too many slots");
+        return NULL;
+    }
+    const char *names[SLOTTED_FIELDS];
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(args[1], i);
+        if (!PyUnicode_Check(name) || (names[i] = PyUnicode_AsUTF8(name)) == NULL) {
+            if (!PyErr_Occurred()) {
+                PyErr_SetString(PyExc_TypeError, "register_new_slotted: the names are str");
+            }
+            return NULL;
+        }
+    }
+    Py_ssize_t offsets[SLOTTED_FIELDS];
+    if (slot_offsets(args[0], names, (int)count, offsets) < 0) {
+        return NULL;
+    }
+    int free_entry = -1;
+    for (int i = 0; i < SLOTTED_CLASSES; i++) {
+        if (slotted_classes[i].type == args[0]) {
+            free_entry = i;
+            break;
+        }
+        if (slotted_classes[i].type == NULL && free_entry < 0) {
+            free_entry = i;
+        }
+    }
+    if (free_entry < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "register_new_slotted: no room for another class");
+        return NULL;
+    }
+    Py_XSETREF(slotted_classes[free_entry].type, Py_NewRef(args[0]));
+    slotted_classes[free_entry].count = (int)count;
+    memcpy(slotted_classes[free_entry].offsets, offsets, (size_t)count * sizeof *offsets);
+    Py_RETURN_NONE;
+}
+
+/* new_slotted(type, *values): an instance of a class given to register_new_slotted with its slots set to `values`, as
+ * its __init__ would set them, without the call. */
+static PyObject *
+new_slotted(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "new_slotted takes a class");
+        return NULL;
+    }
+    for (int i = 0; i < SLOTTED_CLASSES; i++) {
+        if (slotted_classes[i].type != NULL && slotted_classes[i].type == args[0]) {
+            if (nargs - 1 != slotted_classes[i].count) {
+                PyErr_Format(PyExc_TypeError, "new_slotted: %R takes %d values", args[0], slotted_classes[i].count);
+                return NULL;
+            }
+            PyTypeObject *type = (PyTypeObject *)args[0];
+            PyObject *obj = type->tp_alloc(type, 0);
+            if (obj == NULL) {
+                return NULL;
+            }
+            for (Py_ssize_t j = 0; j < nargs - 1; j++) {
+                *(PyObject **)((char *)obj + slotted_classes[i].offsets[j]) = Py_NewRef(args[j + 1]);
+            }
+            return obj;
+        }
+    }
+    PyErr_Format(PyExc_TypeError, "new_slotted: %R was not registered", args[0]);
+    return NULL;
+}
+
 /* ---- The producer perf tool's random payload --------------------------------------------------------------------- */
 
 /* MT19937, the generator of Python's random module: its 624-word state and position, as random.Random.getstate()
@@ -1693,19 +1809,25 @@ random_letters(PyObject *module, PyObject *arg)
     if (out == NULL) {
         return NULL;
     }
+    static unsigned char letters[256];
+    if (letters[0] == 0) {
+        for (int b = 0; b < 256; b++) {
+            letters[b] = (unsigned char)(65 + b % 26);
+        }
+    }
     unsigned char *p = (unsigned char *)PyBytes_AS_STRING(out);
     Py_ssize_t i = 0;
     for (; i + 4 <= size; i += 4) {
         uint32_t r = mt_next(st);
-        p[i] = (unsigned char)(65 + (r & 0xff) % 26);
-        p[i + 1] = (unsigned char)(65 + ((r >> 8) & 0xff) % 26);
-        p[i + 2] = (unsigned char)(65 + ((r >> 16) & 0xff) % 26);
-        p[i + 3] = (unsigned char)(65 + (r >> 24) % 26);
+        p[i] = letters[r & 0xff];
+        p[i + 1] = letters[(r >> 8) & 0xff];
+        p[i + 2] = letters[(r >> 16) & 0xff];
+        p[i + 3] = letters[r >> 24];
     }
     if (i < size) {
         uint32_t r = mt_next(st) >> (32 - 8 * (size - i));
         for (; i < size; i++, r >>= 8) {
-            p[i] = (unsigned char)(65 + (r & 0xff) % 26);
+            p[i] = letters[r & 0xff];
         }
     }
     return out;
@@ -1744,6 +1866,10 @@ static PyMethodDef methods[] = {
     {"fire_callbacks", (PyCFunction)(void (*)(void))fire_callbacks, METH_FASTCALL,
      "fire_callbacks(callbacks, futures, produce_future, tp, base_offset, log_append_time, on_error): a successful "
      "batch's callbacks, in order."},
+    {"register_new_slotted", (PyCFunction)(void (*)(void))register_new_slotted, METH_FASTCALL,
+     "register_new_slotted(type, names): lets new_slotted make the class with these slots set, in order."},
+    {"new_slotted", (PyCFunction)(void (*)(void))new_slotted, METH_FASTCALL,
+     "new_slotted(type, *values): an instance of a registered class with its slots set, without its __init__."},
     {"random_letters_state", (PyCFunction)(void (*)(void))random_letters_state, METH_FASTCALL,
      "random_letters_state(rng, size): a copy of the random.Random's generator state for random_letters."},
     {"random_letters", (PyCFunction)random_letters, METH_O,

@@ -270,6 +270,31 @@ def test_compiled_random_letters_are_python_s(size: int, drawn: int) -> None:
         new_state(rng, -1)
 
 
+def test_compiled_perf_callback_is_the_constructor_s() -> None:
+    """The compiled module's PerfCallback has the slots the constructor sets, and counts a record as it does; it
+    refuses another number of values and a class that was not registered."""
+    if pp._new_perf_callback is None:
+        pytest.skip("the optional _default_record_writer extension is not built")
+    err, time = io.StringIO(), MockTime()
+    made = [pp.Stats(10, 5000, io.StringIO(), time) for _ in range(2)]
+    callbacks = [
+        pp._new_perf_callback(pp.PerfCallback, 7, 100, made[0], err, time),
+        pp.PerfCallback(7, 100, made[1], err, time),
+    ]
+    for name in ("_start", "_bytes", "_err", "_time"):
+        assert getattr(callbacks[0], name) is getattr(callbacks[1], name)
+    assert callbacks[0]._stats is made[0] and type(callbacks[0]) is pp.PerfCallback
+    for callback in callbacks:
+        callback.on_completion(None, None)
+    assert [(s.count, s.bytes, s.total_latency, s.latencies[:2]) for s in made] == [
+        (1, 100, time.milliseconds() - 7, [time.milliseconds() - 7, 0])
+    ] * 2
+    with pytest.raises(TypeError):
+        pp._new_perf_callback(pp.PerfCallback, 7, 100, made[0], err)
+    with pytest.raises(TypeError):
+        pp._new_perf_callback(pp.Stats, 7, 100, made[0], err, time)
+
+
 @pytest.mark.parametrize("size", [3, 100])
 def test_run_payloads_are_the_same_both_ways(size: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """A run sends the same payloads with and without the compiled module (its random letters and records)."""
@@ -290,6 +315,7 @@ def test_run_payloads_are_the_same_both_ways(size: int, monkeypatch: pytest.Monk
 
     compiled = payloads()
     monkeypatch.setattr(pp, "_random_letters", None)
+    monkeypatch.setattr(pp, "_new_perf_callback", None)
     monkeypatch.setattr(pp, "new_producer_record", ProducerRecord)
     python = payloads()
     assert compiled == python

@@ -912,6 +912,40 @@ def test_send_common_wakes_the_sender_as_wakeup_sender_does(monkeypatch: pytest.
         producer.close(0)
 
 
+def test_send_common_reads_each_producer_s_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """send_common remembers the settings of the producer it last found fit (set once, in KafkaProducer's _init) and
+    reads another producer's: sends alternating between a fit producer and one with a String key serializer or with
+    interceptors are taken for the first only, and the sender's state is read for every send."""
+    from kafka.clients.producer import kafka_producer
+
+    common = kafka_producer._send_common
+    if common is None:
+        pytest.skip("the optional _default_record_writer extension is not built")
+    fit = Fixture(enable_idempotence=False, linger_ms=2**31 - 1)
+    strings = Fixture(enable_idempotence=False, linger_ms=2**31 - 1)
+    intercepted = Fixture(enable_idempotence=False, linger_ms=2**31 - 1)
+    fit.producer._key_serializer_is_bytes = fit.producer._value_serializer_is_bytes = True
+    intercepted.producer._key_serializer_is_bytes = intercepted.producer._value_serializer_is_bytes = True
+    intercepted.producer._has_interceptors = True
+    producers = [fit.producer, strings.producer, intercepted.producer]
+    try:
+        for producer in producers:
+            # The topic's first batch: send's Python (the String serializer's record a str).
+            producer.send(ProducerRecord(TOPIC, "first" if producer is strings.producer else b"first"))
+        for _ in range(3):
+            assert common(fit.producer, ProducerRecord(TOPIC, b"v"), None) is not None
+            assert common(fit.producer, ProducerRecord(TOPIC, b"v"), None) is not None
+            assert common(strings.producer, ProducerRecord(TOPIC, b"v"), None) is None
+            assert common(intercepted.producer, ProducerRecord(TOPIC, b"v"), None) is None
+        assert fit.producer._sender is not None
+        monkeypatch.setattr(fit.producer._sender, "running", False)
+        assert common(fit.producer, ProducerRecord(TOPIC, b"v"), None) is None
+    finally:
+        monkeypatch.undo()
+        for producer in producers:
+            producer.close(0)
+
+
 def test_send_common_asks_fetch_for_send_when_it_has_work(monkeypatch: pytest.MonkeyPatch) -> None:
     """send_common reads fetch_for_send's answer itself only while it would do nothing (the lookup made with the
     current metadata snapshot, the topic's expiry set this millisecond); an expired topic or a new snapshot makes it
