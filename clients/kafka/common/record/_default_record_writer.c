@@ -513,9 +513,12 @@ static struct {
         }                                                                                                             \
     } while (0)
 
+/* append_to_batch's work; *fast_total is the record's size when it was written here (-1 when it was not, or when the
+ * Python fallback took it). */
 static PyObject *
-append_to_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+append_to_batch_impl(PyObject *module, PyObject *const *args, Py_ssize_t nargs, long long *fast_total)
 {
+    *fast_total = -1;
     if (nargs != 7) {
         PyErr_SetString(PyExc_TypeError, "append_to_batch takes 7 arguments");
         return NULL;
@@ -649,8 +652,21 @@ append_to_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     last_batch.write_limit = write_limit;
     last_batch.base_offset = base_offset;
 counted:
-    GET_LL(batch_dict, s_record_count, record_count);
-    record_count_obj = Py_NewRef(get_obj(batch_dict, s_record_count)); /* an exact int: GET_LL found it */
+    tmp = get_obj(batch_dict, s_record_count);
+    if (tmp == NULL) {
+        goto missing;
+    }
+    if (!PyLong_CheckExact(tmp)) {
+        goto fallback;
+    }
+    record_count = PyLong_AsLongLongAndOverflow(tmp, &overflow);
+    if (record_count == -1 && PyErr_Occurred()) {
+        goto error;
+    }
+    if (overflow) {
+        goto fallback;
+    }
+    record_count_obj = Py_NewRef(tmp);
     long long estimated = header_size + records_size;
     if (write_limit <= estimated) {
         result = Py_NewRef(Py_None);
@@ -718,6 +734,9 @@ counted:
         goto error;
     }
     result = PyTuple_Pack(2, future, write_limit <= header_size + records_size ? Py_True : Py_False);
+    if (result != NULL) {
+        *fast_total = total;
+    }
     goto done;
 missing:
     if (PyErr_Occurred()) {
@@ -735,6 +754,13 @@ done:
     Py_XDECREF(record_count_obj);
     Py_XDECREF(next_count);
     return result;
+}
+
+static PyObject *
+append_to_batch(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    long long fast_total;
+    return append_to_batch_impl(module, args, nargs, &fast_total);
 }
 
 /* RecordAccumulator's RecordAppendResult: its five slots, in its constructor's order. */
@@ -781,7 +807,8 @@ append_last(PyObject *module, PyObject *const *args, int *last_is_full_out)
         return NULL;
     }
     PyObject *batch_args[7] = {last, args[1], args[2], args[3], args[4], args[5], args[6]};
-    PyObject *appended = append_to_batch(module, batch_args, 7);
+    long long fast_total;
+    PyObject *appended = append_to_batch_impl(module, batch_args, 7, &fast_total);
     PyObject *result = NULL, *appended_bytes = NULL;
     if (appended == NULL) {
         goto done;
@@ -795,7 +822,13 @@ append_last(PyObject *module, PyObject *const *args, int *last_is_full_out)
         goto done;
     }
     int last_is_full = PyObject_IsTrue(PyTuple_GET_ITEM(appended, 1));
-    if (last_is_full < 0 || (appended_bytes = PyObject_GetAttr(last, s_last_appended_bytes)) == NULL) {
+    if (last_is_full < 0) {
+        goto done;
+    }
+    /* The batch's last_appended_bytes, as written (or the attribute, after the Python fallback). */
+    appended_bytes =
+        fast_total >= 0 ? PyLong_FromLongLong(fast_total) : PyObject_GetAttr(last, s_last_appended_bytes);
+    if (appended_bytes == NULL) {
         goto done;
     }
     *last_is_full_out = last_is_full;
@@ -1349,6 +1382,9 @@ static struct {
     PyObject *ref;
     long long limit;
     int limit_overflow;
+    /* Its ProducerMetadata and what fetch_for_send's answer is read from that the metadata sets once (in its
+     * __init__): the topics' lookups, their expiry times and the idle time (strong references). */
+    PyObject *metadata, *lookups, *topics, *idle;
 } last_producer;
 
 /* send_common(producer, record, callback): KafkaProducer.send for a ProducerRecord without key, partition or
@@ -1395,10 +1431,15 @@ send_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     }
     int overflow = 0;
     long long limit;
+    PyObject *metadata, *lookups, *topics, *idle;
     if (last_producer.ref != NULL && PyWeakref_GET_OBJECT(last_producer.ref) == producer) {
         /* The producer whose settings were found fit last time: KafkaProducer sets them once, in its _init. */
         limit = last_producer.limit;
         overflow = last_producer.limit_overflow;
+        metadata = last_producer.metadata;
+        lookups = last_producer.lookups;
+        topics = last_producer.topics;
+        idle = last_producer.idle;
     }
     else {
         if (dict_attr(producer, s_has_interceptors) != Py_False || dict_attr(producer, s_time) != g_time ||
@@ -1414,6 +1455,17 @@ send_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (limit == -1 && PyErr_Occurred()) {
             return NULL;
         }
+        metadata = dict_attr(producer, s_metadata);
+        if (metadata == NULL) {
+            goto not_handled;
+        }
+        lookups = dict_attr(metadata, s_send_lookups);
+        topics = dict_attr(metadata, s_topics);
+        idle = dict_attr(metadata, s_metadata_idle_ms);
+        if (lookups == NULL || topics == NULL || idle == NULL || !PyDict_CheckExact(lookups) ||
+            !PyDict_CheckExact(topics) || !PyLong_CheckExact(idle)) {
+            goto not_handled;
+        }
         PyObject *ref = PyWeakref_NewRef(producer, NULL);
         if (ref == NULL) {
             PyErr_Clear(); /* a producer without weak references: not remembered */
@@ -1421,6 +1473,10 @@ send_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         Py_XSETREF(last_producer.ref, ref);
         last_producer.limit = limit;
         last_producer.limit_overflow = overflow;
+        Py_XSETREF(last_producer.metadata, Py_NewRef(metadata));
+        Py_XSETREF(last_producer.lookups, Py_NewRef(lookups));
+        Py_XSETREF(last_producer.topics, Py_NewRef(topics));
+        Py_XSETREF(last_producer.idle, Py_NewRef(idle));
     }
     PyObject *transaction_manager = dict_attr(producer, s_transaction_manager);
     if (transaction_manager == NULL ||
@@ -1431,9 +1487,8 @@ send_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (overflow < 0 || (!overflow && (long long)value_len + g_record_size_margin > limit)) {
         goto not_handled;
     }
-    PyObject *metadata = dict_attr(producer, s_metadata);
     PyObject *accumulator = dict_attr(producer, s_accumulator);
-    if (metadata == NULL || accumulator == NULL) {
+    if (accumulator == NULL) {
         goto not_handled;
     }
     /* The system clock's milliseconds, as time.time_ns() // 1_000_000 reads them. */
@@ -1453,11 +1508,9 @@ send_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     /* fetch_for_send's answer when it has nothing to do (its lookup of the topic made with the current metadata
      * snapshot, the partition count known, the topic's expiry already set from this millisecond) read here; in any
      * other case it is called. */
-    PyObject *snapshot = dict_attr(metadata, s_metadata_snapshot), *lookups = dict_attr(metadata, s_send_lookups),
-             *topics = dict_attr(metadata, s_topics), *idle = dict_attr(metadata, s_metadata_idle_ms);
+    PyObject *snapshot = dict_attr(metadata, s_metadata_snapshot);
     PyObject *lookup = NULL, *expiry = NULL;
-    if (snapshot != NULL && lookups != NULL && topics != NULL && idle != NULL && PyDict_CheckExact(lookups) &&
-        PyDict_CheckExact(topics) && PyLong_CheckExact(idle)) {
+    if (snapshot != NULL) {
         lookup = PyDict_GetItemWithError(lookups, topic);
         if (lookup != NULL && PyTuple_CheckExact(lookup) && PyTuple_GET_SIZE(lookup) == 3 &&
             PyTuple_GET_ITEM(lookup, 0) == snapshot && PyTuple_GET_ITEM(lookup, 2) != Py_None) {
