@@ -1061,6 +1061,13 @@ dict_attr(PyObject *obj, PyObject *name)
  * append calls it, once they reach the sticky batch size) and returns the RecordAppendResult. It returns None having
  * changed nothing but the callbacks' partition (which append sets again) in every other case: the caller then calls
  * RecordAccumulator.append. */
+/* The accumulator append_to_partition last read (a weak reference), with its topic map and its list of appends in
+ * progress: borrowed references, valid while it lives (RecordAccumulator sets both once, in its __init__). */
+static struct {
+    PyObject *ref;
+    PyObject *topic_info_map, *appends;
+} last_accumulator;
+
 static PyObject *
 append_to_partition(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1091,9 +1098,26 @@ append_to_partition(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (overflow || requested < -1) {
         Py_RETURN_NONE;
     }
-    topic_info_map = dict_attr(accumulator, s_topic_info_map);
-    if (topic_info_map == NULL || !PyDict_CheckExact(topic_info_map)) {
-        goto not_handled;
+    if (last_accumulator.ref != NULL && PyWeakref_GET_OBJECT(last_accumulator.ref) == accumulator) {
+        topic_info_map = last_accumulator.topic_info_map;
+        appends = last_accumulator.appends;
+    }
+    else {
+        topic_info_map = dict_attr(accumulator, s_topic_info_map);
+        if (topic_info_map == NULL || !PyDict_CheckExact(topic_info_map)) {
+            goto not_handled;
+        }
+        appends = dict_attr(accumulator, s_appends_in_progress);
+        if (appends == NULL || !PyList_CheckExact(appends)) {
+            goto not_handled;
+        }
+        PyObject *ref = PyWeakref_NewRef(accumulator, NULL);
+        if (ref == NULL) {
+            PyErr_Clear(); /* an accumulator without weak references: not remembered */
+        }
+        Py_XSETREF(last_accumulator.ref, ref);
+        last_accumulator.topic_info_map = topic_info_map;
+        last_accumulator.appends = appends;
     }
     topic_info = PyDict_GetItemWithError(topic_info_map, topic);
     if (topic_info == NULL || !Py_IS_TYPE(topic_info, (PyTypeObject *)g_topic_info_type)) {
@@ -1119,8 +1143,7 @@ append_to_partition(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         goto not_handled;
     }
     lock = dict_attr(dq, s_lock);
-    appends = dict_attr(accumulator, s_appends_in_progress);
-    if (lock == NULL || appends == NULL || !PyList_CheckExact(appends)) {
+    if (lock == NULL) {
         goto not_handled;
     }
     /* From here on, as append: counted as an append in progress, the partition told, under the deque's lock. */

@@ -946,6 +946,38 @@ def test_send_common_reads_each_producer_s_settings(monkeypatch: pytest.MonkeyPa
             producer.close(0)
 
 
+def test_send_common_alternating_producers_append_to_their_own_batches() -> None:
+    """Sends alternating between two fit producers (the compiled path remembers the last producer and accumulator it
+    read) each land in their own producer's batch, with their own futures."""
+    from kafka.clients.producer import kafka_producer
+
+    common = kafka_producer._send_common
+    if common is None:
+        pytest.skip("the optional _default_record_writer extension is not built")
+    fixtures = [Fixture(partitions=1, enable_idempotence=False, linger_ms=2**31 - 1) for _ in range(2)]
+    try:
+        for f in fixtures:
+            f.producer._key_serializer_is_bytes = f.producer._value_serializer_is_bytes = True
+            f.producer.send(ProducerRecord(TOPIC, b"first"))  # the topic's first batch: send's Python
+        futures: list[list[Any]] = [[], []]
+        for i in range(20):
+            for which, f in enumerate(fixtures):
+                future = common(f.producer, ProducerRecord(TOPIC, b"%d-%d" % (which, i)), None)
+                assert future is not None
+                futures[which].append(future)
+        for which, f in enumerate(fixtures):
+            (batch,) = f.producer._accumulator.get_deque(TopicPartition(TOPIC, 0))
+            assert batch.record_count == 21
+            assert [fut._batch_index for fut in futures[which]] == list(range(1, 21))
+            assert all(fut._result is batch.produce_future for fut in futures[which])
+            batch.close()
+            values = [r.value() for r in next(iter(batch.records().batches()))]
+            assert values == [b"first"] + [b"%d-%d" % (which, i) for i in range(20)]
+    finally:
+        for f in fixtures:
+            f.producer.close(0)
+
+
 def test_send_common_asks_fetch_for_send_when_it_has_work(monkeypatch: pytest.MonkeyPatch) -> None:
     """send_common reads fetch_for_send's answer itself only while it would do nothing (the lookup made with the
     current metadata snapshot, the topic's expiry set this millisecond); an expired topic or a new snapshot makes it
