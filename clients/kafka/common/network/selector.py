@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import enum
 import errno
+import select
 import selectors
 import socket
 from collections import OrderedDict
@@ -71,6 +72,14 @@ __all__ = ["Selector", "SelectorMetrics"]
 _MAX_SELECT_MS = 2**31 - 1
 # Read for every ready connection (an Enum member read through its class is a lookup each time).
 _NOT_MUTED = KafkaChannel.ChannelMuteState.NOT_MUTED
+# The wakeup socketpair on epoll (see Selector.__init__): the selector type, the edge-triggered read mask (0 where
+# there is none), how many polls go by between reads of the bytes written, and the most one read takes (more than
+# those polls can leave). Each byte waiting in a Unix socket takes a buffer of its own (a few hundred written one
+# by one fill the default socket buffer), so the reads come often enough to keep far below that.
+_EPOLL: type = getattr(selectors, "EpollSelector", type(None))
+_EPOLL_EDGE_READ: int = select.EPOLLIN | select.EPOLLET if hasattr(select, "EPOLLET") else 0
+_WAKEUP_DRAIN_POLLS = 32
+_WAKEUP_DRAIN_BYTES = 4096
 
 
 class _CloseMode(enum.Enum):
@@ -175,8 +184,20 @@ class Selector(Selectable):
         self._wakeup_r, self._wakeup_w = socket.socketpair()
         self._wakeup_r.setblocking(False)
         self._wakeup_w.setblocking(False)
-        self._nio_selector.register(self._wakeup_r, selectors.EVENT_READ, None)
-        # Set by a wakeup() that wrote its byte, cleared once select() has reported it (see the module's notes).
+        # PORT: on epoll the read end is registered edge-triggered, on the epoll object itself (the `selectors`
+        # wrapper offers no flags), so that select() returns for every byte written without reporting it and the
+        # bytes need not be read back after every wakeup (one recv and one GIL hand-off per response a broker's
+        # Processor sends); they are read every _WAKEUP_DRAIN_POLLS polls, at most one byte each. Elsewhere the
+        # socketpair is read whenever select() reports it.
+        epoll = getattr(self._nio_selector, "_selector", None) if isinstance(self._nio_selector, _EPOLL) else None
+        if epoll is not None and _EPOLL_EDGE_READ:
+            epoll.register(self._wakeup_r.fileno(), _EPOLL_EDGE_READ)
+            self._polls_until_wakeup_drain = _WAKEUP_DRAIN_POLLS
+        else:
+            self._nio_selector.register(self._wakeup_r, selectors.EVENT_READ, None)
+            self._polls_until_wakeup_drain = -1
+        # Set by a wakeup() that wrote its byte, cleared once a select() has returned after it (see the module's
+        # notes): edge-triggered, by every select; else when the select reports the socketpair.
         self._wakeup_pending = False
         self._sensors: SelectorMetrics | None = (
             None
@@ -275,15 +296,22 @@ class Selector(Selectable):
         try:
             self._wakeup_w.send(b"\x00")
         except (BlockingIOError, InterruptedError):
-            pass  # the pipe is full: a wakeup is pending anyway
+            if self._polls_until_wakeup_drain < 0:
+                return  # the pipe is full: a wakeup is pending anyway
+            # Edge-triggered, a full pipe would take the wakeup's edge with it: read it empty and write again.
+            self._drain_wakeups()
+            try:
+                self._wakeup_w.send(b"\x00")
+            except OSError:
+                pass
         except OSError:
             pass  # closed
 
     def _drain_wakeups(self) -> None:
-        # One read: wakeups are coalesced, so a few bytes at most are waiting; anything left only makes the next
-        # select return at once.
+        # One read: wakeups are coalesced, so a few bytes at most are waiting (edge-triggered: at most one per poll
+        # since the last drain); anything left only makes the next select return at once.
         try:
-            self._wakeup_r.recv(4096)
+            self._wakeup_r.recv(_WAKEUP_DRAIN_BYTES)
         except (BlockingIOError, InterruptedError, OSError):
             pass
 
@@ -433,6 +461,14 @@ class Selector(Selectable):
                 ready_ops |= interest_ops & (SelectionKey.OP_WRITE | SelectionKey.OP_CONNECT)
             key.ready_ops = ready_ops
             ready_keys.append(key)
+        if self._polls_until_wakeup_drain > 0:
+            # Edge-triggered wakeups: whatever wakeup() wrote before this select made it return, and one written
+            # since is seen by the next select (its edge stays until reported).
+            self._wakeup_pending = False
+            self._polls_until_wakeup_drain -= 1
+            if self._polls_until_wakeup_drain == 0:
+                self._polls_until_wakeup_drain = _WAKEUP_DRAIN_POLLS
+                self._drain_wakeups()
         end_select = self._time.nanoseconds()
         if sensors is not None:
             sensors.select_time.record(end_select - start_select, self._time.milliseconds(), False)

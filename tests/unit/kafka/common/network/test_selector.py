@@ -30,7 +30,7 @@ from kafka.common.network.network_send import NetworkSend
 from kafka.common.network.plaintext_transport_layer import PlaintextTransportLayer
 from kafka.common.network.selectable import Selectable
 from kafka.common.network.selection_key import SelectionKey
-from kafka.common.network.selector import Selector
+from kafka.common.network.selector import _WAKEUP_DRAIN_POLLS, Selector
 from kafka.common.network.socket_channel import SocketChannel
 from kafka.common.record.file_records import FileRecords
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
@@ -636,6 +636,63 @@ def test_wakeup_after_a_wakeup_was_selected_wakes_again(selector: Selector) -> N
             selector._wakeup_w.send(b"\x00")  # free the poll the wakeups failed to end
         t.join(30)
     assert woken
+
+
+def _wakeup_bytes_waiting(selector: Selector) -> int:
+    try:
+        return len(selector._wakeup_r.recv(1 << 16, socket.MSG_PEEK))
+    except BlockingIOError:
+        return 0
+
+
+def test_edge_triggered_wakeups_are_read_back_now_and_then(selector: Selector) -> None:
+    """On epoll the wakeup socketpair is edge-triggered: each wakeup makes the next poll return (a poll of a minute
+    returns at once) without its byte being read back then; the bytes are read every _WAKEUP_DRAIN_POLLS polls, so
+    that no more than that many ever wait, and a wakeup after any poll writes and wakes again."""
+    if selector._polls_until_wakeup_drain < 0:
+        pytest.skip("the wakeup socketpair is edge-triggered on epoll only")
+    most_waiting = 0
+    for _ in range(3 * _WAKEUP_DRAIN_POLLS + 7):
+        selector.wakeup()
+        assert selector._wakeup_pending
+        selector.poll(60_000)
+        assert not selector._wakeup_pending
+        most_waiting = max(most_waiting, _wakeup_bytes_waiting(selector))
+    assert 1 < most_waiting <= _WAKEUP_DRAIN_POLLS
+    # A wakeup whose byte is still waiting when a poll begins ends that poll too.
+    selector.wakeup()
+    selector.poll(0)
+    selector.wakeup()
+    selector.poll(60_000)
+
+
+def test_a_wakeup_written_after_a_select_ends_the_next_poll(selector: Selector) -> None:
+    """A byte written between a select and the flag's reset (as by a wakeup() racing the poll) is not lost: its
+    edge stays until a select reports it, so the next poll returns at once."""
+    if selector._polls_until_wakeup_drain < 0:
+        pytest.skip("the wakeup socketpair is edge-triggered on epoll only")
+    selector.poll(0)
+    selector._wakeup_pending = True  # a wakeup() that wrote its byte as the last select returned
+    selector._wakeup_w.send(b"\x00")
+    selector.poll(0)  # clears the flag; the byte may or may not have been seen by this select
+    selector.wakeup()  # writes again: the flag was cleared
+    selector.poll(60_000)
+    assert not selector._wakeup_pending
+
+
+def test_an_edge_triggered_wakeup_into_a_full_pipe_still_wakes(selector: Selector) -> None:
+    """A wakeup finding the socketpair full (each waiting byte takes a socket buffer of its own) reads it empty and
+    writes again, so that its edge is not lost."""
+    if selector._polls_until_wakeup_drain < 0:
+        pytest.skip("the wakeup socketpair is edge-triggered on epoll only")
+    with pytest.raises(BlockingIOError):
+        while True:
+            selector._wakeup_w.send(b"\x00")
+    selector.poll(0)
+    selector.wakeup()
+    assert _wakeup_bytes_waiting(selector) == 1
+    selector.poll(60_000)
+    assert not selector._wakeup_pending
 
 
 # ---- failed authentication, closed after connection.failed.authentication.delay.ms (KIP-306) -------------------
