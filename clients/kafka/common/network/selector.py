@@ -18,7 +18,8 @@ authentication gets its failure response and is closed `failed_authentication_de
 #   (a client waiting for its answer sends nothing meanwhile), so mute and unmute usually cost no epoll_ctl;
 # - a wakeup writes its byte only if none is pending since the last select, so a burst of wakeups (a broker's
 #   responses handed to its Processor) costs one write and one read (and the read needs no second call to find
-#   the socketpair empty);
+#   the socketpair empty); on epoll the socketpair is edge-triggered and read only every few polls, so a wakeup
+#   costs the write alone (see Selector.__init__);
 # - with `write_on_send` (a broker's Processor asks for it), send() writes at once what the socket takes instead
 #   of registering for writability and writing in the next poll; a send completed so is in completed_sends()
 #   right away, so the caller must handle completed_sends() before its next poll (the Processor does); a client
