@@ -8,8 +8,8 @@ One broker per setting, each from the bin scripts against one ZooKeeper, all sta
 alternately by the same librdkafka workloads (so machine noise falls on every setting alike):
 - 100-byte records produced in batches, then consumed (as ../shared/bench/perf_clients.py does, acks=1,
   3 partitions): MB/s and the broker's CPU seconds per MB, produce and consume apart;
-- one-record produce requests (linger.ms=0, one in flight, acks=1), the per-request path: requests/s and the
-  broker's CPU microseconds per request.
+- one-record produce requests (linger.ms=0, one in flight, acks=1), the per-request path: requests/s, the
+  broker's CPU microseconds per request and its threads' context switches per request.
 CPU is the time on CPU of the broker's threads (/proc/PID/task/*/schedstat), which contention on a shared
 machine does not inflate.
 
@@ -75,6 +75,20 @@ def cpu_seconds(pid: int) -> float:
         except (FileNotFoundError, ProcessLookupError):
             pass  # a thread that ended meanwhile
     return total / 1e9
+
+
+def context_switches(pid: int) -> int:
+    """Context switches of the process's threads, voluntary (a thread waiting: for a request, the GIL, a wakeup)
+    and involuntary, from /proc/PID/task/*/status: the thread hand-offs a request costs."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
+                    total += int(line.split()[1])
+        except (FileNotFoundError, ProcessLookupError):
+            pass  # a thread that ended meanwhile
+    return total
 
 
 def produce_then_consume(bootstrap: str, pid: int, msgs: int, size: int = 100) -> dict[str, float]:
@@ -155,14 +169,19 @@ def one_record_requests(bootstrap: str, pid: int, seconds: float) -> dict[str, f
     producer.produce(topic, payload)
     producer.flush(30)
     requests = 0
-    cpu0, start = cpu_seconds(pid), time.perf_counter()
+    switches0, cpu0, start = context_switches(pid), cpu_seconds(pid), time.perf_counter()
     deadline = start + seconds
     while time.perf_counter() < deadline:
         producer.produce(topic, payload)
         producer.flush(10)
         requests += 1
     elapsed, cpu = time.perf_counter() - start, cpu_seconds(pid) - cpu0
-    return {"requests_per_s": round(requests / elapsed, 1), "cpu_us_per_request": round(cpu * 1e6 / requests, 1)}
+    switches = context_switches(pid) - switches0
+    return {
+        "requests_per_s": round(requests / elapsed, 1),
+        "cpu_us_per_request": round(cpu * 1e6 / requests, 1),
+        "switches_per_request": round(switches / requests, 2),
+    }
 
 
 def main(argv: list[str]) -> int:
@@ -235,14 +254,15 @@ def main(argv: list[str]) -> int:
 
     print(
         "\n| setting | produce MB/s | produce CPU ms/MB | consume MB/s | consume CPU ms/MB "
-        "| one-record requests/s | CPU us/request |\n|---|---|---|---|---|---|---|"
+        "| one-record requests/s | CPU us/request | context switches/request |\n|---|---|---|---|---|---|---|---|"
     )
     for setting in settings:
         n = setting.name
         print(
             f"| {n} | {med(n, '100B', 'produce_MB_s')} | {med(n, '100B', 'produce_cpu_ms_per_MB')} "
             f"| {med(n, '100B', 'consume_MB_s')} | {med(n, '100B', 'consume_cpu_ms_per_MB')} "
-            f"| {med(n, 'one_record', 'requests_per_s')} | {med(n, 'one_record', 'cpu_us_per_request')} |"
+            f"| {med(n, 'one_record', 'requests_per_s')} | {med(n, 'one_record', 'cpu_us_per_request')} "
+            f"| {med(n, 'one_record', 'switches_per_request')} |"
         )
     return 0
 
