@@ -1609,7 +1609,11 @@ send_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             PyObject *woken_sender = off ? dict_attr(producer, s_sender) : NULL;
             if (woken_sender != NULL && woken_sender != Py_None) {
                 woken_here = 1;
-                if (dict_attr(woken_sender, s_wakeup_pending) != Py_True) {
+                PyObject *pending = dict_attr(woken_sender, s_wakeup_pending);
+                if (pending == NULL && PyErr_Occurred()) {
+                    goto done;
+                }
+                if (pending != Py_True) {
                     Py_INCREF(woken_sender);
                     PyObject *wakeup_args[1] = {woken_sender};
                     PyObject *woken =
