@@ -201,6 +201,7 @@ def create_network_client(
         raise ValueError("`metadata` must not be null")
     channel_builder: ChannelBuilder | None = None
     selector: Selector | None = None
+    receive_buffer_pool = ReceiveBufferPool()
     try:
         channel_builder = create_channel_builder(config, time, log_context)
         selector = Selector(
@@ -208,7 +209,7 @@ def create_network_client(
             time,
             log_context,
             channel_builder=channel_builder,
-            memory_pool=ReceiveBufferPool(),
+            memory_pool=receive_buffer_pool,
             metrics=metrics,
             metric_grp_prefix=metrics_grp_prefix,
             write_on_send=write_on_send,
@@ -235,6 +236,7 @@ def create_network_client(
             log_context,
             host_resolver=host_resolver if host_resolver is not None else DefaultHostResolver(),
             throttle_time_sensor=throttle_time_sensor,
+            receive_buffer_pool=receive_buffer_pool,
         )
     except ConfigException:
         # PORT: Java wraps this too; a bad security.protocol stays a plain ConfigException here so the user sees it.

@@ -81,11 +81,14 @@ class ReceiveBufferPool(MemoryPool):
 
     _FREE_REFS = _refs_of_a_free_buffer()
 
-    __slots__ = ("_buffers", "_largest")
+    __slots__ = ("_buffers", "_largest", "wait_in_place")
 
     def __init__(self) -> None:
         self._buffers: list[bytearray] = []
         self._largest = 0
+        #: Whether a large frame's receive may wait in place for its next bytes (NetworkReceive.read_from): a
+        #: NetworkClient given this pool sets it before each selector poll to whether that poll may block.
+        self.wait_in_place = True
 
     def buffer(self, size: int) -> bytearray | memoryview:
         """A writable buffer of exactly `size` bytes, its content undefined."""
@@ -212,17 +215,22 @@ class NetworkReceive(Receive):
         # longer than the broker took to send the next round. When nothing comes within the wait (a slow sender), or
         # once the call has waited _IN_PLACE_WAIT_TOTAL_NS in all (a sender trickling the frame, which would otherwise
         # hold the poll, its timeout, the client's lock and its other connections for the whole frame), the receive
-        # returns as before and the poll goes on; the broker's Processor and any other pool never wait.
+        # returns as before and the poll goes on; the broker's Processor and any other pool never wait, and neither
+        # does a poll that may not block (the pool's wait_in_place, which the NetworkClient sets: a consumer's
+        # transmit_sends after it sends the next Fetch, Java's client.poll(0), reads what has come and returns, so
+        # that the records of the last response go to the application while the next one arrives).
         # While such a frame is read, the socket's low-water mark (SO_RCVLOWAT, which the kernel caps at half the
         # receive buffer) is the rest of the frame, and 1 (the default) again before the call returns: while less
         # than that is waiting, the kernel acknowledges what arrives as it arrives instead of when it is read, so
         # the sender's next round does not wait for our read of the last one (each such read also woke the sender),
         # and a wait ends when the rest is there. A 3 MB fetch response then comes in about 3 reads instead of 13.
         # Should the rest not come within one wait, the mark goes back to 1 and the wait goes on as above.
+        memory_pool = self._memory_pool
         wait = (
             channel.__class__ is PlaintextTransportLayer
             and requested >= ReceiveBufferPool.MIN_POOLED_SIZE
-            and isinstance(self._memory_pool, ReceiveBufferPool)
+            and isinstance(memory_pool, ReceiveBufferPool)
+            and memory_pool.wait_in_place
         )
         poller = None
         wait_until = 0

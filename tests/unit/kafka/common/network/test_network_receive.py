@@ -3,6 +3,7 @@ refers to any longer, and never one whose bytes something can still see."""
 
 from __future__ import annotations
 
+import select
 import selectors
 import socket
 import struct
@@ -249,6 +250,51 @@ def test_the_receive_low_water_mark_is_the_default_again_whenever_read_from_retu
             while True:
                 receive.read_from(transport)
         assert _low_water(transport) == 1
+    finally:
+        sender.close()
+        transport.close()
+        nio_selector.close()
+
+
+def test_a_poll_that_may_not_block_reads_what_has_come_of_a_large_frame_and_returns(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With the pool's wait_in_place off (a NetworkClient's poll that may not block) a large frame's receive never
+    # waits in place: it reads what has come and returns; with it on again the rest completes the frame.
+    import kafka.common.network.network_receive as network_receive
+
+    waits: list[int] = []
+
+    class _Select:
+        POLLIN = select.POLLIN
+
+        @staticmethod
+        def poll() -> select.poll:
+            waits.append(1)
+            return select.poll()
+
+    monkeypatch.setattr(network_receive, "select", _Select)
+    payload = bytes(range(256)) * (4 * LARGE // 256)
+    frame = _frame(payload)
+    sender, transport, nio_selector = _tcp_pair()
+    try:
+        pool = ReceiveBufferPool()
+        pool.wait_in_place = False
+        receive = NetworkReceive(source="0", memory_pool=pool)
+        half = len(frame) // 2
+        sender.sendall(frame[:half])
+        read = 0
+        while read < half:
+            read += receive.read_from(transport)
+        assert read == half
+        assert receive.read_from(transport) == 0
+        assert not receive.complete()
+        assert not waits
+        pool.wait_in_place = True
+        sender.sendall(frame[half:])
+        while not receive.complete():
+            receive.read_from(transport)
+        assert receive.payload() == payload
     finally:
         sender.close()
         transport.close()
