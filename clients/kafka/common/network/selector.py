@@ -464,12 +464,14 @@ class Selector(Selectable):
             ready_keys.append(key)
         if self._polls_until_wakeup_drain > 0:
             # Edge-triggered wakeups: whatever wakeup() wrote before this select made it return, and one written
-            # since is seen by the next select (its edge stays until reported).
-            self._wakeup_pending = False
+            # since is seen by the next select (its edge stays until reported). The bytes are drained before the
+            # flag is cleared: a byte written after the select and drained here loses its edge, and a flag left set
+            # then would stop every later wakeup() from writing until the select's timeout.
             self._polls_until_wakeup_drain -= 1
             if self._polls_until_wakeup_drain == 0:
                 self._polls_until_wakeup_drain = _WAKEUP_DRAIN_POLLS
                 self._drain_wakeups()
+            self._wakeup_pending = False
         end_select = self._time.nanoseconds()
         if sensors is not None:
             sensors.select_time.record(end_select - start_select, self._time.milliseconds(), False)

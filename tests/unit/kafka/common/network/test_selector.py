@@ -10,6 +10,7 @@ import os
 import socket
 import struct
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -645,6 +646,13 @@ def _wakeup_bytes_waiting(selector: Selector) -> int:
         return 0
 
 
+def _poll_ends_before_its_timeout(selector: Selector) -> bool:
+    """A poll of a minute, and whether something (a wakeup's edge) ended it before half of that went by."""
+    started = time.monotonic()
+    selector.poll(60_000)
+    return time.monotonic() - started < 30
+
+
 def test_edge_triggered_wakeups_are_read_back_now_and_then(selector: Selector) -> None:
     """On epoll the wakeup socketpair is edge-triggered: each wakeup makes the next poll return (a poll of a minute
     returns at once) without its byte being read back then; the bytes are read every _WAKEUP_DRAIN_POLLS polls, so
@@ -655,7 +663,7 @@ def test_edge_triggered_wakeups_are_read_back_now_and_then(selector: Selector) -
     for _ in range(3 * _WAKEUP_DRAIN_POLLS + 7):
         selector.wakeup()
         assert selector._wakeup_pending
-        selector.poll(60_000)
+        assert _poll_ends_before_its_timeout(selector)
         assert not selector._wakeup_pending
         most_waiting = max(most_waiting, _wakeup_bytes_waiting(selector))
     assert 1 < most_waiting <= _WAKEUP_DRAIN_POLLS
@@ -663,7 +671,7 @@ def test_edge_triggered_wakeups_are_read_back_now_and_then(selector: Selector) -
     selector.wakeup()
     selector.poll(0)
     selector.wakeup()
-    selector.poll(60_000)
+    assert _poll_ends_before_its_timeout(selector)
 
 
 def test_a_wakeup_written_after_a_select_ends_the_next_poll(selector: Selector) -> None:
@@ -676,8 +684,33 @@ def test_a_wakeup_written_after_a_select_ends_the_next_poll(selector: Selector) 
     selector._wakeup_w.send(b"\x00")
     selector.poll(0)  # clears the flag; the byte may or may not have been seen by this select
     selector.wakeup()  # writes again: the flag was cleared
-    selector.poll(60_000)
+    assert _poll_ends_before_its_timeout(selector)
     assert not selector._wakeup_pending
+
+
+def test_a_wakeup_drained_by_the_poll_it_raced_does_not_stop_later_wakeups(selector: Selector) -> None:
+    """On the poll that reads the wakeup bytes back, a wakeup() written after the select but before that read loses
+    its byte (and so its edge) to the read: the flag must end up clear, or every later wakeup() would skip its write
+    and a blocked poll would wait for its timeout."""
+    if selector._polls_until_wakeup_drain < 0:
+        pytest.skip("the wakeup socketpair is edge-triggered on epoll only")
+    drain = selector._drain_wakeups
+
+    def wakeup_then_drain() -> None:
+        selector.wakeup()  # a handler's response, queued as the select returned
+        drain()
+
+    selector.poll(0)
+    selector._polls_until_wakeup_drain = 1  # the next poll reads the bytes back
+    selector._drain_wakeups = wakeup_then_drain  # type: ignore[method-assign]
+    try:
+        selector.poll(0)
+    finally:
+        del selector._drain_wakeups
+    assert _wakeup_bytes_waiting(selector) == 0
+    assert not selector._wakeup_pending
+    selector.wakeup()
+    assert _poll_ends_before_its_timeout(selector)
 
 
 def test_an_edge_triggered_wakeup_into_a_full_pipe_still_wakes(selector: Selector) -> None:
@@ -691,7 +724,7 @@ def test_an_edge_triggered_wakeup_into_a_full_pipe_still_wakes(selector: Selecto
     selector.poll(0)
     selector.wakeup()
     assert _wakeup_bytes_waiting(selector) == 1
-    selector.poll(60_000)
+    assert _poll_ends_before_its_timeout(selector)
     assert not selector._wakeup_pending
 
 
