@@ -1062,7 +1062,8 @@ dict_attr(PyObject *obj, PyObject *name)
  * changed nothing but the callbacks' partition (which append sets again) in every other case: the caller then calls
  * RecordAccumulator.append. */
 /* The accumulator append_to_partition last read (a weak reference), with its topic map and its list of appends in
- * progress: borrowed references, valid while it lives (RecordAccumulator sets both once, in its __init__). */
+ * progress (strong references: RecordAccumulator sets both once, in its __init__, so while it lives they are its
+ * own; held, they stay valid even if that ever changed). */
 static struct {
     PyObject *ref;
     PyObject *topic_info_map, *appends;
@@ -1116,8 +1117,10 @@ append_to_partition(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             PyErr_Clear(); /* an accumulator without weak references: not remembered */
         }
         Py_XSETREF(last_accumulator.ref, ref);
-        last_accumulator.topic_info_map = topic_info_map;
-        last_accumulator.appends = appends;
+        Py_INCREF(topic_info_map);
+        Py_XSETREF(last_accumulator.topic_info_map, topic_info_map);
+        Py_INCREF(appends);
+        Py_XSETREF(last_accumulator.appends, appends);
     }
     topic_info = PyDict_GetItemWithError(topic_info_map, topic);
     if (topic_info == NULL || !Py_IS_TYPE(topic_info, (PyTypeObject *)g_topic_info_type)) {
