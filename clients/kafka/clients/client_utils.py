@@ -194,6 +194,7 @@ def create_network_client(
     from kafka.clients.default_host_resolver import DefaultHostResolver
     from kafka.clients.network_client import NetworkClient
     from kafka.common.network.network_receive import ReceiveBufferPool
+    from kafka.common.network.selectable import Selectable
     from kafka.common.network.selector import Selector
 
     updater = metadata if metadata_updater is None else metadata_updater
@@ -201,7 +202,9 @@ def create_network_client(
         raise ValueError("`metadata` must not be null")
     channel_builder: ChannelBuilder | None = None
     selector: Selector | None = None
-    receive_buffer_pool = ReceiveBufferPool()
+    receive_buffer_pool = ReceiveBufferPool(
+        low_water_mark=config.get_int(common_client_configs.RECEIVE_BUFFER_CONFIG) != Selectable.USE_DEFAULT_BUFFER_SIZE
+    )
     try:
         channel_builder = create_channel_builder(config, time, log_context)
         selector = Selector(

@@ -84,7 +84,9 @@ class ReplicaFetcherBlockingSend(BlockingSend):
             time,
             log_context,
             channel_builder=channel_builder,
-            memory_pool=ReceiveBufferPool(),
+            memory_pool=ReceiveBufferPool(
+                low_water_mark=broker_config.replica_socket_receive_buffer_bytes != Selectable.USE_DEFAULT_BUFFER_SIZE
+            ),
             write_on_send=True,
         )
         self._network_client = NetworkClient(

@@ -33,6 +33,10 @@ _MAX_LONG = 2**63 - 1
 _IN_PLACE_WAIT_MS = 1
 #: How long (ns) one read_from may spend waiting in place in all, however the bytes trickle in.
 _IN_PLACE_WAIT_TOTAL_NS = 10_000_000
+#: Whether read_from may raise a socket's receive low-water mark. Linux only: there a read returns what is waiting
+#: whatever the mark; elsewhere (BSD, macOS) a non-blocking read under the mark finds nothing, which would turn each
+#: large frame's wait into a timeout.
+_LOW_WATER_MARK_SUPPORTED = sys.platform.startswith("linux") and hasattr(socket, "SO_RCVLOWAT")
 
 
 def _set_low_water(channel: TransportLayer, size: int) -> int:
@@ -81,14 +85,19 @@ class ReceiveBufferPool(MemoryPool):
 
     _FREE_REFS = _refs_of_a_free_buffer()
 
-    __slots__ = ("_buffers", "_largest", "wait_in_place")
+    __slots__ = ("_buffers", "_largest", "wait_in_place", "low_water_mark")
 
-    def __init__(self) -> None:
+    def __init__(self, low_water_mark: bool = True) -> None:
         self._buffers: list[bytearray] = []
         self._largest = 0
         #: Whether a large frame's receive may wait in place for its next bytes (NetworkReceive.read_from): a
         #: NetworkClient given this pool sets it before each selector poll to whether that poll may block.
         self.wait_in_place = True
+        #: Whether that wait may raise the socket's receive low-water mark (read_from says why). Only for sockets
+        #: whose receive buffer was sized (SO_RCVBUF, from a receive buffer setting other than -1): the kernel then
+        #: caps the mark at half that buffer; where the kernel sizes the buffer itself, it would grow the buffer to
+        #: fit the mark, for the life of the connection.
+        self.low_water_mark = low_water_mark and _LOW_WATER_MARK_SUPPORTED
 
     def buffer(self, size: int) -> bytearray | memoryview:
         """A writable buffer of exactly `size` bytes, its content undefined."""
@@ -220,7 +229,8 @@ class NetworkReceive(Receive):
         # transmit_sends after it sends the next Fetch, Java's client.poll(0), reads what has come and returns, so
         # that the records of the last response go to the application while the next one arrives).
         # While such a frame is read, the socket's low-water mark (SO_RCVLOWAT, which the kernel caps at half the
-        # receive buffer) is the rest of the frame, and 1 (the default) again before the call returns: while less
+        # receive buffer; Linux only, and only on a socket whose receive buffer was sized: the pool's
+        # low_water_mark) is the rest of the frame, and 1 (the default) again before the call returns: while less
         # than that is waiting, the kernel acknowledges what arrives as it arrives instead of when it is read, so
         # the sender's next round does not wait for our read of the last one (each such read also woke the sender),
         # and a wait ends when the rest is there. A 3 MB fetch response then comes in about 3 reads instead of 13.
@@ -236,7 +246,7 @@ class NetworkReceive(Receive):
         wait_until = 0
         buffer_read = self._buffer_read
         low_water = 1
-        if wait and requested - buffer_read > 1:
+        if wait and requested - buffer_read > 1 and memory_pool.low_water_mark:  # type: ignore[attr-defined]
             low_water = _set_low_water(channel, requested - buffer_read)
         try:
             while buffer_read < requested:

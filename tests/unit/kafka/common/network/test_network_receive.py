@@ -256,6 +256,65 @@ def test_the_receive_low_water_mark_is_the_default_again_whenever_read_from_retu
         nio_selector.close()
 
 
+def test_the_low_water_mark_is_the_default_again_after_eof_in_the_middle_of_a_frame() -> None:
+    # The mark is raised for the rest of a large frame; the sender closing half-way through still ends the receive
+    # with EOFError, and leaves the mark at 1.
+    frame = _frame(b"x" * (4 * LARGE))
+    sender, transport, nio_selector = _tcp_pair()
+    try:
+        receive = NetworkReceive(source="0", memory_pool=ReceiveBufferPool())
+        sender.sendall(frame[: 2 * LARGE])
+        read = 0
+        while read < 2 * LARGE:
+            read += receive.read_from(transport)
+        sender.sendall(frame[2 * LARGE : 3 * LARGE])
+        sender.close()
+        with pytest.raises(EOFError):
+            while True:
+                receive.read_from(transport)
+        assert _low_water(transport) == 1
+    finally:
+        sender.close()
+        transport.close()
+        nio_selector.close()
+
+
+def test_a_pool_without_the_low_water_mark_never_raises_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A pool for sockets whose receive buffer the kernel sizes (a receive buffer setting of -1) leaves the mark alone:
+    # the kernel would grow such a buffer to fit the mark. The frame still arrives whole.
+    import kafka.common.network.network_receive as network_receive
+
+    marks: list[int] = []
+    set_low_water = network_receive._set_low_water
+    monkeypatch.setattr(
+        network_receive, "_set_low_water", lambda channel, size: marks.append(size) or set_low_water(channel, size)
+    )
+    payload = bytes(range(256)) * (4 * LARGE // 256)
+    frame = _frame(payload)
+    sender, transport, nio_selector = _tcp_pair()
+    try:
+        receive = NetworkReceive(source="0", memory_pool=ReceiveBufferPool(low_water_mark=False))
+        thread = threading.Thread(target=sender.sendall, args=(frame,), name="sender")
+        thread.start()
+        try:
+            while not receive.complete():
+                receive.read_from(transport)
+        finally:
+            thread.join(30)
+        assert receive.payload() == payload
+        assert marks == []
+        # The same frame into a pool that may raise it does (on Linux).
+        receive = NetworkReceive(source="0", memory_pool=ReceiveBufferPool())
+        sender.sendall(frame[: LARGE // 2])
+        while receive.read_from(transport) == 0:
+            pass
+        assert bool(marks) == network_receive._LOW_WATER_MARK_SUPPORTED
+    finally:
+        sender.close()
+        transport.close()
+        nio_selector.close()
+
+
 def test_a_poll_that_may_not_block_reads_what_has_come_of_a_large_frame_and_returns(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
