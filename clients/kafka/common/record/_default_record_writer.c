@@ -1116,11 +1116,16 @@ append_to_partition(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (ref == NULL) {
             PyErr_Clear(); /* an accumulator without weak references: not remembered */
         }
-        Py_XSETREF(last_accumulator.ref, ref);
-        Py_INCREF(topic_info_map);
-        Py_XSETREF(last_accumulator.topic_info_map, topic_info_map);
-        Py_INCREF(appends);
-        Py_XSETREF(last_accumulator.appends, appends);
+        /* Every field is set before the old values are released: releasing one can run Python (a dead
+         * accumulator's batches and their callbacks), which can let another thread read the cache. */
+        PyObject *old_ref = last_accumulator.ref, *old_map = last_accumulator.topic_info_map,
+                 *old_appends = last_accumulator.appends;
+        last_accumulator.topic_info_map = Py_NewRef(topic_info_map);
+        last_accumulator.appends = Py_NewRef(appends);
+        last_accumulator.ref = ref;
+        Py_XDECREF(old_ref);
+        Py_XDECREF(old_map);
+        Py_XDECREF(old_appends);
     }
     topic_info = PyDict_GetItemWithError(topic_info_map, topic);
     if (topic_info == NULL || !Py_IS_TYPE(topic_info, (PyTypeObject *)g_topic_info_type)) {
@@ -1496,13 +1501,21 @@ send_common(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         if (ref == NULL) {
             PyErr_Clear(); /* a producer without weak references: not remembered */
         }
-        Py_XSETREF(last_producer.ref, ref);
+        /* As in append_to_partition: every field set before the old values are released. */
+        PyObject *old_ref = last_producer.ref, *old_metadata = last_producer.metadata,
+                 *old_lookups = last_producer.lookups, *old_topics = last_producer.topics, *old_idle = last_producer.idle;
         last_producer.limit = limit;
         last_producer.limit_overflow = overflow;
-        Py_XSETREF(last_producer.metadata, Py_NewRef(metadata));
-        Py_XSETREF(last_producer.lookups, Py_NewRef(lookups));
-        Py_XSETREF(last_producer.topics, Py_NewRef(topics));
-        Py_XSETREF(last_producer.idle, Py_NewRef(idle));
+        last_producer.metadata = Py_NewRef(metadata);
+        last_producer.lookups = Py_NewRef(lookups);
+        last_producer.topics = Py_NewRef(topics);
+        last_producer.idle = Py_NewRef(idle);
+        last_producer.ref = ref;
+        Py_XDECREF(old_ref);
+        Py_XDECREF(old_metadata);
+        Py_XDECREF(old_lookups);
+        Py_XDECREF(old_topics);
+        Py_XDECREF(old_idle);
     }
     PyObject *transaction_manager = dict_attr(producer, s_transaction_manager);
     if (transaction_manager == NULL ||
