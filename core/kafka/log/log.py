@@ -1733,7 +1733,7 @@ class Log(Logging, KafkaMetricsGroup):
         With `min_one_message` the first batch is returned whole even if larger than `max_length`.
         OffsetOutOfRangeException when `start_offset` is below the log start or above the log end.
         """
-        # PORT: _maybe_handle_io_exception inline (a generator context manager and a message closure per call
+        # PORT: _maybe_handle_io_exception inline (a context manager object and a message closure per call
         # otherwise): every fetch reads each of its partitions here.
         self._check_for_log_dir_failure()
         try:
