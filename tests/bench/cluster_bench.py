@@ -358,8 +358,11 @@ def request_times(broker: Any) -> dict[str, dict[str, float]]:
     return result
 
 
-def busiest_threads(before: dict[int, float], after: dict[int, float], names: dict[int, str]) -> list[str]:
-    used = sorted(((c - before.get(t, 0.0), t) for t, c in after.items()), reverse=True)
+def busiest_threads(
+    before: dict[int, tuple[float, float]], after: dict[int, tuple[float, float]], names: dict[int, str]
+) -> list[str]:
+    """The five threads that used the most CPU (user and system seconds) between `before` and `after`."""
+    used = sorted(((sum(c) - sum(before.get(t, (0.0, 0.0))), t) for t, c in after.items()), reverse=True)
     return [f"{cpu:.2f} {names.get(tid, tid)}" for cpu, tid in used[:5] if cpu > 0]
 
 
