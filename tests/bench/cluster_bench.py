@@ -54,6 +54,7 @@ import tempfile
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -413,6 +414,23 @@ def throughput_10kb(cluster: KafkaCluster, rounds: int) -> dict[str, Any]:
     return results
 
 
+def python_calls(work: Callable[[], object]) -> int:
+    """The Python and C function calls made while `work()` runs (counted with sys.setprofile)."""
+    calls = 0
+
+    def count(_frame: Any, event: str, _arg: Any) -> None:
+        nonlocal calls
+        if event in ("call", "c_call"):
+            calls += 1
+
+    sys.setprofile(count)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
 def leader_path(records: int) -> dict[str, float]:
     """The leader's part of replication without sockets or KafkaApis: an in-process ReplicaManager (the unit tests'
     BrokerEnv, with purgatories on real SystemTimers and no reapers) leads a partition with replicas 0, 1, 2; per
@@ -478,21 +496,10 @@ def leader_path(records: int) -> dict[str, float]:
         for i in range(300, 300 + records):
             one(i)
         cpu_s = time.process_time() - t0
-        calls = [0]
-
-        def count(_frame: Any, event: str, _arg: Any) -> None:
-            if event in ("call", "c_call"):
-                calls[0] += 1
-
-        sys.setprofile(count)
-        try:
-            for i in range(300 + records, 800 + records):
-                one(i)
-        finally:
-            sys.setprofile(None)
+        calls = python_calls(lambda: [one(i) for i in range(300 + records, 800 + records)])
         if len(produced) < records or any(r[tp].error.name != "NONE" for r in produced):
             raise RuntimeError("produce requests did not complete")
-        return {"cpu_us_per_record": round(cpu_s / records * 1e6, 1), "calls_per_record": round(calls[0] / 500)}
+        return {"cpu_us_per_record": round(cpu_s / records * 1e6, 1), "calls_per_record": round(calls / 500)}
     finally:
         env.close()
         shutil.rmtree(work, ignore_errors=True)
@@ -599,21 +606,10 @@ def follower_path(cycles: int, record_size: int = 1024, batch_records: int = 1) 
         for _ in range(cycles):
             thread.do_work()
         cpu_s = time.thread_time() - t0
-        calls = [0]
-
-        def count(_frame: Any, event: str, _arg: Any) -> None:
-            if event in ("call", "c_call"):
-                calls[0] += 1
-
-        sys.setprofile(count)
-        try:
-            for _ in range(counted):
-                thread.do_work()
-        finally:
-            sys.setprofile(None)
+        calls = python_calls(lambda: [thread.do_work() for _ in range(counted)])
         if log.log_end_offset != (warm + cycles + counted) * batch_records:
             raise RuntimeError(f"the follower appended up to {log.log_end_offset}, not every cycle's batch")
-        return {"cpu_us_per_cycle": round(cpu_s / cycles * 1e6, 1), "calls_per_cycle": round(calls[0] / counted)}
+        return {"cpu_us_per_cycle": round(cpu_s / cycles * 1e6, 1), "calls_per_cycle": round(calls / counted)}
     finally:
         env.close()
         shutil.rmtree(work, ignore_errors=True)
