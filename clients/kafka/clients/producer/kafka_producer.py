@@ -666,12 +666,10 @@ class KafkaProducer(Generic[K, V]):
             raise
 
     def _wakeup_sender(self, topic: str, append_callbacks: _AppendCallbacks) -> None:
-        """Wakes the sender up: the record's batch is full or new.
-
+        """Wakes the sender up: the record's batch is full or new."""
         # PORT: the compiled send_common calls this only while the trace line is on (_trace_enabled); otherwise it
-        does what this does without the call: it calls the sender's wakeup unless the sender's _wakeup_pending is
-        already set (when wakeup does nothing).
-        """
+        # does what this does without the call: it calls the sender's wakeup unless the sender's _wakeup_pending is
+        # already set (when wakeup does nothing).
         if self._log.is_trace_enabled():
             self._log.trace(
                 f"Waking up the sender since topic {topic} partition {append_callbacks.get_partition()} "
