@@ -202,9 +202,6 @@ def create_network_client(
         raise ValueError("`metadata` must not be null")
     channel_builder: ChannelBuilder | None = None
     selector: Selector | None = None
-    receive_buffer_pool = ReceiveBufferPool(
-        low_water_mark=config.get_int(common_client_configs.RECEIVE_BUFFER_CONFIG) != Selectable.USE_DEFAULT_BUFFER_SIZE
-    )
     try:
         channel_builder = create_channel_builder(config, time, log_context)
         selector = Selector(
@@ -212,7 +209,10 @@ def create_network_client(
             time,
             log_context,
             channel_builder=channel_builder,
-            memory_pool=receive_buffer_pool,
+            memory_pool=ReceiveBufferPool(
+                low_water_mark=config.get_int(common_client_configs.RECEIVE_BUFFER_CONFIG)
+                != Selectable.USE_DEFAULT_BUFFER_SIZE
+            ),
             metrics=metrics,
             metric_grp_prefix=metrics_grp_prefix,
             write_on_send=write_on_send,
@@ -239,7 +239,6 @@ def create_network_client(
             log_context,
             host_resolver=host_resolver if host_resolver is not None else DefaultHostResolver(),
             throttle_time_sensor=throttle_time_sensor,
-            receive_buffer_pool=receive_buffer_pool,
         )
     except ConfigException:
         # PORT: Java wraps this too; a bad security.protocol stays a plain ConfigException here so the user sees it.

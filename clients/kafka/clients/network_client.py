@@ -66,7 +66,6 @@ from kafka.common.utils.time import Time
 
 if TYPE_CHECKING:
     from kafka.common.metrics.sensor import Sensor
-    from kafka.common.network.network_receive import ReceiveBufferPool
 
 __all__ = ["InFlightRequest", "NetworkClient"]
 
@@ -225,12 +224,10 @@ class NetworkClient(KafkaClient):
         log_context: LogContext,
         host_resolver: HostResolver | None = None,
         throttle_time_sensor: Sensor | None = None,
-        receive_buffer_pool: ReceiveBufferPool | None = None,
     ) -> None:
         """The client over `selector`; the second argument is a Metadata (which gets a DefaultMetadataUpdater) or
         a MetadataUpdater. `throttle_time_sensor` records the throttle time of every response (the producer's and
-        the consumer's throttle-time metrics). `receive_buffer_pool`: the selector's ReceiveBufferPool, if it has
-        one, told before each selector poll whether a large frame may wait in place (see poll).
+        the consumer's throttle-time metrics).
 
         # PORT: Java's constructors take a Metadata or a MetadataUpdater in different positions. No telemetry."""
         if metadata is None:
@@ -261,7 +258,6 @@ class NetworkClient(KafkaClient):
         self._state = _State.ACTIVE
         self._state_lock = threading.Lock()
         self._throttle_time_sensor = throttle_time_sensor
-        self._receive_buffer_pool = receive_buffer_pool
         # A Selector made with write_on_send writes in send(); see _take_write_on_send.
         self._selector_writes_on_send = bool(getattr(selector, "write_on_send", False))
         if isinstance(metadata, MetadataUpdater):
@@ -479,14 +475,8 @@ class NetworkClient(KafkaClient):
             return responses
 
         metadata_timeout = self._metadata_updater.maybe_update(now)
-        poll_timeout = max(0, min(timeout_ms, metadata_timeout, self._default_request_timeout_ms))
-        receive_buffer_pool = self._receive_buffer_pool
-        if receive_buffer_pool is not None:
-            # PORT: a poll that may not block reads what has come of a large frame and returns, as Java's does; a
-            # poll that may block also waits in place for the rest (kafka.common.network.network_receive).
-            receive_buffer_pool.wait_in_place = poll_timeout > 0
         try:
-            self._selector.poll(poll_timeout)
+            self._selector.poll(max(0, min(timeout_ms, metadata_timeout, self._default_request_timeout_ms)))
         except OSError as e:
             self._log.error("Unexpected error during I/O", e)
 

@@ -90,8 +90,8 @@ class ReceiveBufferPool(MemoryPool):
     def __init__(self, low_water_mark: bool = True) -> None:
         self._buffers: list[bytearray] = []
         self._largest = 0
-        #: Whether a large frame's receive may wait in place for its next bytes (NetworkReceive.read_from): a
-        #: NetworkClient given this pool sets it before each selector poll to whether that poll may block.
+        #: Whether a large frame's receive may wait in place for its next bytes (NetworkReceive.read_from): the
+        #: Selector given this pool sets it in each poll to whether that poll may block.
         self.wait_in_place = True
         #: Whether that wait may raise the socket's receive low-water mark (read_from says why). Only for sockets
         #: whose receive buffer was sized (SO_RCVBUF, from a receive buffer setting other than -1): the kernel then
@@ -225,7 +225,7 @@ class NetworkReceive(Receive):
         # once the call has waited _IN_PLACE_WAIT_TOTAL_NS in all (a sender trickling the frame, which would otherwise
         # hold the poll, its timeout, the client's lock and its other connections for the whole frame), the receive
         # returns as before and the poll goes on; the broker's Processor and any other pool never wait, and neither
-        # does a poll that may not block (the pool's wait_in_place, which the NetworkClient sets: a consumer's
+        # does a poll that may not block (the pool's wait_in_place, which the Selector sets: a consumer's
         # transmit_sends after it sends the next Fetch, Java's client.poll(0), reads what has come and returns, so
         # that the records of the last response go to the application while the next one arrives).
         # While such a frame is read, the socket's low-water mark (SO_RCVLOWAT, which the kernel caps at half the

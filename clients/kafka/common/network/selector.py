@@ -52,7 +52,7 @@ from kafka.common.network.channel_state import ChannelState
 from kafka.common.network.delayed_response_authentication_exception import DelayedResponseAuthenticationException
 from kafka.common.network.inet_address import InetSocketAddress
 from kafka.common.network.kafka_channel import KafkaChannel
-from kafka.common.network.network_receive import NetworkReceive
+from kafka.common.network.network_receive import NetworkReceive, ReceiveBufferPool
 from kafka.common.network.network_send import NetworkSend
 from kafka.common.network.plaintext_channel_builder import PlaintextChannelBuilder
 from kafka.common.network.selectable import Selectable
@@ -436,6 +436,11 @@ class Selector(Selectable):
         data_in_buffers = bool(self._keys_with_buffered_read)
         if self._immediately_connected_keys or (made_read_progress_last_call and data_in_buffers):
             timeout = 0
+        memory_pool = self._memory_pool
+        if memory_pool.__class__ is ReceiveBufferPool:
+            # PORT: a large frame received into the clients' pool waits in place for its rest only in a poll that may
+            # block; one that may not (Java's client.poll(0)) reads what has come and returns (network_receive).
+            memory_pool.wait_in_place = timeout != 0
 
         # Select (inline, as this runs in every poll): the ready keys with their ready ops set. The wakeup
         # socketpair's key carries no SelectionKey.

@@ -21,7 +21,7 @@ from kafka.common.errors import DisconnectException, KafkaException, Unsupported
 from kafka.common.internals.cluster_resource_listeners import ClusterResourceListeners
 from kafka.common.message import ApiVersionsResponseData, ProduceRequestData, ProduceResponseData
 from kafka.common.network.inet_address import InetAddress
-from kafka.common.network.network_receive import NetworkReceive, ReceiveBufferPool
+from kafka.common.network.network_receive import NetworkReceive
 from kafka.common.node import Node
 from kafka.common.protocol.api_keys import ApiKeys
 from kafka.common.protocol.errors import Errors
@@ -555,37 +555,3 @@ def test_closed_client_refuses_work(env: _Env) -> None:
         env.client.poll(0, env.time.milliseconds())
     env.client.close()
     env.client.close()
-
-
-def test_a_poll_that_may_block_lets_a_large_frame_wait_in_place_and_one_that_may_not_does_not(env: _Env) -> None:
-    # The client tells its selector's ReceiveBufferPool before each selector poll whether that poll may block
-    # (kafka.common.network.network_receive): a poll of 0 ms (Java's transmitSends) reads what has come and returns.
-    pool = ReceiveBufferPool()
-    client = NetworkClient(
-        env.selector,
-        ManualMetadataUpdater([NODE]),
-        "mock",
-        2**31 - 1,
-        RECONNECT_BACKOFF_MS,
-        RECONNECT_BACKOFF_MAX_MS,
-        64 * 1024,
-        64 * 1024,
-        DEFAULT_REQUEST_TIMEOUT_MS,
-        CONNECTION_SETUP_TIMEOUT_MS,
-        CONNECTION_SETUP_TIMEOUT_MAX_MS,
-        env.time,
-        False,
-        ApiVersions(),
-        LogContext(),
-        host_resolver=_Resolver(),
-        receive_buffer_pool=pool,
-    )
-    try:
-        client.poll(0, env.time.milliseconds())
-        assert not pool.wait_in_place
-        client.poll(100, env.time.milliseconds())
-        assert pool.wait_in_place
-        client.poll(0, env.time.milliseconds())
-        assert not pool.wait_in_place
-    finally:
-        client.close()
