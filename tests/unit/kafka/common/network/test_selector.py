@@ -27,8 +27,9 @@ from kafka.common.network.channel_state import ChannelState
 from kafka.common.network.inet_address import InetAddress, InetSocketAddress
 from kafka.common.network.kafka_channel import KafkaChannel
 from kafka.common.network.multi_records_send import MultiRecordsSend
-from kafka.common.network.network_receive import NetworkReceive
+from kafka.common.network.network_receive import NetworkReceive, ReceiveBufferPool
 from kafka.common.network.network_send import NetworkSend
+from kafka.common.network.plaintext_channel_builder import PlaintextChannelBuilder
 from kafka.common.network.plaintext_transport_layer import PlaintextTransportLayer
 from kafka.common.network.selectable import Selectable
 from kafka.common.network.selection_key import SelectionKey
@@ -56,6 +57,22 @@ def selector() -> Iterator[Selector]:
     s = Selector(5000, Time.SYSTEM, LogContext())
     yield s
     s.close()
+
+
+def test_a_poll_that_may_block_lets_a_large_frame_wait_in_place_and_one_that_may_not_does_not() -> None:
+    # The selector tells its ReceiveBufferPool in each poll whether that poll may block
+    # (kafka.common.network.network_receive): a poll of 0 ms (Java's transmitSends) reads what has come and returns.
+    pool = ReceiveBufferPool()
+    selector = Selector(5000, Time.SYSTEM, LogContext(), memory_pool=pool)
+    try:
+        selector.poll(0)
+        assert not pool.wait_in_place
+        selector.poll(100)
+        assert pool.wait_in_place
+        selector.poll(0)
+        assert not pool.wait_in_place
+    finally:
+        selector.close()
 
 
 def _address(port: int) -> InetSocketAddress:
@@ -424,20 +441,13 @@ def test_write_on_send_completes_at_once(accepted: _Accepted) -> None:
     assert _read_exactly(client, 12) == _frame(b"response")
 
 
-class _ReauthenticatingAuthenticator(Authenticator):
+class _ReauthenticatingAuthenticator(PlaintextChannelBuilder.PlaintextAuthenticator):
     """A client authenticator done at once whose session must be re-authenticated at `reauth_time_nanos`."""
+
+    __slots__ = ("_reauth_time_nanos",)
 
     def __init__(self, reauth_time_nanos: int) -> None:
         self._reauth_time_nanos = reauth_time_nanos
-
-    def authenticate(self) -> None:
-        pass
-
-    def principal(self) -> KafkaPrincipal:
-        return KafkaPrincipal.ANONYMOUS
-
-    def complete(self) -> bool:
-        return True
 
     def client_session_reauthentication_time_nanos(self) -> int | None:
         return self._reauth_time_nanos
