@@ -4,13 +4,16 @@ failover takes. librdkafka (confluent-kafka) is the client; the brokers are star
     .venv/bin/python -m tests.bench.cluster_bench [--rounds 2] [--out cluster_bench.json]
 
 Measures, for topics with 3 partitions, RF=3 and min.insync.replicas=2:
-- produce MB/s with acks=all and acks=1, 100-byte and 10 KB records (the median of the rounds);
+- produce MB/s with acks=all and acks=1, 100-byte and 10 KB records (the median of the rounds), and the same writes
+  with acks=1 to a one-broker cluster started beside the three (RF=1, its own chroot): the reference of issue 17's
+  "RF=3 acks=all at least 0.5x one broker's acks=1", alternated with the cluster's rounds in the same run;
 - produce-to-acknowledgement p50/p99 at 200 and 1,000 records/s of 1 KB, acks=all and acks=1, each on a new
   one-partition topic after one acknowledged acks=all write (create_warm_topic says why), with `linger.ms=0` (one
   record per request) and, for acks=all, again with librdkafka's default linger.ms (5 ms);
 - failover: the time from SIGKILL of a partition's leader (and, separately, from SIGTERM, a controlled shutdown)
   to the first write acknowledged after it, with an idempotent acks=all producer writing 500 records/s.
-Prints a Markdown table and writes the raw figures as JSON.
+Prints a Markdown table and writes the raw figures as JSON. `--set KEY=VALUE` (repeatable) sets a broker setting on
+every broker, the one-broker reference's too (e.g. `--set socket.send.buffer.bytes=-1`).
 
     .venv/bin/python -m tests.bench.cluster_bench --probe [--py-spy DIR]
 
@@ -21,7 +24,8 @@ throughput case; `--py-spy DIR` records the leader's threads (raw folded stacks)
 
     .venv/bin/python -m tests.bench.cluster_bench --tput-10kb [--rounds 3]
 
-runs only the 10 KB acks=all throughput case, each round on a new topic, and prints per round the MB/s, the CPU
+runs only the 10 KB acks=all throughput case, each round on a new topic and followed by the one-broker acks=1
+reference, and prints per round the MB/s, the CPU
 seconds of each broker and of this process (the librdkafka client), each broker's busiest threads and the p50/p99
 of its Produce and FetchFollower request times (from /metrics): what bounds the case. Every throughput run starts
 timing after one acknowledged acks=all write to each partition of its new topic (see throughput).
@@ -59,24 +63,35 @@ from pathlib import Path
 from typing import Any
 
 from tests.bench.broker_bench import latency
+from tests.integration.broker import BrokerProcess
 from tests.integration.cluster import KafkaCluster
 from tests.integration.zookeeper import ZooKeeperServer
 
 SESSION_TIMEOUT_MS = 6000
 
 
-def create_topic(bootstrap: str, topic: str, partitions: int = 3) -> None:
+def broker_setting(text: str) -> tuple[str, str]:
+    """A `--set KEY=VALUE` argument as (key, value)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key, value
+
+
+def create_topic(bootstrap: str, topic: str, partitions: int = 3, replication_factor: int = 3) -> None:
+    """A topic with `replication_factor` replicas per partition, min.insync.replicas=2 when it has more than one."""
     from confluent_kafka.admin import AdminClient, NewTopic
 
     admin = AdminClient({"bootstrap.servers": bootstrap})
-    new_topic = NewTopic(topic, partitions, 3, config={"min.insync.replicas": "2"})
+    config = {"min.insync.replicas": "2"} if replication_factor > 1 else {}
+    new_topic = NewTopic(topic, partitions, replication_factor, config=config)
     admin.create_topics([new_topic])[topic].result(30)
     # Wait until every partition has a leader and a full ISR, as a client would see it.
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         md = admin.list_topics(topic, timeout=10).topics[topic]
         if md.error is None and len(md.partitions) == partitions:
-            if all(p.leader >= 0 and len(p.isrs) == 3 for p in md.partitions.values()):
+            if all(p.leader >= 0 and len(p.isrs) == replication_factor for p in md.partitions.values()):
                 return
         time.sleep(0.1)
     raise RuntimeError(f"{topic} did not get leaders and a full ISR within 30 s")
@@ -106,12 +121,12 @@ def warm_up(bootstrap: str, topic: str, partitions: int) -> None:
         raise RuntimeError(f"the warm-up writes to {topic} were not acknowledged within 60 s")
 
 
-def throughput(bootstrap: str, acks: str, msgs: int, size: int) -> float:
-    """Produce MB/s of `msgs` records of `size` bytes to a fresh RF=3 topic, until all are acknowledged."""
+def throughput(bootstrap: str, acks: str, msgs: int, size: int, replication_factor: int = 3) -> float:
+    """Produce MB/s of `msgs` records of `size` bytes to a fresh 3-partition topic, until all are acknowledged."""
     from confluent_kafka import Producer
 
     topic = f"tput-{acks}-{size}-{time.monotonic_ns()}"
-    create_topic(bootstrap, topic)
+    create_topic(bootstrap, topic, replication_factor=replication_factor)
     # The timing starts after one acknowledged acks=all write to each partition: the runs measure the steady state,
     # not two transients of a new topic (both as in Kafka). A follower that fetches a new partition before the
     # leader's metadata cache has it gets UNKNOWN_TOPIC_OR_PARTITION and retries after replica.fetch.backoff.ms
@@ -254,6 +269,20 @@ def cpu_snapshot(cluster: KafkaCluster) -> dict[int, float]:
     return {b.broker_id: cpu_seconds(b.pid) for b in cluster.brokers}
 
 
+def wait_until_idle(cluster: KafkaCluster, timeout: float = 60.0) -> None:
+    """Waits until the brokers together use under a tenth of a core over half a second: after an acks=1 run the
+    followers go on replicating its backlog, which would fall on whatever is measured next."""
+    deadline = time.monotonic() + timeout
+    before = sum(cpu_snapshot(cluster).values())
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        after = sum(cpu_snapshot(cluster).values())
+        if after - before < 0.05:
+            return
+        before = after
+    raise RuntimeError(f"the brokers were still busy {timeout} s after the last run")
+
+
 def ms_per_record(before: dict[int, float], after: dict[int, float], records: int) -> dict[int, float]:
     return {i: round((after[i] - before[i]) * 1000 / records, 3) for i in before}
 
@@ -367,16 +396,17 @@ def busiest_threads(
     return [f"{cpu:.2f} {names.get(tid, tid)}" for cpu, tid in used[:5] if cpu > 0]
 
 
-def throughput_10kb(cluster: KafkaCluster, rounds: int) -> dict[str, Any]:
+def throughput_10kb(cluster: KafkaCluster, rounds: int, one_broker: BrokerProcess) -> dict[str, Any]:
     """Only the 10 KB acks=all throughput case, with what bounds it: the CPU seconds of each broker and of this
-    process (the librdkafka client) over each round, each broker's busiest threads, and the mean request times of
-    Produce and FetchFollower requests on each broker (its request-metrics histograms)."""
+    process (the librdkafka client) over each round, each broker's busiest threads, and the request-time quantiles of
+    Produce and FetchFollower requests on each broker (its request-metrics histograms). Each round is followed by
+    the same writes with acks=1 to `one_broker` (a one-broker cluster), the goal's reference."""
     import resource
 
     from tests.bench.replication_probe import thread_cpu_seconds, thread_names
 
     msgs, size = 10_000, 10_240
-    results: dict[str, Any] = {"MB_s": [], "rounds": []}
+    results: dict[str, Any] = {"MB_s": [], "one_broker_acks_1_MB_s": [], "rounds": []}
     for _ in range(rounds):
         pids = {b.broker_id: b.pid for b in cluster.brokers}
         times_before = {i: request_times(cluster.broker(i)) for i in pids}
@@ -396,7 +426,10 @@ def throughput_10kb(cluster: KafkaCluster, rounds: int) -> dict[str, Any]:
                 count = figures.get("count", 0.0) - times_before[i].get(key, {}).get("count", 0.0)
                 if count > 0 and "p50" in figures:
                     p50, p99 = figures["p50"], figures.get("p99", 0.0)
-                    means.setdefault(i, {})[key] = f"{count:.0f} requests, p50 {p50:.1f} p99 {p99:.1f} ms"
+                    # The quantiles are the histogram's (its decaying sample reaches back over earlier rounds and
+                    # the cluster's first topic, whose warm-up Produces waited about 1 s: see throughput), not the
+                    # round's alone; the count is the round's.
+                    means.setdefault(i, {})[key] = f"{count:.0f} requests, histogram p50 {p50:.1f} p99 {p99:.1f} ms"
         client_cpu = usage_after.ru_utime + usage_after.ru_stime - usage.ru_utime - usage.ru_stime
         one = {
             "MB_s": mb_s,
@@ -411,7 +444,20 @@ def throughput_10kb(cluster: KafkaCluster, rounds: int) -> dict[str, Any]:
         results["MB_s"].append(mb_s)
         results["rounds"].append(one)
         print(json.dumps(one, indent=1), flush=True)
+        wait_until_idle(cluster)
+        reference = throughput(one_broker.bootstrap, "1", msgs, size, replication_factor=1)
+        results["one_broker_acks_1_MB_s"].append(reference)
+        print(f"RF=3 acks=all {mb_s} MB/s, one broker acks=1 {reference} MB/s: {mb_s / reference:.2f}x", flush=True)
     return results
+
+
+def start_one_broker(work: Path, zk_connect: str, overrides: dict[str, str]) -> BrokerProcess:
+    """A one-broker cluster in its own chroot beside the three: the reference of the goal "RF=3 acks=all at least
+    0.5x one broker's acks=1", measured in the same run with the same client settings (throughput)."""
+    broker = BrokerProcess(work / "one-broker", f"{zk_connect}/cluster-bench-one-broker", overrides=overrides)
+    broker.work_dir.mkdir(parents=True)
+    broker.start()
+    return broker
 
 
 def python_calls(work: Callable[[], object]) -> int:
@@ -641,6 +687,14 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="only the 10 KB acks=all throughput case (--rounds of them), with each process's CPU and request times",
     )
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        type=broker_setting,
+        metavar="KEY=VALUE",
+        help="a broker setting for every broker, the one-broker reference's too (repeatable)",
+    )
     args = ap.parse_args(argv)
     if args.leader_path:
         print(json.dumps(leader_path(args.leader_path)))
@@ -652,9 +706,13 @@ def main(argv: list[str]) -> int:
     (work / "zk").mkdir()
     zk = ZooKeeperServer(work / "zk")
     zk.start()
+    settings = dict(args.set)
     cluster = KafkaCluster(
-        work, f"{zk.connect_string}/cluster-bench", overrides={"zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS)}
+        work,
+        f"{zk.connect_string}/cluster-bench",
+        overrides={"zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS), **settings},
     )
+    one_broker: BrokerProcess | None = None
     if args.probe or args.tput_10kb:
         for broker in cluster.brokers:  # the probe counts the leader's requests on its /metrics
             broker.overrides["metrics.prometheus.port"] = str(free_port())
@@ -662,68 +720,92 @@ def main(argv: list[str]) -> int:
     try:
         cluster.start()
         if args.tput_10kb:
-            results = throughput_10kb(cluster, args.rounds)
-            Path(args.out).write_text(json.dumps(results, indent=1))
-            return 0
-        if args.probe:
+            one_broker = start_one_broker(work, zk.connect_string, settings)
+            results = throughput_10kb(cluster, args.rounds, one_broker)
+        elif args.probe:
             results = probe(cluster, args.py_spy, args.seconds)
-            Path(args.out).write_text(json.dumps(results, indent=1))
-            return 0
-        # Latency first: an acks=1 throughput run leaves the followers replicating its backlog for a while after
-        # it ends, and an acks=all write waits for them (measured: 200/s p50 288 ms right after the 10 KB acks=1 runs).
-        for rate in (200, 1000):
-            for acks in ("all", "1"):
-                key = f"latency_1KB_{rate}_per_s_acks_{acks}"
-                results[key] = latency(
-                    cluster.bootstrap,
-                    rate=rate,
-                    acks=acks,
-                    create_topic=lambda t: create_warm_topic(cluster.bootstrap, t),
-                )
-                print(key, results[key], flush=True)
-            # The same acks=all run with librdkafka's default linger.ms (5 ms) instead of one record per request.
-            key = f"latency_1KB_{rate}_per_s_acks_all_default_linger"
-            results[key] = latency(
-                cluster.bootstrap,
-                rate=rate,
-                acks="all",
-                create_topic=lambda t: create_warm_topic(cluster.bootstrap, t),
-                linger_ms=None,
-            )
-            print(key, results[key], flush=True)
-        for name, msgs, size in (("100B", 100_000, 100), ("10KB", 10_000, 10_240)):
-            for acks in ("all", "1"):
-                key = f"produce_MB_s_{name}_acks_{acks}"
-                for _ in range(args.rounds):
-                    results.setdefault(key, []).append(throughput(cluster.bootstrap, acks, msgs, size))
-                print(key, results[key], flush=True)
-        results["failover_s_sigkill"] = failover(cluster, signal.SIGKILL)
-        results["failover_s_controlled_shutdown"] = failover(cluster, signal.SIGTERM)
-        print("failover", results["failover_s_sigkill"], results["failover_s_controlled_shutdown"], flush=True)
+        else:
+            results = full_run(cluster, args.rounds, lambda: start_one_broker(work, zk.connect_string, settings))
     finally:
+        if one_broker is not None:
+            one_broker.stop()
         cluster.stop()
         zk.stop()
     shutil.rmtree(work, ignore_errors=True)  # kept when the run failed, for the brokers' logs
     Path(args.out).write_text(json.dumps(results, indent=1))
-    print("\n| 3 brokers, RF=3, min.insync.replicas=2 | acks=all | acks=1 |\n|---|---|---|")
+    if not (args.tput_10kb or args.probe):
+        print_table(results)
+    return 0
+
+
+def full_run(cluster: KafkaCluster, rounds: int, start_one_broker: Callable[[], BrokerProcess]) -> dict[str, Any]:
+    """Every case of the module notes, in the order that keeps them apart; `start_one_broker` starts the one-broker
+    reference of the throughput rows, stopped before the failovers."""
+    results: dict[str, Any] = {}
+    # Latency first: an acks=1 throughput run leaves the followers replicating its backlog for a while after it
+    # ends, and an acks=all write waits for them (measured: 200/s p50 288 ms right after the 10 KB acks=1 runs).
+    for rate in (200, 1000):
+        for acks in ("all", "1"):
+            key = f"latency_1KB_{rate}_per_s_acks_{acks}"
+            results[key] = latency(
+                cluster.bootstrap,
+                rate=rate,
+                acks=acks,
+                create_topic=lambda t: create_warm_topic(cluster.bootstrap, t),
+            )
+            print(key, results[key], flush=True)
+        # The same acks=all run with librdkafka's default linger.ms (5 ms) instead of one record per request.
+        key = f"latency_1KB_{rate}_per_s_acks_all_default_linger"
+        results[key] = latency(
+            cluster.bootstrap,
+            rate=rate,
+            acks="all",
+            create_topic=lambda t: create_warm_topic(cluster.bootstrap, t),
+            linger_ms=None,
+        )
+        print(key, results[key], flush=True)
+    one_broker = start_one_broker()
+    try:
+        for name, msgs, size in (("100B", 100_000, 100), ("10KB", 10_000, 10_240)):
+            keys = [f"produce_MB_s_{name}_acks_all", f"produce_MB_s_{name}_acks_1", f"produce_MB_s_{name}_one_broker"]
+            for _ in range(rounds):  # the three cases alternate, so the machine's swings fall on all of them alike
+                results.setdefault(keys[0], []).append(throughput(cluster.bootstrap, "all", msgs, size))
+                results.setdefault(keys[2], []).append(throughput(one_broker.bootstrap, "1", msgs, size, 1))
+                results.setdefault(keys[1], []).append(throughput(cluster.bootstrap, "1", msgs, size))
+                wait_until_idle(cluster)
+            for key in keys:
+                print(key, results[key], flush=True)
+    finally:
+        one_broker.stop()
+    results["failover_s_sigkill"] = failover(cluster, signal.SIGKILL)
+    results["failover_s_controlled_shutdown"] = failover(cluster, signal.SIGTERM)
+    print("failover", results["failover_s_sigkill"], results["failover_s_controlled_shutdown"], flush=True)
+    return results
+
+
+def print_table(results: dict[str, Any]) -> None:
+    """full_run's figures as the README's Markdown table."""
+    print(
+        "\n| 3 brokers, RF=3, min.insync.replicas=2 | acks=all | acks=1 | one broker, RF=1, acks=1 |\n|---|---|---|---|"
+    )
     for name in ("100B", "10KB"):
-        a = statistics.median(results[f"produce_MB_s_{name}_acks_all"])
-        b = statistics.median(results[f"produce_MB_s_{name}_acks_1"])
-        print(f"| produce MB/s, {name} records | {a} | {b} |")
+        a = round(statistics.median(results[f"produce_MB_s_{name}_acks_all"]), 1)
+        b = round(statistics.median(results[f"produce_MB_s_{name}_acks_1"]), 1)
+        c = round(statistics.median(results[f"produce_MB_s_{name}_one_broker"]), 1)
+        print(f"| produce MB/s, {name} records | {a} ({a / c:.2f}x one broker) | {b} | {c} |")
     for rate in (200, 1000):
         la, l1 = results[f"latency_1KB_{rate}_per_s_acks_all"], results[f"latency_1KB_{rate}_per_s_acks_1"]
         print(
             f"| produce latency p50 / p99 (1 KB, {rate}/s) | {la['p50_ms']} / {la['p99_ms']} ms | "
-            f"{l1['p50_ms']} / {l1['p99_ms']} ms |"
+            f"{l1['p50_ms']} / {l1['p99_ms']} ms | |"
         )
         ld = results[f"latency_1KB_{rate}_per_s_acks_all_default_linger"]
-        print(f"| the same, librdkafka's default linger.ms (5 ms) | {ld['p50_ms']} / {ld['p99_ms']} ms | |")
+        print(f"| the same, librdkafka's default linger.ms (5 ms) | {ld['p50_ms']} / {ld['p99_ms']} ms | | |")
     print(
         f"\nfailover, leader SIGKILLed: {results['failover_s_sigkill']} s "
         f"(zookeeper.session.timeout.ms={SESSION_TIMEOUT_MS}); controlled shutdown: "
         f"{results['failover_s_controlled_shutdown']} s"
     )
-    return 0
 
 
 if __name__ == "__main__":

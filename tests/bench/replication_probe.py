@@ -2,6 +2,7 @@
 leader's and each follower's apart, from /proc/<pid>/stat (contention moves wall-clock figures, not these).
 
     .venv/bin/python -m tests.bench.replication_probe [--size 10240] [--mb 200] [--rate 0] [--profile out.txt]
+        [--set KEY=VALUE ...]
 
 A one-partition topic, RF=3, min.insync.replicas=2, is written by librdkafka with acks=all: the partition's leader
 serves the Produce requests and the two followers' Fetches; the two followers only fetch and append, so their CPU
@@ -9,7 +10,8 @@ per MB is what a follower costs per replicated byte. With `--rate N` the records
 records/s (linger.ms=0) and the figure of interest is CPU per record: a follower's cost per round trip.
 `--profile FILE` records the first follower with py-spy (`--threads --gil -f raw`: the samples holding the GIL;
 with `--on-cpu` the samples of threads on a CPU) while the records are written; `--strace FILE` counts its system
-calls instead (`strace -c -f`); with `--leader` both watch the partition's leader instead.
+calls instead (`strace -c -f`); with `--leader` both watch the partition's leader instead. `--set KEY=VALUE`
+(repeatable) sets a broker setting on all three brokers.
 
     .venv/bin/python -m tests.bench.replication_probe --size 1024 --rate 200 --seconds 10 --hops
 
@@ -37,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.bench.cluster_bench import create_topic, partition_leader, produce_all
+from tests.bench.cluster_bench import broker_setting, create_topic, partition_leader, produce_all
 from tests.integration.cluster import KafkaCluster
 from tests.integration.zookeeper import ZooKeeperServer
 
@@ -166,12 +168,20 @@ def main(argv: list[str]) -> int:
         "--on-cpu", action="store_true", help="--profile samples the threads on a CPU (py-spy without --gil)"
     )
     ap.add_argument("--hops", action="store_true", help="the round trip by hop, from the leader's request log")
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        type=broker_setting,
+        metavar="KEY=VALUE",
+        help="a broker setting for all three (repeatable)",
+    )
     args = ap.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="replication-probe-"))
     (work / "zk").mkdir()
     zk = ZooKeeperServer(work / "zk")
     zk.start()
-    cluster = KafkaCluster(work, f"{zk.connect_string}/replication-probe")
+    cluster = KafkaCluster(work, f"{zk.connect_string}/replication-probe", overrides=dict(args.set))
     saved_log4j = os.environ.get("KAFKA_LOG4J_OPTS")
     if args.hops:
         root = Path(__file__).resolve().parents[2]
