@@ -135,7 +135,7 @@ bench: install spark-env
 	$(PY) -m tests.bench.broker_bench --rounds 3 --out .benchmarks/broker_bench.json
 	$(PY) -m tests.bench.perf_tools_bench --rounds 2 --out .benchmarks/perf_tools_bench.json
 	$(PY) -m tests.bench.cluster_bench --out .benchmarks/cluster_bench.json
-	$(PY) -m tests.bench.page_cache_probe
+	$(PY) -m tests.bench.page_cache_probe --out .benchmarks/page_cache_probe.json
 
 clean:
 	rm -rf $(VENV) $(KP_VENV) build *.egg-info

@@ -2,7 +2,7 @@
 1 MB pwrite (as a segment append does; no fsync) into pages the kernel has to find anew, against pages a file
 deleted just before gave back (issue 17).
 
-    .venv/bin/python -m tests.bench.page_cache_probe [--mb 1000] [--dir /tmp]
+    .venv/bin/python -m tests.bench.page_cache_probe [--mb 1000] [--dir /tmp] [--out page_cache_probe.json]
 
 Three writes of --mb each, in a fresh directory under --dir: a first file; the same file name again after the
 first was deleted (its freed pages are at hand); a second file while the first is kept (as a broker keeps its
@@ -41,6 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--mb", type=int, default=1000)
     ap.add_argument("--dir", default=tempfile.gettempdir())
+    ap.add_argument("--out", default="page_cache_probe.json")
     args = ap.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="page-cache-probe-", dir=args.dir))
     try:
@@ -52,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(work, ignore_errors=True)
     for case, figures in results.items():
         print(f"{case:32} {figures['cpu_ms_per_MB']:7.3f} CPU ms/MB {figures['MB_s']:8.1f} MB/s")
-    print(json.dumps(results))
+    Path(args.out).write_text(json.dumps(results, indent=1))
     return 0
 
 
