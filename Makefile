@@ -127,6 +127,7 @@ pytest: install peer-broker spark-env
 test: lint typecheck pytest
 
 bench: install spark-env
+	$(PY) -m tests.bench.page_cache_probe --out .benchmarks/page_cache_probe.json
 	$(PY) -m pytest -q tests/bench --benchmark-enable --benchmark-columns=min,median,mean,ops
 	$(PY) -m tests.bench.txn_bench --out .benchmarks/txn_bench.json
 	$(PY) -m tests.bench.spark_bench --out .benchmarks/spark_bench.json
@@ -135,7 +136,6 @@ bench: install spark-env
 	$(PY) -m tests.bench.broker_bench --rounds 3 --out .benchmarks/broker_bench.json
 	$(PY) -m tests.bench.perf_tools_bench --rounds 2 --out .benchmarks/perf_tools_bench.json
 	$(PY) -m tests.bench.cluster_bench --out .benchmarks/cluster_bench.json
-	$(PY) -m tests.bench.page_cache_probe --out .benchmarks/page_cache_probe.json
 
 clean:
 	rm -rf $(VENV) $(KP_VENV) build *.egg-info

@@ -63,7 +63,6 @@ from pathlib import Path
 from typing import Any
 
 from tests.bench.broker_bench import latency
-from tests.integration.broker import BrokerProcess
 from tests.integration.cluster import KafkaCluster
 from tests.integration.zookeeper import ZooKeeperServer
 
@@ -396,7 +395,7 @@ def busiest_threads(
     return [f"{cpu:.2f} {names.get(tid, tid)}" for cpu, tid in used[:5] if cpu > 0]
 
 
-def throughput_10kb(cluster: KafkaCluster, rounds: int, one_broker: BrokerProcess) -> dict[str, Any]:
+def throughput_10kb(cluster: KafkaCluster, rounds: int, one_broker: KafkaCluster) -> dict[str, Any]:
     """Only the 10 KB acks=all throughput case, with what bounds it: the CPU seconds of each broker and of this
     process (the librdkafka client) over each round, each broker's busiest threads, and the request-time quantiles of
     Produce and FetchFollower requests on each broker (its request-metrics histograms). Each round is followed by
@@ -451,13 +450,12 @@ def throughput_10kb(cluster: KafkaCluster, rounds: int, one_broker: BrokerProces
     return results
 
 
-def start_one_broker(work: Path, zk_connect: str, overrides: dict[str, str]) -> BrokerProcess:
-    """A one-broker cluster in its own chroot beside the three: the reference of the goal "RF=3 acks=all at least
-    0.5x one broker's acks=1", measured in the same run with the same client settings (throughput)."""
-    broker = BrokerProcess(work / "one-broker", f"{zk_connect}/cluster-bench-one-broker", overrides=overrides)
-    broker.work_dir.mkdir(parents=True)
-    broker.start()
-    return broker
+def one_broker_cluster(work: Path, zk_connect: str, overrides: dict[str, str]) -> KafkaCluster:
+    """A one-broker cluster (not started) in its own chroot beside the three: the reference of the goal "RF=3
+    acks=all at least 0.5x one broker's acks=1", measured in the same run with the same client settings (throughput).
+    A KafkaCluster, so that stop() also ends a broker whose start failed."""
+    chroot = f"{zk_connect}/cluster-bench-one-broker"
+    return KafkaCluster(work / "one-broker", chroot, num_brokers=1, overrides=overrides)
 
 
 def python_calls(work: Callable[[], object]) -> int:
@@ -712,7 +710,7 @@ def main(argv: list[str]) -> int:
         f"{zk.connect_string}/cluster-bench",
         overrides={"zookeeper.session.timeout.ms": str(SESSION_TIMEOUT_MS), **settings},
     )
-    one_broker: BrokerProcess | None = None
+    one_broker = one_broker_cluster(work, zk.connect_string, settings)
     if args.probe or args.tput_10kb:
         for broker in cluster.brokers:  # the probe counts the leader's requests on its /metrics
             broker.overrides["metrics.prometheus.port"] = str(free_port())
@@ -720,17 +718,20 @@ def main(argv: list[str]) -> int:
     try:
         cluster.start()
         if args.tput_10kb:
-            one_broker = start_one_broker(work, zk.connect_string, settings)
+            one_broker.start()
             results = throughput_10kb(cluster, args.rounds, one_broker)
         elif args.probe:
             results = probe(cluster, args.py_spy, args.seconds)
         else:
-            results = full_run(cluster, args.rounds, lambda: start_one_broker(work, zk.connect_string, settings))
+            results = full_run(cluster, args.rounds, one_broker)
     finally:
-        if one_broker is not None:
-            one_broker.stop()
-        cluster.stop()
-        zk.stop()
+        try:
+            one_broker.stop()  # stops only what runs: nothing if it was never started
+        finally:
+            try:
+                cluster.stop()
+            finally:
+                zk.stop()
     shutil.rmtree(work, ignore_errors=True)  # kept when the run failed, for the brokers' logs
     Path(args.out).write_text(json.dumps(results, indent=1))
     if not (args.tput_10kb or args.probe):
@@ -738,9 +739,9 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def full_run(cluster: KafkaCluster, rounds: int, start_one_broker: Callable[[], BrokerProcess]) -> dict[str, Any]:
-    """Every case of the module notes, in the order that keeps them apart; `start_one_broker` starts the one-broker
-    reference of the throughput rows, stopped before the failovers."""
+def full_run(cluster: KafkaCluster, rounds: int, one_broker: KafkaCluster) -> dict[str, Any]:
+    """Every case of the module notes, in the order that keeps them apart; `one_broker` is the one-broker reference
+    of the throughput rows, started for them and stopped before the failovers."""
     results: dict[str, Any] = {}
     # Latency first: an acks=1 throughput run leaves the followers replicating its backlog for a while after it
     # ends, and an acks=all write waits for them (measured: 200/s p50 288 ms right after the 10 KB acks=1 runs).
@@ -764,8 +765,8 @@ def full_run(cluster: KafkaCluster, rounds: int, start_one_broker: Callable[[], 
             linger_ms=None,
         )
         print(key, results[key], flush=True)
-    one_broker = start_one_broker()
     try:
+        one_broker.start()
         for name, msgs, size in (("100B", 100_000, 100), ("10KB", 10_000, 10_240)):
             keys = [f"produce_MB_s_{name}_acks_all", f"produce_MB_s_{name}_acks_1", f"produce_MB_s_{name}_one_broker"]
             for _ in range(rounds):  # the three cases alternate, so the machine's swings fall on all of them alike

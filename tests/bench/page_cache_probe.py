@@ -7,7 +7,9 @@ deleted just before gave back (issue 17).
 Three writes of --mb each, in a fresh directory under --dir: a first file; the same file name again after the
 first was deleted (its freed pages are at hand); a second file while the first is kept (as a broker keeps its
 segments). Each prints the CPU ms/MB of this process (user + system, what a broker's handler pays inside its
-append) and the MB/s. On a guest whose memory host and kernel take back (this VM runs DAMON with the pageout action
+append) and the MB/s. The figures depend on what ran just before: after a run that deleted files (a benchmark's
+brokers and their segments), freed pages are still at hand for a while and all three cases read alike, so `make
+bench` runs this first. On a guest whose memory host and kernel take back (this VM runs DAMON with the pageout action
 and virtio-balloon) the kept-file case costs about ten times the reused one: RF=3 writes every MB three times,
 so this, not the broker's Python, sets much of the replicated throughput here.
 """
@@ -24,7 +26,7 @@ from pathlib import Path
 
 
 def write_mb(path: Path, mb: int) -> dict[str, float]:
-    """Appends `mb` MB to `path` in 1 MB pwrites; its CPU ms/MB and MB/s."""
+    """Appends `mb` MiB to `path` in 1 MiB pwrites; its CPU ms per MB and MB/s (decimal MB, as the benches' MB/s)."""
     chunk = os.urandom(1 << 20)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     try:
@@ -34,7 +36,8 @@ def write_mb(path: Path, mb: int) -> dict[str, float]:
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     finally:
         os.close(fd)
-    return {"cpu_ms_per_MB": round(cpu * 1000 / mb, 3), "MB_s": round(mb * 1.048576 / wall, 1)}
+    megabytes = mb * 1.048576
+    return {"cpu_ms_per_MB": round(cpu * 1000 / megabytes, 3), "MB_s": round(megabytes / wall, 1)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(work, ignore_errors=True)
     for case, figures in results.items():
         print(f"{case:32} {figures['cpu_ms_per_MB']:7.3f} CPU ms/MB {figures['MB_s']:8.1f} MB/s")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(results, indent=1))
     return 0
 
