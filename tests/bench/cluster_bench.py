@@ -77,6 +77,18 @@ def broker_setting(text: str) -> tuple[str, str]:
     return key, value
 
 
+def add_set_argument(ap: argparse.ArgumentParser, which: str) -> None:
+    """The benches' repeatable `--set KEY=VALUE`: broker settings (args.set, a list of pairs) for `which` brokers."""
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        type=broker_setting,
+        metavar="KEY=VALUE",
+        help=f"a broker setting for {which} (repeatable)",
+    )
+
+
 def create_topic(bootstrap: str, topic: str, partitions: int = 3, replication_factor: int = 3) -> None:
     """A topic with `replication_factor` replicas per partition, min.insync.replicas=2 when it has more than one."""
     from confluent_kafka.admin import AdminClient, NewTopic
@@ -685,14 +697,7 @@ def main(argv: list[str]) -> int:
         action="store_true",
         help="only the 10 KB acks=all throughput case (--rounds of them), with each process's CPU and request times",
     )
-    ap.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        type=broker_setting,
-        metavar="KEY=VALUE",
-        help="a broker setting for every broker, the one-broker reference's too (repeatable)",
-    )
+    add_set_argument(ap, "every broker, the one-broker reference's too")
     args = ap.parse_args(argv)
     if args.leader_path:
         print(json.dumps(leader_path(args.leader_path)))

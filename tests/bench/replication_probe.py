@@ -39,7 +39,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.bench.cluster_bench import broker_setting, create_topic, partition_leader, produce_all
+from tests.bench.cluster_bench import add_set_argument, create_topic, partition_leader, produce_all
 from tests.integration.cluster import KafkaCluster
 from tests.integration.zookeeper import ZooKeeperServer
 
@@ -168,14 +168,7 @@ def main(argv: list[str]) -> int:
         "--on-cpu", action="store_true", help="--profile samples the threads on a CPU (py-spy without --gil)"
     )
     ap.add_argument("--hops", action="store_true", help="the round trip by hop, from the leader's request log")
-    ap.add_argument(
-        "--set",
-        action="append",
-        default=[],
-        type=broker_setting,
-        metavar="KEY=VALUE",
-        help="a broker setting for all three (repeatable)",
-    )
+    add_set_argument(ap, "all three")
     args = ap.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="replication-probe-"))
     (work / "zk").mkdir()
