@@ -10,7 +10,7 @@ segments). Each prints the CPU ms/MB of this process (user + system, what a brok
 append) and the MB/s. The figures depend on what ran just before: after a run that deleted files (a benchmark's
 brokers and their segments), freed pages are still at hand for a while and all three cases read alike, so `make
 bench` runs this first. On a guest whose memory host and kernel take back (this VM runs DAMON with the pageout action
-and virtio-balloon) the kept-file case costs about ten times the reused one: RF=3 writes every MB three times,
+and virtio-balloon) the kept-file case costs ten to fifteen times the reused one: RF=3 writes every MB three times,
 so this, not the broker's Python, sets much of the replicated throughput here.
 """
 
