@@ -70,10 +70,11 @@ SESSION_TIMEOUT_MS = 6000
 
 
 def broker_setting(text: str) -> tuple[str, str]:
-    """A `--set KEY=VALUE` argument as (key, value)."""
-    key, sep, value = text.partition("=")
-    if not sep or not key:
-        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    """A `--set KEY=VALUE` argument as (key, value), parsed as Kafka's tools parse their `key=value` arguments (a
+    ValueError, which argparse reports, when the value is missing)."""
+    from kafka.utils.command_line_utils import parse_key_value_args
+
+    ((key, value),) = parse_key_value_args([text], accept_missing_value=False).items()
     return key, value
 
 
