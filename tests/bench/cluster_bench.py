@@ -69,9 +69,10 @@ from tests.integration.zookeeper import ZooKeeperServer
 SESSION_TIMEOUT_MS = 6000
 
 
-def broker_setting(text: str) -> tuple[str, str]:
-    """A `--set KEY=VALUE` argument as (key, value), parsed as Kafka's tools parse their `key=value` arguments (a
-    ValueError, which argparse reports, when the value is missing)."""
+def key_value_argument(text: str) -> tuple[str, str]:
+    """A `KEY=VALUE` argument (the benches' `--set`, consume_probe's `--consumer-set`) as (key, value), parsed as
+    Kafka's tools parse their `key=value` arguments (a ValueError, which argparse reports, when the value is
+    missing)."""
     from kafka.utils.command_line_utils import parse_key_value_args
 
     ((key, value),) = parse_key_value_args([text], accept_missing_value=False).items()
@@ -84,7 +85,7 @@ def add_set_argument(ap: argparse.ArgumentParser, which: str) -> None:
         "--set",
         action="append",
         default=[],
-        type=broker_setting,
+        type=key_value_argument,
         metavar="KEY=VALUE",
         help=f"a broker setting for {which} (repeatable)",
     )
