@@ -133,7 +133,7 @@ bench: install spark-env
 	$(PY) -m tests.bench.spark_bench --out .benchmarks/spark_bench.json
 	$(PY) -m tests.bench.metrics_cost_bench --out .benchmarks/metrics_cost_bench.json
 	$(PY) -m tests.bench.broker_footprint --out .benchmarks/broker_footprint.json
-	$(PY) -m tests.bench.broker_bench --rounds 3 --out .benchmarks/broker_bench.json
+	$(PY) -m tests.bench.broker_bench --rounds 5 --out .benchmarks/broker_bench.json
 	$(PY) -m tests.bench.perf_tools_bench --rounds 2 --out .benchmarks/perf_tools_bench.json
 	$(PY) -m tests.bench.cluster_bench --out .benchmarks/cluster_bench.json
 

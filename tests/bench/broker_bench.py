@@ -131,8 +131,14 @@ def latency(
     if linger_ms is not None:
         config["linger.ms"] = linger_ms
     producer = Producer(config)
-    samples: list[float] = []
     payload = b"x" * size
+    # One record first, not timed: the records of the first tens of ms would otherwise wait for the new producer's
+    # metadata and connection to the leader (at 1,000/s on three brokers, the first 30-80 records took 12-40 ms
+    # each: most of a 5 s run's slowest 1%).
+    producer.produce(topic, payload, partition=0)
+    if producer.flush(30):
+        raise RuntimeError(f"the untimed first record to {topic} was not acknowledged within 30 s")
+    samples: list[float] = []
     start = time.perf_counter()
     n = int(rate * seconds)
     for i in range(n):
@@ -150,6 +156,11 @@ def latency(
         "p50_ms": round(samples[len(samples) // 2] * 1000, 2),
         "p99_ms": round(samples[int(len(samples) * 0.99)] * 1000, 2),
     }
+
+
+def consume_seconds(r: dict[str, Any]) -> float:
+    """How long a perf_clients.py round took to consume its records, from its figures."""
+    return float(r["consumed"] * r["size"] / 1e6 / r["consume_MB_s"]) if r["consume_MB_s"] else float("inf")
 
 
 def rss_kb(pid: int) -> int:
@@ -232,6 +243,16 @@ def main(argv: list[str]) -> int:
         for key, what in (("produce_MB_s", "produce MB/s"), ("consume_MB_s", "consume MB/s")):
             o, t = med("ours", case, key), med(peer_name, case, key)
             print(f"| {case} {what} | {o} | {t} | {o / t:.2f} |")
+    # A consume round of 1 s or more held one of librdkafka's fetch backoffs (fetch.queue.backoff.ms, 1,000 ms: the
+    # client's queue was full); unpaused, these rounds take 0.2-0.6 s. `python -m tests.bench.consume_probe` times
+    # the backoffs themselves.
+    for case in ("100B", "10KB"):
+        paused = {who: sum(1 for r in results[who][case] if consume_seconds(r) >= 1.0) for who in ("ours", peer_name)}
+        rounds = len(results["ours"][case])
+        print(
+            f"| {case} consume rounds of 1 s or more (a client fetch backoff) | {paused['ours']} of {rounds} | "
+            f"{paused[peer_name]} of {rounds} | |"
+        )
     lo, lt = results["ours"]["latency_acks1_1KB_1000_per_s"], results[peer_name]["latency_acks1_1KB_1000_per_s"]
     print(
         f"| produce latency p50 / p99 (acks=1, 1 KB, 1000/s) | {lo['p50_ms']} / {lo['p99_ms']} ms | "
