@@ -1,26 +1,33 @@
-"""Where a librdkafka consume round's time goes, against our broker and Tansu alternately: the records are produced
-as ../shared/bench/perf_clients.py produces them (3 partitions, acks=1), then read back by a librdkafka consumer
-with perf_clients' settings, timing each `consume(num_messages=10000)` call (issue 17).
+"""Where a librdkafka consume round's time goes, against our broker and Tansu alternately (issue 17). Each round is
+a fresh process, as ../shared/bench/perf_clients.py is in broker_bench: it produces as perf_clients.py does (3
+partitions, acks=1, its producer settings, a delivery callback and a poll every 10,000 records), then reads the
+records back with perf_clients' consumer settings in `consume(num_messages=10000)` calls, each one timed.
 
     .venv/bin/python -m tests.bench.consume_probe [--rounds 6] [--msgs 200000] [--size 100]
-        [--consumer-set KEY=VALUE ...] [--out consume_probe.json]
+        [--consumer-set KEY=VALUE ...] [--destroy-producer] [--out consume_probe.json]
 
-For each round it prints the time from the assignment to the first batch, the whole round's time and MB/s, the
-waits of 0.3 s or more between two batches, and this process's (the client's) CPU and minor page faults per MB
-read. Such a wait is librdkafka's fetch backoff: once a response leaves more queued than `queued.min.messages`
-(100,000 records per partition) or `queued.max.messages.kbytes` (64 MB) allow, the client fetches nothing for
-`fetch.queue.backoff.ms` (1,000 ms). `--consumer-set fetch.queue.backoff.ms=10` shortens that wait, which shows
-what each broker serves when the client does not stop fetching. Medians and their ratio (ours / Tansu) end the
-output.
+For each round it prints the time from the assignment to the first batch, the whole round's time and MB/s, the waits
+of 0.3 s or more between two batches, the client's CPU and minor page faults per MB read, and how many times
+librdkafka backed off its fetches because its queue was full: it logs "Fetch backoff for ...: Local: Queue full"
+(counted from its `fetch` debug log) once the records queued for the consumer are over `queued.min.messages`
+(100,000, all partitions together) or `queued.max.messages.kbytes` (64 MB), and then fetches nothing for
+`fetch.queue.backoff.ms` (1,000 ms). A backoff delays the round only when the client still needed a fetch: the
+summary counts the rounds with a backoff logged and a wait of 0.8 s or more between two batches. `--consumer-set
+fetch.queue.backoff.ms=10` shortens that wait, which shows what each broker serves when the client does not stop
+fetching. `--destroy-producer` destroys the producer before the consume, where perf_clients.py keeps its own alive.
+Medians and their ratio (ours / Tansu) end the output.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
+import logging
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -33,13 +40,27 @@ from tests.bench.cluster_bench import key_value_argument
 from tests.integration.broker import ROOT, BrokerProcess
 from tests.integration.zookeeper import ZooKeeperServer
 
-BACKOFF_GAP_S = 0.3  # a wait between batches this long is the client's fetch backoff, not the transfer
+BATCH = 10_000  # records per consume() call, as perf_clients.py asks for
+LONG_WAIT_S = 0.3  # a wait between two batches listed in the output
+BACKOFF_WAIT_S = 0.8  # such a wait, after a queue-full backoff was logged, is the backoff (measured: 0.85-1.09 s)
+
+
+class _QueueFullBackoffs(logging.Handler):
+    """Counts librdkafka's log lines of a fetch backoff because the consumer's queue was full."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if "Fetch backoff for" in message and "Queue full" in message:
+            self.count += 1
 
 
 def produce(bootstrap: str, msgs: int, size: int) -> tuple[str, Any]:
-    """A new 3-partition topic holding `msgs` records of `size` bytes, written with perf_clients.py's producer
-    settings; returns its name and the producer, which the caller keeps until the records are read back, as
-    perf_clients.py keeps its own (see main)."""
+    """A new 3-partition topic holding `msgs` records of `size` bytes, written as perf_clients.py writes them;
+    returns its name and the producer."""
     from confluent_kafka import Producer
     from confluent_kafka.admin import AdminClient, NewTopic
 
@@ -59,16 +80,25 @@ def produce(bootstrap: str, msgs: int, size: int) -> tuple[str, Any]:
             "message.max.bytes": 10_000_000,
         }
     )
+    errors = 0
+
+    def on_delivery(err: Any, _msg: Any) -> None:
+        nonlocal errors
+        if err is not None:
+            errors += 1
+
     payload = b"x" * size
-    for _ in range(msgs):
+    for i in range(msgs):
         while True:
             try:
-                producer.produce(topic, payload)
+                producer.produce(topic, payload, callback=on_delivery)
                 break
             except BufferError:
                 producer.poll(0.01)
-    if producer.flush(120):
-        raise RuntimeError(f"records of {topic} left unsent")
+        if i % 10000 == 0:
+            producer.poll(0)
+    if producer.flush(120) or errors:
+        raise RuntimeError(f"records of {topic} not delivered: {errors} failed")
     return topic, producer
 
 
@@ -76,6 +106,11 @@ def consume(bootstrap: str, topic: str, msgs: int, size: int, settings: dict[str
     """Reads the topic back as perf_clients.py does, timing each batch from the assignment."""
     from confluent_kafka import Consumer, TopicPartition
 
+    backoffs = _QueueFullBackoffs()
+    log = logging.getLogger(f"consume-probe.{topic}")
+    log.addHandler(backoffs)
+    log.setLevel(logging.DEBUG)
+    log.propagate = False
     config: dict[str, Any] = {
         "bootstrap.servers": bootstrap,
         "group.id": f"consume-probe-{uuid.uuid4().hex[:6]}",
@@ -83,6 +118,8 @@ def consume(bootstrap: str, topic: str, msgs: int, size: int, settings: dict[str
         "auto.offset.reset": "earliest",
         "fetch.max.bytes": 52428800,
         "max.partition.fetch.bytes": 10485760,
+        "debug": "fetch",
+        "logger": log,
         **settings,
     }
     consumer = Consumer(config)
@@ -93,15 +130,15 @@ def consume(bootstrap: str, topic: str, msgs: int, size: int, settings: dict[str
         start = time.perf_counter()
         last = start
         first: float | None = None
-        gaps: list[float] = []
+        waits: list[float] = []
         while got < msgs and time.perf_counter() < start + 120:
-            batch = consumer.consume(num_messages=10000, timeout=1.0)
+            batch = consumer.consume(num_messages=min(BATCH, msgs - got), timeout=1.0)
             now = time.perf_counter()
             if batch:
                 if first is None:
                     first = now - start
-                elif now - last >= BACKOFF_GAP_S:
-                    gaps.append(round(now - last, 2))
+                elif now - last >= LONG_WAIT_S:
+                    waits.append(round(now - last, 2))
                 last = now
             got += sum(1 for m in batch if m.error() is None)
         seconds = time.perf_counter() - start
@@ -115,11 +152,29 @@ def consume(bootstrap: str, topic: str, msgs: int, size: int, settings: dict[str
         "first_batch_s": round(first or 0.0, 3),
         "seconds": round(seconds, 3),
         "MB_s": round(mb / seconds, 1),
-        "backoff_gaps_s": gaps,
+        "waits_s": waits,
+        "queue_full_backoffs": backoffs.count,
         "client_user_ms_per_MB": round((after.ru_utime - before.ru_utime) * 1000 / mb, 2),
         "client_sys_ms_per_MB": round((after.ru_stime - before.ru_stime) * 1000 / mb, 2),
         "client_page_faults_per_MB": round((after.ru_minflt - before.ru_minflt) / mb),
     }
+
+
+def delayed_by_backoff(r: dict[str, Any]) -> bool:
+    """Whether a round's figures show a fetch backoff that delayed it: one logged, and a long wait between batches."""
+    return bool(r["queue_full_backoffs"]) and any(w >= BACKOFF_WAIT_S for w in r["waits_s"])
+
+
+def one_round(bootstrap: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Produce, then consume, in this process. The producer lives through the consume, as perf_clients.py's does,
+    unless `--destroy-producer`."""
+    topic, producer = produce(bootstrap, args.msgs, args.size)
+    kept_alive = None if args.destroy_producer else producer
+    del producer  # with --destroy-producer its last reference: librdkafka's instance is destroyed here
+    gc.collect()
+    result = consume(bootstrap, topic, args.msgs, args.size, dict(args.consumer_set))
+    del kept_alive
+    return result
 
 
 def main(argv: list[str]) -> int:
@@ -135,9 +190,13 @@ def main(argv: list[str]) -> int:
         metavar="KEY=VALUE",
         help="a librdkafka consumer setting (repeatable), e.g. fetch.queue.backoff.ms=10",
     )
+    ap.add_argument("--destroy-producer", action="store_true", help="destroy the producer before the consume")
     ap.add_argument("--out", default="consume_probe.json")
+    ap.add_argument("--round", metavar="BOOTSTRAP", help=argparse.SUPPRESS)  # one round in this process
     args = ap.parse_args(argv)
-    settings: dict[str, str] = dict(args.consumer_set)
+    if args.round:
+        print(json.dumps(one_round(args.round, args)))
+        return 0
     work = Path(tempfile.mkdtemp(prefix="consume-probe-"))
     (work / "zk").mkdir()
     (work / "ours").mkdir()
@@ -153,13 +212,16 @@ def main(argv: list[str]) -> int:
         bootstraps = {"ours": broker.bootstrap, "tansu": tansu.bootstrap}
         for _ in range(args.rounds):
             for who, bootstrap in bootstraps.items():
-                # The producer lives through the consume, as in perf_clients.py. Destroyed first, its memory goes
-                # back to the OS, and the consumer's copies fault in new pages instead (client page faults per MB
-                # read 410-430 against 140-180, on 2026-11-29 at 10 KB): the client then empties its queue slowly
-                # enough that librdkafka's fetch backoff fell in 5 of 6 rounds against ours, none kept alive.
-                topic, producer = produce(bootstrap, args.msgs, args.size)
-                r = consume(bootstrap, topic, args.msgs, args.size, settings)
-                del producer
+                out = subprocess.run(
+                    [sys.executable, "-m", "tests.bench.consume_probe", *argv, "--round", bootstrap],
+                    capture_output=True,
+                    text=True,
+                    timeout=600,
+                    cwd=ROOT,
+                )
+                if out.returncode != 0:
+                    raise RuntimeError(out.stderr[-2000:])
+                r = json.loads(out.stdout.strip().splitlines()[-1])
                 results[who].append(r)
                 print(who, r, flush=True)
     finally:
@@ -173,16 +235,26 @@ def main(argv: list[str]) -> int:
             finally:
                 zk.stop()
     shutil.rmtree(work, ignore_errors=True)  # kept when the run failed, for the broker's logs
+    settings = dict(args.consumer_set)
     Path(args.out).write_text(json.dumps({"settings": settings, **results}, indent=1))
     client = ", ".join(f"{k}={v}" for k, v in settings.items()) or "perf_clients.py's settings"
+    if args.destroy_producer:
+        client += ", producer destroyed first"
     print(f"\n| {args.msgs} x {args.size} B, {client} | ours | Tansu | ours / Tansu |")
     print("|---|---|---|---|")
-    for key, what in (("MB_s", "MB/s"), ("first_batch_s", "first batch, s")):
+    for key, what in (
+        ("MB_s", "MB/s"),
+        ("first_batch_s", "first batch, s"),
+        ("client_page_faults_per_MB", "client page faults per MB"),
+    ):
         o = round(statistics.median(r[key] for r in results["ours"]), 3)
         t = round(statistics.median(r[key] for r in results["tansu"]), 3)
         print(f"| {what} (median) | {o} | {t} | {o / t:.2f} |")
-    paused = {who: sum(1 for r in rs if r["backoff_gaps_s"]) for who, rs in results.items()}
-    print(f"| rounds with a fetch backoff | {paused['ours']} of {args.rounds} | {paused['tansu']} of {args.rounds} | |")
+    paused = {who: sum(1 for r in rs if delayed_by_backoff(r)) for who, rs in results.items()}
+    print(
+        f"| rounds delayed by a queue-full fetch backoff | {paused['ours']} of {args.rounds} | {paused['tansu']} of "
+        f"{args.rounds} | |"
+    )
     return 0
 
 
