@@ -237,7 +237,7 @@ def main(argv: list[str]) -> int:
     Path(args.out).write_text(json.dumps(results, indent=1))
 
     def med(who: str, case: str, key: str) -> float:
-        return float(statistics.median(r[key] for r in results[who][case]))
+        return round(float(statistics.median(r[key] for r in results[who][case])), 1)
 
     label = "baseline" if baseline_tree else "Tansu"
     print(f"\n| case | ours | {label} | ours / {label} |\n|---|---|---|---|")
