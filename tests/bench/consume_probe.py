@@ -37,7 +37,13 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from tests.bench.broker_bench import Tansu, tansu_binary
+from tests.bench.broker_bench import (
+    PERF_CLIENTS_CONSUMER,
+    PERF_CLIENTS_PRODUCER,
+    Tansu,
+    perf_clients_topic,
+    tansu_binary,
+)
 from tests.bench.cluster_bench import key_value_argument
 from tests.integration.broker import ROOT, BrokerProcess
 from tests.integration.zookeeper import ZooKeeperServer
@@ -66,24 +72,9 @@ def produce(bootstrap: str, msgs: int, size: int) -> tuple[str, Any]:
     """A new 3-partition topic holding `msgs` records of `size` bytes, written as perf_clients.py writes them;
     returns its name and the producer."""
     from confluent_kafka import Producer
-    from confluent_kafka.admin import AdminClient, NewTopic
 
-    topic = f"consume-probe-{uuid.uuid4().hex[:8]}"
-    admin = AdminClient({"bootstrap.servers": bootstrap})
-    for future in admin.create_topics([NewTopic(topic, num_partitions=3, replication_factor=1)]).values():
-        future.result(30)
-    time.sleep(0.5)  # as perf_clients.py waits
-    producer = Producer(
-        {
-            "bootstrap.servers": bootstrap,
-            "acks": "1",
-            "linger.ms": 5,
-            "batch.size": 1 << 20,
-            "queue.buffering.max.messages": 1_000_000,
-            "queue.buffering.max.kbytes": 1_048_576,
-            "message.max.bytes": 10_000_000,
-        }
-    )
+    topic = perf_clients_topic(bootstrap, "consume-probe")
+    producer = Producer({"bootstrap.servers": bootstrap, **PERF_CLIENTS_PRODUCER})
     errors = 0
 
     def on_delivery(err: Any, _msg: Any) -> None:
@@ -118,10 +109,7 @@ def consume(bootstrap: str, topic: str, msgs: int, size: int, settings: dict[str
     config: dict[str, Any] = {
         "bootstrap.servers": bootstrap,
         "group.id": f"consume-probe-{uuid.uuid4().hex[:6]}",
-        "enable.auto.commit": False,
-        "auto.offset.reset": "earliest",
-        "fetch.max.bytes": 52428800,
-        "max.partition.fetch.bytes": 10485760,
+        **PERF_CLIENTS_CONSUMER,
         "debug": "fetch",
         "logger": log,
         **settings,

@@ -94,24 +94,11 @@ def context_switches(pid: int) -> int:
 def produce_then_consume(bootstrap: str, pid: int, msgs: int, size: int = 100) -> dict[str, float]:
     """perf_clients.py's workload with the broker's CPU measured around each phase."""
     from confluent_kafka import Consumer, Producer, TopicPartition
-    from confluent_kafka.admin import AdminClient, NewTopic
 
-    topic = f"gil-{uuid.uuid4().hex[:8]}"
-    admin = AdminClient({"bootstrap.servers": bootstrap})
-    for f in admin.create_topics([NewTopic(topic, num_partitions=3, replication_factor=1)]).values():
-        f.result(30)
-    time.sleep(0.5)
-    producer = Producer(
-        {
-            "bootstrap.servers": bootstrap,
-            "acks": "1",
-            "linger.ms": 5,
-            "batch.size": 1 << 20,
-            "queue.buffering.max.messages": 1_000_000,
-            "queue.buffering.max.kbytes": 1_048_576,
-            "message.max.bytes": 10_000_000,
-        }
-    )
+    from tests.bench.broker_bench import PERF_CLIENTS_CONSUMER, PERF_CLIENTS_PRODUCER, perf_clients_topic
+
+    topic = perf_clients_topic(bootstrap, "gil")
+    producer = Producer({"bootstrap.servers": bootstrap, **PERF_CLIENTS_PRODUCER})
     producer.list_topics(topic, timeout=10)
     payload = b"x" * size
     cpu0, t0 = cpu_seconds(pid), time.perf_counter()
@@ -127,14 +114,7 @@ def produce_then_consume(bootstrap: str, pid: int, msgs: int, size: int = 100) -
     producer.flush(120)
     t1, cpu1 = time.perf_counter(), cpu_seconds(pid)
     consumer = Consumer(
-        {
-            "bootstrap.servers": bootstrap,
-            "group.id": "gil-" + uuid.uuid4().hex[:6],
-            "enable.auto.commit": False,
-            "auto.offset.reset": "earliest",
-            "fetch.max.bytes": 52428800,
-            "max.partition.fetch.bytes": 10485760,
-        }
+        {"bootstrap.servers": bootstrap, "group.id": "gil-" + uuid.uuid4().hex[:6], **PERF_CLIENTS_CONSUMER}
     )
     cpu2, t2 = cpu_seconds(pid), time.perf_counter()
     consumer.assign([TopicPartition(topic, p, 0) for p in range(3)])
