@@ -158,20 +158,15 @@ def consume(bootstrap: str, topic: str, msgs: int, size: int, settings: dict[str
     }
 
 
-def delayed_by_backoff(r: dict[str, Any]) -> bool:
-    """Whether a fetch backoff delayed the round: a long wait between two batches, ended soon after a backoff."""
-    return bool(r["backoff_waits_s"])
-
-
 def one_round(bootstrap: str, args: argparse.Namespace) -> dict[str, Any]:
     """Produce, then consume, in this process. The producer lives through the consume, as perf_clients.py's does,
     unless `--destroy-producer`."""
     topic, producer = produce(bootstrap, args.msgs, args.size)
-    kept_alive = None if args.destroy_producer else producer
-    del producer  # with --destroy-producer its last reference: librdkafka's instance is destroyed here
-    gc.collect()
+    if args.destroy_producer:
+        producer = None  # its last reference: librdkafka's instance is destroyed here
+        gc.collect()
     result = consume(bootstrap, topic, args.msgs, args.size, dict(args.consumer_set))
-    del kept_alive
+    del producer  # otherwise kept alive through the consume, as perf_clients.py keeps its own
     return result
 
 
@@ -254,7 +249,7 @@ def main(argv: list[str]) -> int:
         o = round(statistics.median(r[key] for r in results["ours"]), 3)
         t = round(statistics.median(r[key] for r in results["tansu"]), 3)
         print(f"| {what} (median) | {o} | {t} | {o / t:.2f} |")
-    paused = {who: sum(1 for r in rs if delayed_by_backoff(r)) for who, rs in results.items()}
+    paused = {who: sum(1 for r in rs if r["backoff_waits_s"]) for who, rs in results.items()}
     print(
         f"| rounds delayed by a queue-full fetch backoff | {paused['ours']} of {args.rounds} | {paused['tansu']} of "
         f"{args.rounds} | |"
