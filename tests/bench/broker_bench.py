@@ -28,6 +28,7 @@ import time
 import uuid
 import zipfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -112,8 +113,12 @@ class Tansu:
                 socket.create_connection(("127.0.0.1", self.port), 1).close()
                 return
             except OSError:
+                if self.process.poll() is not None:
+                    break
                 time.sleep(0.1)
-        raise RuntimeError("tansu did not start")
+        self.process.kill()
+        self.process.wait(10)
+        raise RuntimeError(f"tansu did not start listening on {self.port} (exit status {self.process.returncode})")
 
     @property
     def bootstrap(self) -> str:
@@ -171,6 +176,10 @@ def latency(
     if producer.flush(30) or first_error != [None]:
         raise RuntimeError(f"the untimed first record to {topic} was not acknowledged: {first_error}")
     samples: list[float] = []
+
+    def on_delivery(sent: float, _err: Any, _msg: Any) -> None:
+        samples.append(time.perf_counter() - sent)
+
     start = time.perf_counter()
     n = int(rate * seconds)
     for i in range(n):
@@ -178,9 +187,7 @@ def latency(
         while time.perf_counter() < due:
             producer.poll(0.0005)
         sent = time.perf_counter()
-        producer.produce(
-            topic, payload, partition=0, on_delivery=lambda e, m, s=sent: samples.append(time.perf_counter() - s)
-        )
+        producer.produce(topic, payload, partition=0, on_delivery=partial(on_delivery, sent))
         producer.poll(0)
     producer.flush(30)
     samples.sort()
@@ -232,12 +239,12 @@ def main(argv: list[str]) -> int:
     try:
         # Our broker (and the baseline's) with its start-to-ready time and idle RSS.
         bootstraps: dict[str, str] = {}
-        for who, tree in (("ours", ROOT), (peer_name, baseline_tree)):
-            if tree is None:
+        for who, checkout in (("ours", ROOT), (peer_name, baseline_tree)):
+            if checkout is None:
                 continue
             t0 = time.monotonic()
             (work / who).mkdir()
-            broker = BrokerProcess(work / who, f"{zk.connect_string}/bench-{who}", root=tree)
+            broker = BrokerProcess(work / who, f"{zk.connect_string}/bench-{who}", root=checkout)
             brokers.append(broker)
             broker.start()
             results[who]["start_to_ready_s"] = round(time.monotonic() - t0, 2)

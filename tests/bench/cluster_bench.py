@@ -25,10 +25,12 @@ throughput case; `--py-spy DIR` records the leader's threads (raw folded stacks)
     .venv/bin/python -m tests.bench.cluster_bench --tput-10kb [--rounds 3]
 
 runs only the 10 KB acks=all throughput case, each round on a new topic and followed by the one-broker acks=1
-reference, and prints per round the MB/s, the CPU
-seconds of each broker and of this process (the librdkafka client), each broker's busiest threads and the p50/p99
-of its Produce and FetchFollower request times (from /metrics): what bounds the case. Every throughput run starts
-timing after one acknowledged acks=all write to each partition of its new topic (see throughput).
+reference, and prints per round the MB/s, the CPU seconds of each broker and of this process (the librdkafka
+client) over the timed writes, each broker's busiest threads and the p50/p99 of its Produce and FetchFollower
+request times (from /metrics): what bounds the case. It also prints the CPU ms per MB of the cluster and of the one
+broker with its client: where both keep the two cores busy, their ratio bounds the ratio of the throughputs. Every
+throughput run starts timing after one acknowledged acks=all write to each partition of its new topic (see
+throughput).
 
     .venv/bin/python -m tests.bench.cluster_bench --leader-path 2000
 
@@ -134,8 +136,16 @@ def warm_up(bootstrap: str, topic: str, partitions: int) -> None:
         raise RuntimeError(f"the warm-up writes to {topic} were not acknowledged within 60 s")
 
 
-def throughput(bootstrap: str, acks: str, msgs: int, size: int, replication_factor: int = 3) -> float:
-    """Produce MB/s of `msgs` records of `size` bytes to a fresh 3-partition topic, until all are acknowledged."""
+def throughput(
+    bootstrap: str,
+    acks: str,
+    msgs: int,
+    size: int,
+    replication_factor: int = 3,
+    on_timing: Callable[[], object] | None = None,
+) -> float:
+    """Produce MB/s of `msgs` records of `size` bytes to a fresh 3-partition topic, until all are acknowledged.
+    `on_timing`, when given, is called right before the timed writes start and right after they end."""
     from confluent_kafka import Producer
 
     topic = f"tput-{acks}-{size}-{time.monotonic_ns()}"
@@ -158,7 +168,11 @@ def throughput(bootstrap: str, acks: str, msgs: int, size: int, replication_fact
             "queue.buffering.max.kbytes": 1_048_576,
         }
     )
+    if on_timing is not None:
+        on_timing()
     elapsed = produce_all(producer, topic, msgs, size)
+    if on_timing is not None:
+        on_timing()
     return round(msgs * size / elapsed / 1e6, 2)
 
 
@@ -409,29 +423,56 @@ def busiest_threads(
     return [f"{cpu:.2f} {names.get(tid, tid)}" for cpu, tid in used[:5] if cpu > 0]
 
 
+class TimedCpu:
+    """Called by throughput() right before and right after its timed writes: the CPU seconds of a cluster's brokers
+    (with their threads) and of this process (the librdkafka client) over those writes alone, without the topic's
+    creation and warm-up write."""
+
+    def __init__(self, cluster: KafkaCluster) -> None:
+        self.cluster = cluster
+        self.marks: list[tuple[dict[int, float], float, dict[int, dict[int, tuple[float, float]]]]] = []
+
+    def __call__(self) -> None:
+        import resource
+
+        from tests.bench.replication_probe import thread_cpu_seconds
+
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        threads = {b.broker_id: thread_cpu_seconds(b.pid) for b in self.cluster.brokers}
+        self.marks.append((cpu_snapshot(self.cluster), usage.ru_utime + usage.ru_stime, threads))
+
+    def brokers(self) -> dict[int, float]:
+        (before, _, _), (after, _, _) = self.marks
+        return {i: after[i] - before[i] for i in after}
+
+    def client(self) -> float:
+        (_, before, _), (_, after, _) = self.marks
+        return after - before
+
+    def ms_per_mb(self, mb: float) -> dict[str, float]:
+        return {
+            "brokers": round(sum(self.brokers().values()) * 1000 / mb, 2),
+            "client": round(self.client() * 1000 / mb, 2),
+        }
+
+
 def throughput_10kb(cluster: KafkaCluster, rounds: int, one_broker: KafkaCluster) -> dict[str, Any]:
     """Only the 10 KB acks=all throughput case, with what bounds it: the CPU seconds of each broker and of this
-    process (the librdkafka client) over each round, each broker's busiest threads, and the request-time quantiles of
-    Produce and FetchFollower requests on each broker (its request-metrics histograms). Each round is followed by
-    the same writes with acks=1 to `one_broker` (a one-broker cluster), the goal's reference."""
-    import resource
-
-    from tests.bench.replication_probe import thread_cpu_seconds, thread_names
+    process (the librdkafka client) over each round's timed writes, each broker's busiest threads, and the
+    request-time quantiles of Produce and FetchFollower requests on each broker (its request-metrics histograms).
+    Each round is followed by the same writes with acks=1 to `one_broker` (a one-broker cluster), the goal's
+    reference, with its CPU per MB measured the same way. Where both runs keep the two cores busy, the ratio of their
+    CPU per MB bounds the ratio of their throughputs."""
+    from tests.bench.replication_probe import thread_names
 
     msgs, size = 10_000, 10_240
+    mb = msgs * size / 1e6
     results: dict[str, Any] = {"MB_s": [], "one_broker_acks_1_MB_s": [], "rounds": []}
     for _ in range(rounds):
         pids = {b.broker_id: b.pid for b in cluster.brokers}
         times_before = {i: request_times(cluster.broker(i)) for i in pids}
-        threads_before = {i: thread_cpu_seconds(p) for i, p in pids.items()}
-        before = cpu_snapshot(cluster)
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-        wall = time.perf_counter()
-        mb_s = throughput(cluster.bootstrap, "all", msgs, size)
-        wall = time.perf_counter() - wall
-        usage_after = resource.getrusage(resource.RUSAGE_SELF)
-        after = cpu_snapshot(cluster)
-        threads_after = {i: thread_cpu_seconds(p) for i, p in pids.items()}
+        cpu = TimedCpu(cluster)
+        mb_s = throughput(cluster.bootstrap, "all", msgs, size, on_timing=cpu)
         times_after = {i: request_times(cluster.broker(i)) for i in pids}
         means: dict[int, dict[str, str]] = {}
         for i in pids:
@@ -441,14 +482,15 @@ def throughput_10kb(cluster: KafkaCluster, rounds: int, one_broker: KafkaCluster
                     p50, p99 = figures["p50"], figures.get("p99", 0.0)
                     # The quantiles are the histogram's (its decaying sample reaches back over earlier rounds and
                     # the cluster's first topic, whose warm-up Produces waited about 1 s: see throughput), not the
-                    # round's alone; the count is the round's.
+                    # round's alone; the count is the round's (with the warm-up write's).
                     means.setdefault(i, {})[key] = f"{count:.0f} requests, histogram p50 {p50:.1f} p99 {p99:.1f} ms"
-        client_cpu = usage_after.ru_utime + usage_after.ru_stime - usage.ru_utime - usage.ru_stime
-        one = {
+        (_, _, threads_before), (_, _, threads_after) = cpu.marks
+        cluster_ms = cpu.ms_per_mb(mb)
+        one: dict[str, Any] = {
             "MB_s": mb_s,
-            "wall_s": round(wall, 2),
-            "broker_cpu_s": {i: round(after[i] - before[i], 2) for i in pids},
-            "client_cpu_s": round(client_cpu, 2),
+            "broker_cpu_s": {i: round(c, 2) for i, c in cpu.brokers().items()},
+            "client_cpu_s": round(cpu.client(), 2),
+            "cpu_ms_per_MB": cluster_ms,
             "busiest_threads": {
                 i: busiest_threads(threads_before[i], threads_after[i], thread_names(p)) for i, p in pids.items()
             },
@@ -458,9 +500,17 @@ def throughput_10kb(cluster: KafkaCluster, rounds: int, one_broker: KafkaCluster
         results["rounds"].append(one)
         print(json.dumps(one, indent=1), flush=True)
         wait_until_idle(cluster)
-        reference = throughput(one_broker.bootstrap, "1", msgs, size, replication_factor=1)
+        reference_cpu = TimedCpu(one_broker)
+        reference = throughput(one_broker.bootstrap, "1", msgs, size, replication_factor=1, on_timing=reference_cpu)
         results["one_broker_acks_1_MB_s"].append(reference)
-        print(f"RF=3 acks=all {mb_s} MB/s, one broker acks=1 {reference} MB/s: {mb_s / reference:.2f}x", flush=True)
+        reference_ms = reference_cpu.ms_per_mb(mb)
+        one["one_broker_acks_1_cpu_ms_per_MB"] = reference_ms
+        print(
+            f"RF=3 acks=all {mb_s} MB/s, one broker acks=1 {reference} MB/s: {mb_s / reference:.2f}x; CPU ms per MB "
+            f"{sum(cluster_ms.values()):.1f} ({cluster_ms}) and {sum(reference_ms.values()):.1f} ({reference_ms}): "
+            f"{sum(reference_ms.values()) / sum(cluster_ms.values()):.2f}x",
+            flush=True,
+        )
     return results
 
 
@@ -554,7 +604,12 @@ def leader_path(records: int) -> dict[str, float]:
         for i in range(300, 300 + records):
             one(i)
         cpu_s = time.process_time() - t0
-        calls = python_calls(lambda: [one(i) for i in range(300 + records, 800 + records)])
+
+        def counted_records() -> None:
+            for i in range(300 + records, 800 + records):
+                one(i)
+
+        calls = python_calls(counted_records)
         if len(produced) < records or any(r[tp].error.name != "NONE" for r in produced):
             raise RuntimeError("produce requests did not complete")
         return {"cpu_us_per_record": round(cpu_s / records * 1e6, 1), "calls_per_record": round(calls / 500)}
@@ -664,7 +719,12 @@ def follower_path(cycles: int, record_size: int = 1024, batch_records: int = 1) 
         for _ in range(cycles):
             thread.do_work()
         cpu_s = time.thread_time() - t0
-        calls = python_calls(lambda: [thread.do_work() for _ in range(counted)])
+
+        def counted_cycles() -> None:
+            for _ in range(counted):
+                thread.do_work()
+
+        calls = python_calls(counted_cycles)
         if log.log_end_offset != (warm + cycles + counted) * batch_records:
             raise RuntimeError(f"the follower appended up to {log.log_end_offset}, not every cycle's batch")
         return {"cpu_us_per_cycle": round(cpu_s / cycles * 1e6, 1), "calls_per_cycle": round(calls / counted)}
