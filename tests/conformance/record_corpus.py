@@ -25,7 +25,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,7 +113,7 @@ def _kcat() -> dict[str, Any]:
 
 
 def _aiokafka() -> dict[str, Any]:
-    import aiokafka
+    import aiokafka  # type: ignore[import-untyped]
 
     return {"name": "aiokafka", "version": aiokafka.__version__}
 
@@ -158,7 +158,7 @@ def _ck_producer(ctx: Ctx, **conf: Any) -> Any:
 
 
 def _ck_produce(
-    producer: Any, topic: str, records: list[tuple[int, bytes | None, bytes | None]], **kw: Any
+    producer: Any, topic: str, records: Sequence[tuple[int, bytes | None, bytes | None]], **kw: Any
 ) -> list[Any]:
     results: list[Any] = []
     for partition, key, value in records:
@@ -451,7 +451,7 @@ def ck_fallback_090(ctx: Ctx) -> None:
 
 def aiokafka_produce_fetch(ctx: Ctx) -> None:
     import aiokafka
-    from aiokafka.structs import TopicPartition
+    from aiokafka.structs import TopicPartition  # type: ignore[import-untyped]
 
     async def run() -> None:
         producer = aiokafka.AIOKafkaProducer(bootstrap_servers=ctx.bootstrap, acks="all", compression_type="gzip")
@@ -645,7 +645,8 @@ def our_admin(ctx: Ctx) -> None:
         described = admin.describe_topics(["py-admin-a"]).all_topic_names().get(wait)["py-admin-a"]
         assert len(described.partitions) == 2
         resource = ConfigResource(ConfigResource.Type.TOPIC, "py-admin-a")
-        assert admin.describe_configs([resource]).all().get(wait)[resource].get("cleanup.policy").value == "compact"
+        cleanup_policy = admin.describe_configs([resource]).all().get(wait)[resource].get("cleanup.policy")
+        assert cleanup_policy is not None and cleanup_policy.value == "compact"
         admin.create_partitions({"py-admin-a": NewPartitions.increase_to(3)}).all().get(wait)
         tp = TopicPartition("py-admin-a", 0)
         assert admin.list_offsets({tp: OffsetSpec.latest()}).all().get(wait)[tp].offset == 0

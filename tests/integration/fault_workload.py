@@ -211,9 +211,11 @@ class FaultWorkload:
                 msg = consumer.poll(0.5)
                 if msg is None or msg.error() is not None:
                     continue
-                records[msg.partition()].append((msg.offset(), msg.key().decode(), int(msg.value())))
-                if msg.offset() + 1 >= ends[msg.partition()]:
-                    done.add(msg.partition())
+                partition, offset, key, value = msg.partition(), msg.offset(), msg.key(), msg.value()
+                assert partition is not None and offset is not None and key is not None and value is not None
+                records[partition].append((offset, key.decode(), int(value)))
+                if offset + 1 >= ends[partition]:
+                    done.add(partition)
             if len(done) < self.partitions:
                 raise AssertionError(f"could not read to the end offsets {ends} within {timeout} s")
             return records

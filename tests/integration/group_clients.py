@@ -9,7 +9,7 @@ import struct
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import confluent_kafka as ck
 from confluent_kafka.admin import AdminClient, NewTopic
@@ -225,7 +225,22 @@ class MemberThread(threading.Thread):
             raise self.error
 
 
-def stop_all(threads: Iterable[MemberThread]) -> None:
+class Stoppable(Protocol):
+    """What stop_all needs of a member thread: this module's or python_group_clients'."""
+
+    def stop(self, timeout: float = 30.0) -> None: ...
+
+
+class Member(Protocol):
+    """What balanced and close_all need of a member: this module's or python_group_clients'."""
+
+    @property
+    def assigned(self) -> frozenset[int]: ...
+
+    def close(self) -> None: ...
+
+
+def stop_all(threads: Iterable[Stoppable]) -> None:
     """Stops every member thread, then re-raises the first failure any of them had."""
     errors: list[BaseException] = []
     for t in threads:
@@ -250,7 +265,7 @@ def drive(members: Iterable[GroupMember], condition: Callable[[], bool], msg: st
     wait_until_true(step, msg, timeout=timeout, pause=0)
 
 
-def balanced(members: Iterable[GroupMember], partitions: int, sizes: list[int]) -> bool:
+def balanced(members: Iterable[Member], partitions: int, sizes: list[int]) -> bool:
     """True when the members' assignments are disjoint, cover all partitions and have the given sizes (sorted)."""
     assignments = [m.assigned for m in members]
     union: set[int] = set().union(*assignments)
@@ -261,7 +276,7 @@ def balanced(members: Iterable[GroupMember], partitions: int, sizes: list[int]) 
     )
 
 
-def close_all(members: Iterable[GroupMember]) -> None:
+def close_all(members: Iterable[Member]) -> None:
     """Closes every member (a consumer left open blocks the interpreter at exit)."""
     for m in members:
         m.close()

@@ -21,6 +21,7 @@ import ipaddress
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
@@ -292,7 +293,7 @@ def listener_bootstrap(broker: BrokerProcess, listener: str) -> str:
 
 
 def rdkafka_ssl_config(
-    certs: TestCerts, client_cert: bool = False, trust: str = "ca", protocol: str = "SSL"
+    certs: TestCerts, client_cert: bool | Literal["untrusted"] = False, trust: str = "ca", protocol: str = "SSL"
 ) -> dict[str, str]:
     """confluent-kafka's settings: trust `ca` (or `other_ca` with trust="other"), optionally present the client
     certificate (client_cert=True, or "untrusted" for the one signed by other_ca)."""
@@ -324,7 +325,7 @@ def kcat_ssl_args(certs: TestCerts, client_cert: bool = False, trust: str = "ca"
 
 def java_ssl_config(
     certs: TestCerts,
-    client_cert: bool = False,
+    client_cert: bool | Literal["untrusted"] = False,
     trust: str = "ca",
     store_type: str = "PEM",
     protocol: str = "SSL",
@@ -415,7 +416,7 @@ def round_trip_with_our_clients(
     value: bytes,
     consumer_props: dict[str, str] | None = None,
     timeout: float = 30.0,
-) -> list[bytes]:
+) -> list[bytes | None]:
     """Our KafkaProducer sends `value` to `topic` with the client settings `props` (security protocol, SASL, ...),
     then our KafkaConsumer in a new group (with `consumer_props`, else the same settings) reads the topic from the
     start: returns the values it read (waiting up to `timeout` seconds for the first)."""
@@ -444,7 +445,7 @@ def round_trip_with_our_clients(
     )
     try:
         consumer.subscribe([topic])
-        values: list[bytes] = []
+        values: list[bytes | None] = []
         deadline = time.monotonic() + timeout
         while not values and time.monotonic() < deadline:
             values += [r.value for r in consumer.poll(500)]

@@ -95,7 +95,9 @@ def produce_errors(bootstrap: str, topic: str, partitions: int = 3, **config: st
     )
 
     def on_delivery(err: KafkaError | None, msg: ck.Message) -> None:
-        results[msg.partition()] = None if err is None else err.code()
+        partition = msg.partition()
+        assert partition is not None
+        results[partition] = None if err is None else err.code()
 
     for p in range(partitions):
         producer.produce(topic, value=b"v", partition=p, on_delivery=on_delivery)
@@ -145,8 +147,8 @@ def test_no_acl_no_access_then_producer_acls_grant_exactly_that(acl_cluster: Kaf
 
         def group_denied() -> bool:
             msg = consumer.poll(1.0)
-            if msg is not None and msg.error() is not None:
-                codes.append(msg.error().code())
+            if msg is not None and (error := msg.error()) is not None:
+                codes.append(error.code())
             return KafkaError.GROUP_AUTHORIZATION_FAILED in codes
 
         wait_until_true(group_denied, "joining the group was not refused", timeout=30)
@@ -170,7 +172,7 @@ def test_consumer_acls_and_remove_on_every_broker(acl_cluster: KafkaCluster, top
     consumer = ck.Consumer({"bootstrap.servers": bootstrap, "group.id": group, "auto.offset.reset": "earliest"})
     try:
         consumer.subscribe([topic])
-        got: list[bytes] = []
+        got: list[bytes | None] = []
 
         def consumed() -> bool:
             msg = consumer.poll(1.0)
@@ -280,7 +282,9 @@ def test_sasl_user_needs_acls_on_every_broker(sasl_cluster: KafkaCluster, tmp_pa
     wait_until_true(lambda: name in visible_topics(sasl_bootstrap, **admin), "admin never saw the topic", timeout=30)
 
     assert name not in visible_topics(sasl_bootstrap, **alice)
-    assert set(produce_errors(sasl_bootstrap, name, **alice).values()) == {KafkaError.TOPIC_AUTHORIZATION_FAILED}
+    assert set(produce_errors(sasl_bootstrap, name, partitions=3, **alice).values()) == {
+        KafkaError.TOPIC_AUTHORIZATION_FAILED
+    }
     kafka_python_alice = {
         "bootstrap_servers": sasl_bootstrap,
         "security_protocol": "SASL_PLAINTEXT",
@@ -299,8 +303,8 @@ def test_sasl_user_needs_acls_on_every_broker(sasl_cluster: KafkaCluster, tmp_pa
 
         def group_denied() -> bool:
             msg = consumer.poll(1.0)
-            if msg is not None and msg.error() is not None:
-                codes.append(msg.error().code())
+            if msg is not None and (error := msg.error()) is not None:
+                codes.append(error.code())
             return KafkaError.GROUP_AUTHORIZATION_FAILED in codes
 
         wait_until_true(group_denied, "alice joined a group without an ACL", timeout=30)
@@ -318,7 +322,7 @@ def test_sasl_user_needs_acls_on_every_broker(sasl_cluster: KafkaCluster, tmp_pa
     common = ["--command-config", str(config), "--allow-principal", "User:alice"]
     acls(sasl_cluster, "--add", "--producer", "--topic", name, *common, bootstrap=sasl_bootstrap)
     wait_until_true(
-        lambda: produce_errors(sasl_bootstrap, name, **alice) == {0: None, 1: None, 2: None},
+        lambda: produce_errors(sasl_bootstrap, name, partitions=3, **alice) == {0: None, 1: None, 2: None},
         "--producer never let alice write to every partition",
         timeout=30,
     )
@@ -331,7 +335,7 @@ def test_sasl_user_needs_acls_on_every_broker(sasl_cluster: KafkaCluster, tmp_pa
     )
     try:
         consumer.subscribe([name])
-        got: list[bytes] = []
+        got: list[bytes | None] = []
 
         def consumed() -> bool:
             msg = consumer.poll(1.0)
@@ -356,7 +360,10 @@ def test_sasl_user_needs_acls_on_every_broker(sasl_cluster: KafkaCluster, tmp_pa
         bootstrap=sasl_bootstrap,
     )
     wait_until_true(
-        lambda: set(produce_errors(sasl_bootstrap, name, **alice).values()) == {KafkaError.TOPIC_AUTHORIZATION_FAILED},
+        lambda: (
+            set(produce_errors(sasl_bootstrap, name, partitions=3, **alice).values())
+            == {KafkaError.TOPIC_AUTHORIZATION_FAILED}
+        ),
         "removing Write did not stop alice on every broker",
         timeout=30,
     )

@@ -179,7 +179,7 @@ def test_replica_moves_to_the_other_log_dir_while_producing(broker: BrokerProces
         }
     )
     consumer.subscribe([TOPIC])
-    read: list[bytes] = []
+    read: list[bytes | None] = []
     try:
 
         def read_all() -> bool:

@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 import confluent_kafka as ck
 import pytest
@@ -138,7 +139,10 @@ def test_producer_survives_abuse(broker: BrokerProcess) -> None:
     values = [f"survivor-{i}".encode() for i in range(2000)]
     for v in values:
         producer.produce(
-            "abused", value=v, partition=0, on_delivery=lambda e, m: acked.append(m.value()) if e is None else None
+            "abused",
+            value=v,
+            partition=0,
+            on_delivery=lambda e, m: acked.append(cast(bytes, m.value())) if e is None else None,
         )
         producer.poll(0)
     assert producer.flush(60) == 0
@@ -153,7 +157,7 @@ def test_producer_survives_abuse(broker: BrokerProcess) -> None:
 
     consumer = ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "unused", "enable.auto.commit": False})
     consumer.assign([ck.TopicPartition("abused", 0, 0)])
-    got = []
+    got: list[bytes | None] = []
     deadline = time.monotonic() + 30
     try:
         while len(got) < len(values) and time.monotonic() < deadline:

@@ -50,7 +50,7 @@ def _consume(broker: BrokerProcess, topic: str, partitions: list[int], expected:
         }
     )
     consumer.assign([ck.TopicPartition(topic, p, 0) for p in partitions])
-    out = []
+    out: list[ck.Message] = []
     deadline = time.monotonic() + timeout
     try:
         while len(out) < expected and time.monotonic() < deadline:
@@ -177,7 +177,7 @@ def test_headers_nulls_and_large_record(broker: BrokerProcess) -> None:
     _create_topic(broker, "shapes")
     producer = ck.Producer({"bootstrap.servers": broker.bootstrap, "message.max.bytes": 2_000_000})
     big = bytes(range(256)) * (900 * 1024 // 256)
-    cases = [
+    cases: list[tuple[bytes | None, bytes | None, list[tuple[str, str | bytes | None]]]] = [
         (None, b"no key", [("h1", b"v1"), ("h2", None)]),
         (b"k", None, []),
         (b"k2", b"", [("empty", b"")]),

@@ -16,6 +16,7 @@ from kazoo.client import KazooClient
 from kafka.common.message import ApiVersionsRequestData, ApiVersionsResponseData, RequestHeaderData
 from kafka.common.protocol.message import ByteBufferAccessor
 from tests.integration.broker import BrokerProcess
+from tests.integration.zookeeper import ZooKeeperServer
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
@@ -63,8 +64,8 @@ def zk(zookeeper, zk_chroot: str) -> Iterator[KazooClient]:  # type: ignore[no-u
 
 
 def test_api_versions_reports_the_feature_znode_version(
-    zookeeper, zk_chroot: str, zk: KazooClient, tmp_path: Path
-) -> None:  # type: ignore[no-untyped-def]
+    zookeeper: ZooKeeperServer, zk_chroot: str, zk: KazooClient, tmp_path: Path
+) -> None:
     """A new cluster answers epoch 0 with no features once the controller has created /feature; the epoch follows
     the znode's version when it is rewritten, and is -1 (unknown) once the znode is deleted."""
     broker = BrokerProcess(tmp_path, zookeeper.connect_string + zk_chroot)

@@ -250,7 +250,7 @@ def test_dashboard_metrics_group_lag_and_jmx_tool(metrics_cluster: KafkaCluster)
     assert len(lines) == 2
 
     # A reporting interval repeats the line; the values are the broker's own PartitionCount.
-    done = _run_for(
+    printed = _run_for(
         [
             str(ROOT / "bin" / "kafka-run-class.sh"),
             "kafka.tools.JmxTool",
@@ -263,10 +263,10 @@ def test_dashboard_metrics_group_lag_and_jmx_tool(metrics_cluster: KafkaCluster)
         ],
         lines_wanted=3,
     )
-    assert done[0] == '"time","kafka.server:type=ReplicaManager,name=PartitionCount:Value"', done
+    assert printed[0] == '"time","kafka.server:type=ReplicaManager,name=PartitionCount:Value"', printed
     partition_count = value(cluster, 0, "kafka_server_replicamanager_partitioncount")
     assert partition_count is not None and partition_count >= 3
-    assert all(line.split(",")[1] == str(int(partition_count)) for line in done[1:3]), done
+    assert all(line.split(",")[1] == str(int(partition_count)) for line in printed[1:3]), printed
 
 
 def _run_for(args: list[str], lines_wanted: int) -> list[str]:
@@ -274,7 +274,7 @@ def _run_for(args: list[str], lines_wanted: int) -> list[str]:
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
-        lines = []
+        lines: list[str] = []
         while len(lines) < lines_wanted:
             line = process.stdout.readline()
             if not line:

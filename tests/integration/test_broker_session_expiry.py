@@ -76,10 +76,10 @@ def _produce(bootstrap: str, values: list[bytes]) -> None:
     assert delivered == values
 
 
-def _consume_all(bootstrap: str, expected: int) -> list[bytes]:
+def _consume_all(bootstrap: str, expected: int) -> list[bytes | None]:
     consumer = ck.Consumer({"bootstrap.servers": bootstrap, "group.id": "unused", "enable.auto.commit": False})
     consumer.assign([ck.TopicPartition(TOPIC, 0, 0)])
-    got: list[bytes] = []
+    got: list[bytes | None] = []
     deadline = time.monotonic() + TIMEOUT
     try:
         while len(got) < expected and time.monotonic() < deadline:
@@ -114,13 +114,15 @@ def test_broker_registers_again_and_serves_clients_after_session_expiry(
         server.startup()
         observer.start(timeout=10.0)  # once the broker has created the chroot
         controller = server.kafka_controller
+        assert controller is not None
+        assert server.zk_client is not None
         zk_client = server.zk_client.zoo_keeper_client
         bootstrap = f"127.0.0.1:{server.bound_port('PLAINTEXT')}"
         wait_until_true(lambda: controller.is_active, "the broker to become controller", timeout=TIMEOUT)
         # Clients find the controller through the metadata the controller has sent to the broker.
-        wait_until_true(
-            lambda: server.metadata_cache.get_controller_id() == 0, "the broker to learn the controller", TIMEOUT
-        )
+        metadata_cache = server.metadata_cache  # set once, at startup
+        assert metadata_cache is not None
+        wait_until_true(lambda: metadata_cache.get_controller_id() == 0, "the broker to learn the controller", TIMEOUT)
 
         admin = AdminClient({"bootstrap.servers": bootstrap})
         admin.create_topics([NewTopic(TOPIC, 1, 1)], operation_timeout=TIMEOUT)[TOPIC].result(TIMEOUT)

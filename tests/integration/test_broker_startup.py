@@ -20,7 +20,7 @@ from kafka.common.requests.metadata_response import MetadataResponse
 from kafka.common.requests.request_header import RequestHeader
 from kafka.common.utils.time import Time
 from tests.integration.broker import BrokerProcess
-from tests.integration.zookeeper import free_port
+from tests.integration.zookeeper import ZooKeeperServer, free_port
 
 pytestmark = pytest.mark.integration
 
@@ -88,7 +88,7 @@ def _receive_metadata(sock: socket.socket, header: RequestHeader) -> MetadataRes
 
 
 def test_clients_connecting_the_instant_the_port_opens_get_usable_metadata(
-    zookeeper,  # type: ignore[no-untyped-def]
+    zookeeper: ZooKeeperServer,
     zk_chroot: str,
     tmp_path: Path,
 ) -> None:

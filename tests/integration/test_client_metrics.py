@@ -13,7 +13,7 @@ import time
 import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
@@ -96,7 +96,7 @@ def _produce(broker: BrokerProcess, topic: str) -> None:
         assert _value(metrics, "producer-metrics", "buffer-total-bytes", **tags) == 32 * 1024 * 1024
         assert _value(metrics, "app-info", "version", **tags)
         node_requests = [
-            metric.metric_value()
+            cast(float, metric.metric_value())
             for name, metric in metrics.items()
             if name.group == "producer-node-metrics" and name.name == "request-total"
         ]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from tests.integration.broker import ROOT
@@ -95,9 +95,13 @@ def test_librdkafka_follows_the_leader(leaders_cluster: KafkaCluster, leaders_vi
     errors: list[Any] = []
     got: list[str] = []
 
+    def on_delivery(err: KafkaError | None, msg: object) -> None:
+        if err:
+            errors.append(err)
+
     def produce(vs: list[str]) -> None:
         for v in vs:
-            producer.produce(topic, value=v.encode(), partition=0, on_delivery=lambda e, m: e and errors.append(e))
+            producer.produce(topic, value=v.encode(), partition=0, on_delivery=on_delivery)
         assert producer.flush(120) == 0
 
     def consume(until: int) -> None:
@@ -106,7 +110,9 @@ def test_librdkafka_follows_the_leader(leaders_cluster: KafkaCluster, leaders_vi
             assert time.monotonic() < deadline, f"read {len(got)} of {until}"
             msg = consumer.poll(0.5)
             if msg is not None and msg.error() is None:
-                got.append(msg.value().decode())
+                value = msg.value()
+                assert value is not None
+                got.append(value.decode())
 
     try:
         produce(values(0, N))
@@ -174,8 +180,8 @@ def test_our_python_clients_follow_the_leader(leaders_cluster: KafkaCluster, lea
 
 def test_aiokafka_follows_the_leader(leaders_cluster: KafkaCluster, leaders_view: ClusterView) -> None:
     """aiokafka's producer and consumer carry on across a SIGKILL of the partition's leader."""
-    import aiokafka
-    from aiokafka.structs import TopicPartition as AioTP
+    import aiokafka  # type: ignore[import-untyped]
+    from aiokafka.structs import TopicPartition as AioTP  # type: ignore[import-untyped]
 
     cluster, view, topic = leaders_cluster, leaders_view, "follow-aiokafka"
     create_topic(cluster, view, topic)

@@ -69,7 +69,7 @@ def ck_produce(
     topic: str,
     records: list[tuple[bytes | None, bytes | None]],
     partition: int = 0,
-    headers: list[tuple[str, bytes]] | None = None,
+    headers: list[tuple[str, str | bytes | None]] | None = None,
 ) -> None:
     producer = ck.Producer({"bootstrap.servers": broker.bootstrap, "acks": "all"})
     for i, (key, value) in enumerate(records):

@@ -9,6 +9,7 @@ import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import confluent_kafka as ck
 import pytest
@@ -57,7 +58,7 @@ def create_topic(broker: BrokerProcess, name: str, partitions: int) -> None:
 def produce(broker: BrokerProcess, topic: str, partition: int, count: int, timestamp_ms: int | None = None) -> None:
     producer = ck.Producer({"bootstrap.servers": broker.bootstrap, "acks": "all"})
     for i in range(count):
-        kwargs = {} if timestamp_ms is None else {"timestamp": timestamp_ms + i}
+        kwargs: dict[str, Any] = {} if timestamp_ms is None else {"timestamp": timestamp_ms + i}
         producer.produce(topic, value=b"v%d" % i, partition=partition, **kwargs)
     assert producer.flush(30) == 0
 
@@ -77,7 +78,7 @@ class Member:
             }
         )
         self.consumer.subscribe([topic])
-        self.seen: list[tuple[int, int]] = []
+        self.seen: list[tuple[int | None, int | None]] = []
 
     def poll_until_assigned(self) -> None:
         wait_until_true(lambda: self._poll() or bool(self.consumer.assignment()), "partitions assigned", timeout=30)

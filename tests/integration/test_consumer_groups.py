@@ -14,6 +14,7 @@ import textwrap
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import confluent_kafka as ck
 import pytest
@@ -31,6 +32,7 @@ from tests.integration.group_clients import (
     produce,
     stop_all,
 )
+from tests.integration.zookeeper import ZooKeeperServer
 from tests.utils import wait_until_true
 
 pytestmark = pytest.mark.integration
@@ -39,7 +41,7 @@ SESSION_TIMEOUT_MS = 6000  # the smallest the broker allows by default (group.mi
 
 
 @pytest.fixture(scope="module")
-def broker(zookeeper, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
+def broker(zookeeper: ZooKeeperServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
     work = Path(tmp_path_factory.mktemp("groups"))
     b = BrokerProcess(work, zookeeper.connect_string + "/groups-" + work.name)
     b.start()
@@ -183,7 +185,7 @@ def test_no_record_redelivered_after_its_commit_while_members_come_and_go(broker
     producer = ck.Producer({"bootstrap.servers": broker.bootstrap, "acks": "all", "linger.ms": 5})
     acked: dict[tuple[int, int], bytes] = {}
 
-    def on_delivery(err, msg) -> None:
+    def on_delivery(err: Any, msg: Any) -> None:
         assert err is None, err
         acked[(msg.partition(), msg.offset())] = msg.key()
 
@@ -248,7 +250,9 @@ def test_no_record_redelivered_after_its_commit_while_members_come_and_go(broker
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["sigterm", "sigkill"])
-def test_committed_offsets_survive_broker_restart(zookeeper, zk_chroot: str, tmp_path: Path, sig: int) -> None:
+def test_committed_offsets_survive_broker_restart(
+    zookeeper: ZooKeeperServer, zk_chroot: str, tmp_path: Path, sig: int
+) -> None:
     """Offsets a member committed are still the group's after the broker is stopped (SIGTERM) or killed (SIGKILL)
     and started again, and a new member of the group resumes exactly there."""
     from kazoo.client import KazooClient

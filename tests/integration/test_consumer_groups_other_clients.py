@@ -16,6 +16,7 @@ import pytest
 
 from tests.integration.broker import ROOT, BrokerProcess
 from tests.integration.group_clients import create_topic, produce
+from tests.integration.zookeeper import ZooKeeperServer
 
 pytestmark = pytest.mark.integration
 
@@ -25,7 +26,7 @@ FIRST, MORE = 40, 10  # records per partition before the members stop, and after
 
 
 @pytest.fixture(scope="module")
-def broker(zookeeper, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
+def broker(zookeeper: ZooKeeperServer, tmp_path_factory: pytest.TempPathFactory) -> Iterator[BrokerProcess]:
     work = Path(tmp_path_factory.mktemp("groups-others"))
     b = BrokerProcess(work, zookeeper.connect_string + "/groups-others-" + work.name)
     b.start()
@@ -48,7 +49,7 @@ def _assert_split(assignments: list[list[int]]) -> None:
 def test_aiokafka_members_split_commit_and_a_new_member_resumes(broker: BrokerProcess) -> None:
     """Two aiokafka members split a 4-partition topic 2/2, read and commit every record of their own partitions,
     and a member started after they stop reads exactly the records produced since."""
-    import aiokafka
+    import aiokafka  # type: ignore[import-untyped]
     from aiokafka.structs import TopicPartition  # type: ignore[import-untyped]
 
     topic = group = "aio-group"

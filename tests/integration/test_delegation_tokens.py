@@ -137,8 +137,7 @@ def token_login(bootstrap: str, token_id: str, hmac: str) -> bool:
         admin.describe_cluster().cluster_id().get(20_000)
         return True
     except ExecutionException as e:
-        cause = e.__cause__ or e.cause()  # type: ignore[attr-defined]
-        if isinstance(cause, SaslAuthenticationException):
+        if isinstance(e.cause, SaslAuthenticationException):
             return False
         raise
     finally:

@@ -70,8 +70,8 @@ class RackConsumer:
     def _on_stats(self, stats_json: str) -> None:
         self.stats = json.loads(stats_json)
 
-    def read(self, expected: int) -> list[bytes]:
-        values: list[bytes] = []
+    def read(self, expected: int) -> list[bytes | None]:
+        values: list[bytes | None] = []
         deadline = time.monotonic() + 60
         while len(values) < expected and time.monotonic() < deadline:
             msg = self.consumer.poll(0.2)

@@ -47,7 +47,7 @@ def test_librdkafka_batches_decode(peer: RecordPeer, codec: str) -> None:
         key = None if i % 5 == 0 else f"key-{i}".encode()
         # Compressible on purpose: librdkafka sends a batch uncompressed when the codec would not shrink it.
         value = (f"value-{i}-" * 40).encode()
-        headers = [("h", f"{i}".encode()), ("empty", None)] if i % 2 else []
+        headers: list[tuple[str, str | bytes | None]] = [("h", f"{i}".encode()), ("empty", None)] if i % 2 else []
         producer.produce(TOPIC, key=key, value=value, headers=headers, partition=0, timestamp=base_ts + i)
         sent.append((key, value, [(k, v) for k, v in headers], base_ts + i))
     assert producer.flush(20) == 0
@@ -64,7 +64,7 @@ def test_librdkafka_batches_decode(peer: RecordPeer, codec: str) -> None:
     assert got == sent
 
 
-def _consume(bootstrap: str, expected: int) -> list[tuple[bytes | None, bytes | None, list, tuple, int]]:
+def _consume(bootstrap: str, expected: int) -> list[tuple[bytes | None, bytes | None, list, tuple, int | None]]:
     consumer = confluent_kafka.Consumer(
         {
             "bootstrap.servers": bootstrap,
@@ -75,7 +75,7 @@ def _consume(bootstrap: str, expected: int) -> list[tuple[bytes | None, bytes | 
         }
     )
     consumer.assign([confluent_kafka.TopicPartition(TOPIC, 0, 0)])
-    out: list[tuple[bytes | None, bytes | None, list, tuple, int]] = []
+    out: list[tuple[bytes | None, bytes | None, list, tuple, int | None]] = []
     deadline = time.monotonic() + 20
     try:
         while len(out) < expected and time.monotonic() < deadline:

@@ -5,7 +5,7 @@ without anyone asking, as Kafka's does. Records written meanwhile are all there.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
@@ -77,8 +77,14 @@ def test_leadership_returns_to_the_preferred_replica(
     consumer = Consumer({"bootstrap.servers": cluster.bootstrap, "group.id": "check", "enable.auto.commit": False})
     consumer.assign([TopicPartition(TOPIC, p, 0) for p in range(PARTITIONS)])
     values: list[bytes] = []
+
+    def read_more() -> bool:
+        # The records written above, none of them null.
+        values.extend(cast(bytes, m.value()) for m in consumer.consume(500, 0.5) if m.error() is None)
+        return len(values) >= 900
+
     wait_until_true(
-        lambda: values.extend(m.value() for m in consumer.consume(500, 0.5) if m.error() is None) or len(values) >= 900,
+        read_more,
         "every record read back",
         timeout=60,
     )

@@ -379,7 +379,7 @@ def test_group_shared_with_confluent_consumer(broker: BrokerProcess, consumers: 
             "session.timeout.ms": 10000,
         }
     )
-    their_records: list[tuple[int, int]] = []
+    their_records: list[tuple[int | None, int | None]] = []
     our_records: list[tuple[int, int]] = []
     try:
         theirs.subscribe([topic])

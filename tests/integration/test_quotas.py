@@ -253,7 +253,9 @@ def consume_rate(broker: BrokerProcess, topic: str, client_id: str, seconds: flo
         while (now := time.monotonic()) < deadline:
             msg = consumer.poll(0.2)
             if msg is not None and msg.error() is None and now >= start + warmup:
-                received += len(msg.value())
+                value = msg.value()
+                assert value is not None
+                received += len(value)
                 last_at = now
         return received / max(last_at - (start + warmup), 0.1), sum(1 for t in throttles if t > 0)
     finally:

@@ -299,9 +299,9 @@ def test_reassignment_apis_answer_kafkas_errors(cluster: KafkaCluster) -> None:
                 future.get(30_000)
             assert isinstance(info.value.cause, exception), info.value.cause
             assert message in str(info.value.cause)
-        future = ours.alter_partition_reassignments({TopicPartition("errs", 5): NewPartitionReassignment([0])})
+        result = ours.alter_partition_reassignments({TopicPartition("errs", 5): NewPartitionReassignment([0])})
         with pytest.raises(ExecutionException) as info:
-            future.all().get(30_000)
+            result.all().get(30_000)
         assert isinstance(info.value.cause, UnknownTopicOrPartitionException)
         assert ours.list_partition_reassignments().reassignments().get(30_000) == {}
     finally:
@@ -439,7 +439,7 @@ def test_move_with_throttle_while_producing(cluster: KafkaCluster, tmp_path: Pat
     )
     try:
         consumer.subscribe(["grow", "shrink"])
-        seen: list[tuple[str, bytes]] = []
+        seen: list[tuple[str | None, bytes | None]] = []
 
         def read_all() -> bool:
             for msg in consumer.consume(500, 1.0):

@@ -65,7 +65,9 @@ def consume_all(cluster: KafkaCluster, expected: int) -> list[bytes]:
             if msg is None:
                 continue
             assert msg.error() is None, msg.error()
-            values.append(msg.value())
+            value = msg.value()
+            assert value is not None
+            values.append(value)
     finally:
         consumer.close()
     return values

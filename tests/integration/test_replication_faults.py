@@ -139,7 +139,9 @@ def test_paused_leader_does_not_acknowledge_what_it_no_longer_leads(
             assert time.monotonic() < deadline, f"read {len(read)} of {high}"
             msg = consumer.poll(0.5)
             if msg is not None and msg.error() is None:
-                read.append(msg.value().decode())
+                value = msg.value()
+                assert value is not None
+                read.append(value.decode())
     finally:
         consumer.close()
     assert read == ["before"] + [f"new-{i}" for i in range(50)]

@@ -39,7 +39,10 @@ def test_socket_server_metrics(broker_with_metrics: tuple[KafkaCluster, int]) ->
         "kafka_server_socket_server_metrics_connection_count",
         frozenset({("listener", "PLAINTEXT"), ("networkProcessor", "0")}),
     ) in samples
-    avg_idle_key = ("kafka_network_socketserver_networkprocessoravgidle_percent", frozenset())
+    avg_idle_key: tuple[str, frozenset[tuple[str, str]]] = (
+        "kafka_network_socketserver_networkprocessoravgidle_percent",
+        frozenset(),
+    )
     assert avg_idle_key in samples
     assert 0.0 <= samples[avg_idle_key] <= 1.0
     assert ("kafka_network_processor_idle_percent", frozenset({("networkProcessor", "0")})) in samples

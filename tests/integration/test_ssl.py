@@ -22,6 +22,7 @@ import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
 from cryptography import x509
 from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
 from cryptography.hazmat.primitives.serialization import pkcs12
 
 from kafka.clients.consumer.kafka_consumer import KafkaConsumer
@@ -70,9 +71,9 @@ def _create_topic(bootstrap: str, topic: str, replication: int = 1) -> None:
     admin.create_topics([NewTopic(topic, 1, replication)], operation_timeout=30)[topic].result(30)
 
 
-def _consume(config: dict[str, Any], topic: str, count: int, timeout: float = 60) -> list[bytes]:
+def _consume(config: dict[str, Any], topic: str, count: int, timeout: float = 60) -> list[bytes | None]:
     consumer = ck.Consumer({**config, "group.id": f"g-{uuid.uuid4().hex[:6]}", "auto.offset.reset": "earliest"})
-    got: list[bytes] = []
+    got: list[bytes | None] = []
     try:
         consumer.subscribe([topic])
         deadline = time.monotonic() + timeout
@@ -141,7 +142,7 @@ def test_our_producer_and_consumer_over_tls(broker: BrokerProcess, certs: ss.Tes
         StringDeserializer(),
         StringDeserializer(),
     )
-    got: list[str] = []
+    got: list[str | None] = []
     try:
         consumer.subscribe([topic])
         deadline = time.monotonic() + 60
@@ -174,7 +175,7 @@ def test_kafka_python_over_tls(broker: BrokerProcess, certs: ss.TestCerts, tmp_p
 
 def test_client_trusting_another_ca_is_refused(broker: BrokerProcess, certs: ss.TestCerts) -> None:
     errors: list[ck.KafkaError] = []
-    config = {
+    config: dict[str, Any] = {
         "bootstrap.servers": _ssl_bootstrap(broker),
         **ss.rdkafka_ssl_config(certs, trust="other"),
         "error_cb": errors.append,
@@ -292,7 +293,7 @@ def test_new_keystore_through_kafka_configs_without_restart(broker: BrokerProces
     # A keystore with another password: the password goes in too, stored encrypted, never shown.
     rotated = ss.reissue_certificate(certs, f"broker-rotated-{uuid.uuid4().hex[:6]}")
     key, cert, extra = pkcs12.load_key_and_certificates(rotated.keystore_p12.read_bytes(), ss.STORE_PASSWORD.encode())
-    assert key is not None and cert is not None
+    assert isinstance(key, rsa.RSAPrivateKey) and cert is not None
     rotated_store = rotated.keystore_p12.with_name("rotated.p12")
     rotated_store.write_bytes(
         pkcs12.serialize_key_and_certificates(

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 import pytest
-from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from tests.integration.broker import ROOT, BrokerProcess
@@ -36,8 +36,13 @@ def produce(bootstrap: str, values: list[str]) -> None:
     """Writes `values` to partition 0 with acks=all; every one must be acknowledged."""
     producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "message.timeout.ms": 60_000})
     errors: list[Any] = []
+
+    def on_delivery(err: KafkaError | None, msg: object) -> None:
+        if err:
+            errors.append(err)
+
     for value in values:
-        producer.produce(TOPIC, value=value.encode(), partition=0, on_delivery=lambda e, m: e and errors.append(e))
+        producer.produce(TOPIC, value=value.encode(), partition=0, on_delivery=on_delivery)
     assert producer.flush(90) == 0
     assert errors == []
 
@@ -64,7 +69,9 @@ def read_all(bootstrap: str, timeout: float = 60.0) -> list[str]:
             assert time.monotonic() < deadline, f"read {len(out)} of {high} records"
             msg = consumer.poll(0.5)
             if msg is not None and msg.error() is None:
-                out.append(msg.value().decode())
+                value = msg.value()
+                assert value is not None
+                out.append(value.decode())
         return out
     finally:
         consumer.close()

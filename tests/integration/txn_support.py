@@ -140,7 +140,7 @@ class Reader:
         """(partition, offset, value) of the records read until every partition reported its end after them.
         A partition's end is reported once per offset: call it again only when new records are due."""
         records: list[tuple[int, int, str]] = []
-        at_end: set[int] = set()
+        at_end: set[int | None] = set()
         deadline = time.monotonic() + timeout
         while len(at_end) < self.partitions:
             if time.monotonic() > deadline:
@@ -155,8 +155,10 @@ class Reader:
                 elif not error.retriable() and error.code() != ck.KafkaError._TRANSPORT:
                     raise AssertionError(f"consumer error: {error}")
                 continue
-            at_end.discard(msg.partition())
-            records.append((msg.partition(), msg.offset(), msg.value().decode()))
+            partition, offset, value = msg.partition(), msg.offset(), msg.value()
+            assert partition is not None and offset is not None and value is not None
+            at_end.discard(partition)
+            records.append((partition, offset, value.decode()))
         return records
 
     def close(self) -> None:

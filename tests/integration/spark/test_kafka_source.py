@@ -248,7 +248,9 @@ def test_restart_resumes_from_checkpoint(spark: SparkSession, spark_broker: Brok
         _stream(spark, spark_broker, subscribe=topic, startingOffsets="earliest"), out, checkpoint
     )
     assert sum(_batch_sizes(first)) == 500
-    end = json.loads(first.lastProgress["sources"][0]["endOffset"])
+    first_progress = first.lastProgress
+    assert first_progress is not None
+    end = json.loads(first_progress["sources"][0]["endOffset"])
     assert end == {topic: {"0": 300, "1": 200}}
     _produce(spark_broker, topic, {0: 40, 1: 60})
     # startingOffsets applies to new queries only: the restarted one goes on from its checkpoint.
@@ -518,8 +520,10 @@ def test_replayed_batch_through_the_sink(
     last = _forget_last_commit(checkpoint)
     replay = _copy_query(spark, spark_broker, source, sink, checkpoint, **options)
     assert _batch_sizes(replay) == [20]  # Spark re-ran the last batch, with the same offsets
-    assert json.loads(replay.lastProgress["sources"][0]["endOffset"]) == {source: {"0": 60, "1": 40}}
-    assert replay.lastProgress["batchId"] == last
+    progress = replay.lastProgress
+    assert progress is not None
+    assert json.loads(progress["sources"][0]["endOffset"]) == {source: {"0": 60, "1": 40}}
+    assert progress["batchId"] == last
     committed = _read(spark, spark_broker, subscribe=sink, **{"kafka.isolation.level": "read_committed"})
     keys = [r.key for r in committed.select("key").collect()]
     if exactly_once:

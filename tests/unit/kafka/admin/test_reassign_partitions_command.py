@@ -185,7 +185,9 @@ def test_generate_proposal_over_the_brokers(tmp_path: Path) -> None:
     leaders over them."""
     admin = cluster_admin()
     topics_file = write(tmp_path, "topics.json", {"topics": [{"topic": "bar"}, {"topic": "foo"}], "version": 1})
-    proposed, current = rpc.generate_assignment(admin, Path(topics_file).read_text(), "0,1,2,7", True, _Out())
+    # _Out: a stand-in for a TextIO, with write and flush only.
+    topics_json = Path(topics_file).read_text()
+    proposed, current = rpc.generate_assignment(admin, topics_json, "0,1,2,7", True, _Out())  # type: ignore[arg-type]
     assert set(proposed) == set(current) == {TP0, TP1, TP2, TopicPartition("bar", 0)}
     for tp, replicas in proposed.items():
         assert len(replicas) == len(current[tp]) and len(set(replicas)) == len(replicas)
@@ -450,9 +452,12 @@ def test_zookeeper_only_actions_need_bootstrap_server() -> None:
     """An option that needs --bootstrap-server, given with --zookeeper only, ends as Kafka's does: an uncaught
     RuntimeException naming it; --list does not take --zookeeper at all."""
     out, err = _Out(), _Out()
+    # _Out: a stand-in for a TextIO, with write and flush only.
     status = rpc.run_command(
-        ["--zookeeper", "z:2181", "--execute", "--additional", "--reassignment-json-file", "f"], out, err
-    )  # type: ignore[arg-type]
+        ["--zookeeper", "z:2181", "--execute", "--additional", "--reassignment-json-file", "f"],
+        out,  # type: ignore[arg-type]
+        err,  # type: ignore[arg-type]
+    )
     assert status == 1
     assert 'java.lang.RuntimeException: You must specify --bootstrap-server when using "[additional]"' in err.text
     status = rpc.run_command(["--zookeeper", "z:2181", "--list"], out, err)  # type: ignore[arg-type]

@@ -180,7 +180,8 @@ def test_is_not_under_replicated_when_adding() -> None:
     replicas = [Node(1, "localhost", 9091), Node(2, "localhost", 9092)]
     info = TopicPartitionInfo(0, replicas[0], replicas, [replicas[0]])
     reassignment = SimpleNamespace(replicas=[1, 2], adding_replicas=[2], removing_replicas=[])
-    desc = tc.PartitionDescription("test-topic", info, None, False, reassignment)
+    # reassignment: a stand-in for PartitionReassignment, with its three replica lists.
+    desc = tc.PartitionDescription("test-topic", info, None, False, reassignment)  # type: ignore[arg-type]
     assert not desc.is_under_replicated()
     assert tc.PartitionDescription("test-topic", info, None, False, None).is_under_replicated()
 

@@ -106,8 +106,9 @@ def test_sender_metrics_record_per_batch_and_request() -> None:
     time = MockTime()
     metrics = Metrics(MetricConfig(tags=TAGS), time=time)
     registry = SenderMetricsRegistry(metrics)
+    # The fakes stand in for the producer's metadata, client and batches.
     sensors = SenderMetrics(registry, _Metadata(), _Client(), time)  # type: ignore[arg-type]
-    sensors.update_produce_request_metrics({0: [_Batch("a", 3, 100), _Batch("b", 2, 60)]})  # type: ignore[dict-item]
+    sensors.update_produce_request_metrics({0: [_Batch("a", 3, 100), _Batch("b", 2, 60)]})  # type: ignore[list-item]
     sensors.record_retries("a", 3)
     sensors.record_errors("b", 2)
     sensors.record_latency("0", 12)

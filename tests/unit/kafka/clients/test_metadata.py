@@ -528,11 +528,12 @@ def test_metadata_topic_errors() -> None:
         "sensitiveTopic2": Errors.TOPIC_AUTHORIZATION_FAILED,
     }
     response = metadata_update_with(1, {}, "clusterId", topic_errors=errors)
-    for topic, exc, attr in [
+    cases: list[tuple[str, type[Exception], str]] = [
         ("sensitiveTopic1", TopicAuthorizationException, "unauthorized_topics"),
         ("sensitiveTopic2", TopicAuthorizationException, "unauthorized_topics"),
         ("invalidTopic", InvalidTopicException, "invalid_topics"),
-    ]:
+    ]
+    for topic, exc, attr in cases:
         metadata.update_with_current_request_version(response, False, 0)
         with pytest.raises(exc) as e:
             metadata.maybe_throw_exception_for_topic(topic)

@@ -4,9 +4,8 @@ real purgatories, and ISR changes written through ZkIsrManager to an in-memory v
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -15,6 +14,7 @@ from kafka.cluster.partition import (
     CommittedIsr,
     DelayedOperations,
     IsrChangeListener,
+    IsrState,
     OngoingReassignmentState,
     Partition,
     PendingExpandIsr,
@@ -42,15 +42,11 @@ from kafka.server.checkpoints.offset_checkpoint_file import LazyOffsetCheckpoint
 from kafka.server.fetch_data_info import FetchHighWatermark, FetchLogEnd, FetchTxnCommitted
 from kafka.server.replica_manager import HIGH_WATERMARK_FILENAME
 from kafka.zk.zk_data import TopicPartitionStateZNode
+from kafka.zookeeper.zookeeper_types import Stat
 from tests.unit.kafka.server.test_replica_manager import START_MS, BrokerEnv, TopicConfigs
 
 TP = TopicPartition("p", 0)
 LAG_MS = 10_000
-
-
-@dataclass(frozen=True)
-class _Stat:
-    version: int
 
 
 class VersionedIsrStore:
@@ -71,7 +67,7 @@ class VersionedIsrStore:
         version = self.states[topic_partition][2] if topic_partition in self.states else 0
         if expect_version != version:
             return False, -1
-        decoded = TopicPartitionStateZNode.decode(data, _Stat(version + 1))
+        decoded = TopicPartitionStateZNode.decode(data, Stat(version=version + 1))
         assert decoded is not None
         self.states[topic_partition] = (decoded.leader_and_isr, decoded.controller_epoch, version + 1)
         return True, version + 1
@@ -285,7 +281,8 @@ def test_failed_isr_write_stays_pending_until_new_state(env: PartitionEnv) -> No
     assert p.isr_state.maximal_isr == frozenset({0, 1}) and p.in_sync_replica_ids == frozenset({0})
     assert env.listener.failures == 1
     p.make_leader(env.state(leader_epoch=2, replicas=[0, 1], isr=[0, 1]), env.checkpoints)
-    assert p.isr_state == CommittedIsr(frozenset({0, 1}))
+    # make_leader changed it: mypy would keep the isinstance narrowing above.
+    assert cast(IsrState, p.isr_state) == CommittedIsr(frozenset({0, 1}))
 
 
 def test_leader_epoch_fencing_and_follower_reads(env: PartitionEnv) -> None:

@@ -58,7 +58,9 @@ class FakeZkClient:
 
     # -- helpers for tests ------------------------------------------------------------------------------------
 
-    def put_state(self, tp: TopicPartition, leader: int, isr: Sequence[int], leader_epoch: int = 0, epoch: int = 1):
+    def put_state(
+        self, tp: TopicPartition, leader: int, isr: Sequence[int], leader_epoch: int = 0, epoch: int = 1
+    ) -> None:
         lai = LeaderAndIsr(leader, leader_epoch, tuple(isr), 0)
         version = self.states[tp][1] + 1 if tp in self.states else 0
         self.states[tp] = (TopicPartitionStateZNode.encode(LeaderIsrAndControllerEpoch(lai, epoch)), version)

@@ -28,6 +28,7 @@ from kafka.log.log_validator import (
     LongRef,
     RecordValidationException,
     Replication,
+    ValidationAndOffsetAssignResult,
     validate_messages_and_assign_offsets,
 )
 
@@ -64,7 +65,7 @@ def validate(
     epoch: int = 7,
     origin: object = None,
     counter: LongRef | None = None,
-):
+) -> ValidationAndOffsetAssignResult:
     counter = counter if counter is not None else LongRef(offset)
     return validate_messages_and_assign_offsets(
         records,
@@ -460,7 +461,7 @@ def test_batch_checks_read_a_v2_header_once_with_the_same_outcome(
                 (TimestampType.LOG_APPEND_TIME, LONG_MAX_VALUE, False),
                 (TimestampType.CREATE_TIME, LONG_MAX_VALUE, True),
             ):
-                outcomes = []
+                outcomes: list[tuple[object, ...]] = []
                 for generic in (False, True):
                     if generic:
                         monkeypatch.setattr(validator_module, "DefaultRecordBatch", NoV2Batch)

@@ -395,7 +395,12 @@ def test_truncate_to_high_watermark_if_leader_epoch_request_not_supported(failed
     fetcher = MockFetcherThread(failed, truncate_on_fetch=False)
     fetcher.offset_for_leader_epoch_supported = False
     asked: list[Any] = []
-    fetcher.fetch_epoch_end_offsets = lambda partitions: asked.append(partitions) or {}  # type: ignore[method-assign]
+
+    def record_asked(partitions: Mapping[TopicPartition, Any]) -> dict[TopicPartition, Any]:
+        asked.append(partitions)
+        return {}
+
+    fetcher.fetch_epoch_end_offsets = record_asked  # type: ignore[method-assign]
     fetcher.replica_states[TP] = PartitionState.of([batch(0, 0), batch(1, 2), batch(2, 4)], 5, 2)
     fetcher.add_partitions({TP: initial_fetch_state(2, leader_epoch=5)})
     fetcher.leader_states[TP] = PartitionState.of([batch(0, 0), batch(1, 2)], 5, 2)
@@ -457,9 +462,9 @@ def test_fenced_offset_reset_after_out_of_range(fetcher: MockFetcherThread, fail
     """An out-of-range offset whose reset is fenced by the leader marks the partition failed."""
     fetched_earliest: list[bool] = []
 
-    def fenced(tp: TopicPartition, epoch: int) -> int:
+    def fenced(topic_partition: TopicPartition, current_leader_epoch: int) -> int:
         fetched_earliest.append(True)
-        raise FencedLeaderEpochException(f"Epoch {epoch} is fenced")
+        raise FencedLeaderEpochException(f"Epoch {current_leader_epoch} is fenced")
 
     fetcher.fetch_earliest_offset_from_leader = fenced  # type: ignore[method-assign]
     fetcher.replica_states[TP] = PartitionState.of([], 4, 0)
@@ -476,11 +481,11 @@ def test_retry_after_unknown_leader_epoch_in_latest_offset_fetch(fetcher: MockFe
     tries: list[int] = []
     real = fetcher.fetch_latest_offset_from_leader
 
-    def flaky(tp: TopicPartition, epoch: int) -> int:
+    def flaky(topic_partition: TopicPartition, current_leader_epoch: int) -> int:
         tries.append(1)
         if len(tries) == 1:
             raise UnknownLeaderEpochException("Unexpected leader epoch")
-        return real(tp, epoch)
+        return real(topic_partition, current_leader_epoch)
 
     fetcher.fetch_latest_offset_from_leader = flaky  # type: ignore[method-assign]
     fetcher.replica_states[TP] = PartitionState.of([], 0, 0)
@@ -539,8 +544,8 @@ def test_not_leader_or_follower_backs_off(fetcher: MockFetcherThread) -> None:
     fetcher.leader_states[TP] = PartitionState.of([batch(0, 0)], 0, 1)
     real = fetcher.fetch_from_leader
 
-    def not_leader(request: Builder[Any]) -> dict[TopicPartition, Any]:
-        response = real(request)
+    def not_leader(fetch_request: Builder[Any]) -> dict[TopicPartition, Any]:
+        response = real(fetch_request)
         for data in response.values():
             data.error_code = Errors.NOT_LEADER_OR_FOLLOWER.code
             data.records = []
@@ -566,10 +571,10 @@ def test_storage_error_during_append_marks_the_partition_failed(
     fetcher.add_partitions({TP: initial_fetch_state(0, 0), other: initial_fetch_state(0, 0)})
     real = fetcher.process_partition_data
 
-    def failing(tp: TopicPartition, offset: int, data: Any) -> Any:
-        if tp == TP:
+    def failing(topic_partition: TopicPartition, fetch_offset: int, partition_data: Any) -> Any:
+        if topic_partition == TP:
             raise KafkaStorageException("disk gone")
-        return real(tp, offset, data)
+        return real(topic_partition, fetch_offset, partition_data)
 
     fetcher.process_partition_data = failing  # type: ignore[method-assign]
     fetcher.do_work()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kafka.common.message import FetchResponseData
@@ -276,8 +277,8 @@ def test_touch_files_sessions_as_kafka_does() -> None:
             size = rng.randrange(1, 5)
             new_id = rng.randrange(1, 10**6)
             ours.new_session_id = reference.new_session_id = lambda n=new_id: n  # type: ignore
-            created = ours.maybe_create_session(now, privileged, size, False, lambda s=size: _cached(s))
-            again = reference.maybe_create_session(now, privileged, size, False, lambda s=size: _cached(s))
+            created = ours.maybe_create_session(now, privileged, size, False, partial(_cached, size))
+            again = reference.maybe_create_session(now, privileged, size, False, partial(_cached, size))
             assert created == again
         elif ours._sessions:
             session_id = rng.choice(sorted(ours._sessions))

@@ -306,22 +306,22 @@ def _harness(topics: dict[str, int] | None = None, **config: str) -> Harness:
     time = MockTime()
     apis = KafkaApis(
         request_channel=channel,  # type: ignore[arg-type]
-        replica_manager=replica_manager,
+        replica_manager=replica_manager,  # type: ignore[arg-type]  # a fake
         group_coordinator=coordinator,
         txn_coordinator=None,  # type: ignore[arg-type]  # the transaction tests set their own
-        admin_manager=FakeAdminManager(),
-        controller=None,
-        zk_client=zk_client,
+        admin_manager=FakeAdminManager(),  # type: ignore[arg-type]  # a fake
+        controller=None,  # type: ignore[arg-type]  # no tested handler uses it
+        zk_client=zk_client,  # type: ignore[arg-type]  # a fake
         broker_id=0,
         config=kafka_config,
         metadata_cache=cache,
-        fetch_manager=None,
+        fetch_manager=None,  # type: ignore[arg-type]  # no tested handler uses it
         broker_topic_stats=None,
         cluster_id="cluster",
         time=time,
         api_version_manager=ApiVersionManager(ListenerType.ZK_BROKER, KafkaApis.HANDLED_APIS),
-        auto_topic_creation_manager=auto,
-        config_helper=None,
+        auto_topic_creation_manager=auto,  # type: ignore[arg-type]  # a fake, without start and shutdown
+        config_helper=None,  # type: ignore[arg-type]  # no tested handler uses it
         broker_epoch_supplier=lambda: 10,
     )
     return Harness(apis, channel, coordinator, zk_client, auto, replica_manager, cache, time)
@@ -475,7 +475,7 @@ def test_join_group_members_carry_group_instance_ids() -> None:
 def test_static_membership_is_refused_below_ibp_2_3() -> None:
     """With inter.broker.protocol.version 2.2 a group instance id gets UNSUPPORTED_VERSION without reaching
     the coordinator, in JoinGroup, SyncGroup, Heartbeat and OffsetCommit."""
-    h = _harness(**{"inter.broker.protocol.version": "2.2"})
+    h = _harness(topics=None, **{"inter.broker.protocol.version": "2.2"})
     assert h.handle(ApiKeys.JOIN_GROUP, 5, _join_data("i")).data.error_code == Errors.UNSUPPORTED_VERSION.code
     sync = SyncGroupRequestData(group_id="g", generation_id=1, member_id="m", group_instance_id="i")
     assert h.handle(ApiKeys.SYNC_GROUP, 3, sync).data.error_code == Errors.UNSUPPORTED_VERSION.code

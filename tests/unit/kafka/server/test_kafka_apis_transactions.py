@@ -341,7 +341,7 @@ def test_end_txn_fenced_for_old_clients(version: int, expected: Errors) -> None:
 
 def test_transaction_apis_need_ibp_0_11() -> None:
     """Below inter.broker.protocol.version 0.11.0 the transaction APIs answer UNSUPPORTED_VERSION."""
-    t = _txn_harness(**{"inter.broker.protocol.version": "0.10.2", "log.message.format.version": "0.10.2"})
+    t = _txn_harness(topics=None, **{"inter.broker.protocol.version": "0.10.2", "log.message.format.version": "0.10.2"})
     response = t.handle(ApiKeys.END_TXN, 0, EndTxnRequestData(transactional_id="tx", committed=True))
     assert response.data.error_code == Errors.UNSUPPORTED_VERSION.code
     assert t.txn.calls == []

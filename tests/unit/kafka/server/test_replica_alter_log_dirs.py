@@ -291,7 +291,9 @@ def test_thread_copies_one_partition_at_a_time_in_topic_order_and_honours_the_qu
             partition = rm.online_partition(tp)
             assert partition is not None
             rm.log_manager.maybe_update_preferred_log_dir(tp, other_dir(env, tp))
-            assert partition.maybe_create_future_replica(other_dir(env, tp), SimpleNamespace(fetch=lambda d, t: None))
+            # A stand-in for OffsetCheckpoints, with fetch only.
+            no_checkpoints = SimpleNamespace(fetch=lambda d, t: None)
+            assert partition.maybe_create_future_replica(other_dir(env, tp), no_checkpoints)  # type: ignore[arg-type]
         a_first = TopicPartition("a-first", 0)
         states = {
             TP1: fetch_state(0),

@@ -45,10 +45,10 @@ class FakeConsumer:
 def _read(fake: FakeConsumer, start: int, until: int, fail_on_data_loss: bool, batch_rows: int = 4) -> list[int]:
     consumer = KafkaDataConsumer(TP, {"group.id": "g"})
     consumer._consumer = fake  # type: ignore[assignment]
-    consumer._get_or_retrieve_consumer = lambda: fake  # type: ignore[method-assign]
+    consumer._get_or_retrieve_consumer = lambda: fake  # type: ignore[method-assign,assignment,return-value]  # a fake
     try:
         offsets = []
-        seen = []
+        seen: list[RecordColumns] = []
         for columns, rows in consumer.get_column_batches(start, until, 1000, fail_on_data_loss, False, batch_rows):
             assert rows > 0 and all(columns is not c for c in seen)
             seen.append(columns)

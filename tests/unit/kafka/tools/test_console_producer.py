@@ -8,7 +8,7 @@ import io
 import logging
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -192,7 +192,7 @@ def record(key: str | None, value: str | None, headers: list[tuple[str, str | No
 
 
 def as_tuple(r: ProducerRecord[bytes, bytes]) -> tuple:
-    headers = [(h.key(), None if h.value() is None else h.value().decode()) for h in r.headers]
+    headers = [(h.key(), None if h.value() is None else cast(bytes, h.value()).decode()) for h in r.headers]
     return (
         None if r.key is None else r.key.decode(),
         None if r.value is None else r.value.decode(),

@@ -12,7 +12,9 @@ from kafka.utils.log4j_pattern_layout import JavaDateFormat, PatternLayout
 from kafka.utils.logging import TRACE, Logging
 
 
-def _record(name: str = "kafka.server.KafkaServer", level: int = logging.INFO, msg: str = "started", **extra: object):
+def _record(
+    name: str = "kafka.server.KafkaServer", level: int = logging.INFO, msg: str = "started", **extra: object
+) -> logging.LogRecord:
     record = logging.LogRecord(name, level, "/x/kafka_server.py", 42, msg, None, None, func="startup")
     record.created = time.mktime((2026, 11, 28, 13, 5, 9, 0, 0, -1)) + 0.007
     record.threadName = "main"
@@ -75,7 +77,8 @@ def test_location_is_the_callers_through_the_logging_mixin() -> None:
 
     records: list[logging.LogRecord] = []
     handler = logging.Handler()
-    handler.emit = records.append  # type: ignore[method-assign]
+    # assignment: list.append takes its argument by position only, emit also by the name `record`.
+    handler.emit = records.append  # type: ignore[method-assign,assignment]
     logger = logging.getLogger("test.log4j.Thing")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 
 import pytest
 
@@ -14,7 +15,7 @@ class _Guarded(Logging):
 
 
 @pytest.fixture
-def guarded() -> _Guarded:
+def guarded() -> Iterator[_Guarded]:
     logger = logging.getLogger(_Guarded.logger_name)
     saved_level, saved_disabled = logger.level, logger.disabled
     yield _Guarded()

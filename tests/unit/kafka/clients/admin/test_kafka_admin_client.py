@@ -218,7 +218,8 @@ def test_metrics_has_app_info() -> None:
         version = by_name[("app-info", "version")]
         assert version.metric_name().tags == {"client-id": env.admin_client.client_id}
         assert isinstance(version.metric_value(), str)
-        assert by_name[("app-info", "start-time-ms")].metric_value() > 0
+        start_time_ms = by_name[("app-info", "start-time-ms")].metric_value()
+        assert isinstance(start_time_ms, int) and start_time_ms > 0
 
 
 # -- topics -------------------------------------------------------------------------------------------------------

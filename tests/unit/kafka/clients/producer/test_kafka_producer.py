@@ -13,6 +13,7 @@ import pytest
 
 from kafka.clients.consumer.consumer_group_metadata import ConsumerGroupMetadata
 from kafka.clients.consumer.offset_and_metadata import OffsetAndMetadata
+from kafka.clients.producer.internals.future_record_metadata import FutureRecordMetadata
 from kafka.clients.producer.internals.producer_metadata import ProducerMetadata
 from kafka.clients.producer.kafka_producer import KafkaProducer
 from kafka.clients.producer.partitioner import Partitioner
@@ -100,7 +101,7 @@ class Fixture:
 
     def respond_all(self, offset: int = 0) -> list[TopicPartition]:
         """Answers every outstanding produce request (one partition each) and returns the partitions answered."""
-        answered = []
+        answered: list[TopicPartition] = []
         while True:
             requests = [r for r in list(self.client.requests) if r.api_key is ApiKeys.PRODUCE]
             if not requests:
@@ -193,7 +194,7 @@ def test_partition_out_of_range_waits_then_times_out(fixture: Fixture) -> None:
 
 def test_headers_become_read_only_after_send(fixture: Fixture) -> None:
     """The record's headers cannot be changed once it was sent."""
-    record = ProducerRecord(TOPIC, "v", partition=0, headers=[("h", b"1")])
+    record: ProducerRecord[bytes, str] = ProducerRecord(TOPIC, "v", partition=0, headers=[("h", b"1")])
     fixture.producer.send(record)
     with pytest.raises(RuntimeError, match=re.escape("RecordHeaders has been closed.")):
         record.headers.add("h2", b"2")
@@ -201,7 +202,7 @@ def test_headers_become_read_only_after_send(fixture: Fixture) -> None:
 
 def test_headers_asked_for_before_send_are_sent_and_then_read_only(fixture: Fixture) -> None:
     """Headers added to a record created without any go out with it, and are read-only afterwards."""
-    record = ProducerRecord(TOPIC, "v", partition=0)
+    record: ProducerRecord[bytes, str] = ProducerRecord(TOPIC, "v", partition=0)
     record.headers.add("trace", b"42")
     fixture.producer.send(record)
     fixture.client.wait_for_requests(1, 5000)
@@ -214,7 +215,7 @@ def test_headers_asked_for_before_send_are_sent_and_then_read_only(fixture: Fixt
 
 def test_a_record_sent_without_headers_has_read_only_empty_headers(fixture: Fixture) -> None:
     """A record whose headers were never touched is sent with none and its headers cannot be added to later."""
-    record = ProducerRecord(TOPIC, "v", partition=0)
+    record: ProducerRecord[bytes, str] = ProducerRecord(TOPIC, "v", partition=0)
     fixture.producer.send(record)
     fixture.client.wait_for_requests(1, 5000)
     request = next(r for r in fixture.client.requests if r.api_key is ApiKeys.PRODUCE)
@@ -819,6 +820,7 @@ def _sends_as_send_does(monkeypatch: pytest.MonkeyPatch, compiled: bool) -> tupl
             )
             callback = rng.choice([None, Counted(), as_callback(lambda md, e: None)])
             future = producer.send(record, callback)
+            assert isinstance(future, FutureRecordMetadata)
             answers.append(
                 (
                     future._batch_index,
@@ -966,7 +968,9 @@ def test_send_common_alternating_producers_append_to_their_own_batches() -> None
                 assert future is not None
                 futures[which].append(future)
         for which, f in enumerate(fixtures):
-            (batch,) = f.producer._accumulator.get_deque(TopicPartition(TOPIC, 0))
+            dq = f.producer._accumulator.get_deque(TopicPartition(TOPIC, 0))
+            assert dq is not None
+            (batch,) = dq
             assert batch.record_count == 21
             assert [fut._batch_index for fut in futures[which]] == list(range(1, 21))
             assert all(fut._result is batch.produce_future for fut in futures[which])

@@ -53,7 +53,7 @@ def test_checks_and_immutability() -> None:
         ProducerRecord("t", partition=-1)
     record: ProducerRecord[bytes, bytes] = ProducerRecord("t", b"v")
     with pytest.raises(AttributeError, match="immutable"):
-        record.value = b"w"  # type: ignore[misc]
+        record.value = b"w"
 
 
 def test_a_subclass_is_built_the_same_way() -> None:
@@ -70,12 +70,13 @@ def test_new_producer_record_is_the_constructor() -> None:
     make = producer_record.new_producer_record
     if _COMPILED is None:
         assert make is ProducerRecord
+    constructed: ProducerRecord[Any, Any]
     for topic, value in [("topic", b"v"), ("t", None), ("topic", "text"), ("", b"")]:
         made, constructed = make(topic, value), ProducerRecord(topic, value)
         assert type(made) is ProducerRecord
         assert _fields(made) == _fields(constructed)
         assert made == constructed and hash(made) == hash(constructed) and str(made) == str(constructed)
         with pytest.raises(AttributeError):
-            made.topic = "other"  # type: ignore[misc]
+            made.topic = "other"
     with pytest.raises(ValueError, match=r"Topic cannot be null\."):
         make(None, b"v")  # type: ignore[arg-type]

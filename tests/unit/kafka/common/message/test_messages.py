@@ -47,7 +47,7 @@ def test_definition_equals_official(path) -> None:  # type: ignore[no-untyped-de
     assert ours.listeners == official.listeners
     assert bool(ours.latest_version_unstable) == bool(official.latest_version_unstable)
 
-    def compare(a: list, b: list, where: str) -> None:  # type: ignore[type-arg]
+    def compare(a: list, b: list, where: str) -> None:
         assert [f.name for f in a] == [f.name for f in b], where
         for fa, fb in zip(a, b):
             at = f"{where}.{fa.name}"

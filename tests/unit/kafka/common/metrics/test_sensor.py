@@ -279,7 +279,7 @@ def test_sensor_records_meters_and_adding_stats_as_their_own_record_does() -> No
     """A sensor records a Meter through Meter.record_steps and the adding sampled stats without their update call;
     the metrics read the same as stats recorded through Meter.record and through a subclass's own update (a subclass
     overriding update is called), over several windows."""
-    from kafka.common.metrics.stats import Max, WindowedCount
+    from kafka.common.metrics.stats import Max, SampledStat, WindowedCount
 
     class CallingSum(WindowedSum):
         def update(self, sample, config, value, time_ms):  # type: ignore[no-untyped-def]
@@ -296,6 +296,7 @@ def test_sensor_records_meters_and_adding_stats_as_their_own_record_does() -> No
 
         sensor.add(Meter(name("sum-rate"), name("sum-total"), TimeUnit.SECONDS, WindowedSum()))
         sensor.add(Meter(name("count-rate"), name("count-total"), TimeUnit.SECONDS, WindowedCount()))
+        stat: SampledStat
         for stat_name, stat in (("avg", Avg()), ("wsum", WindowedSum()), ("wcount", WindowedCount()), ("max", Max())):
             sensor.add(name(stat_name), stat)
         sensor.add(name("calling"), CallingSum())

@@ -4,6 +4,7 @@ builder of each security protocol."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from kafka.common.utils.time import Time
 from tests.integration import security_support as ss
 
 
-def _config(props: dict[str, object]) -> AbstractConfig:
+def _config(props: Mapping[str, object]) -> AbstractConfig:
     definition = (
         add_server_ssl_support(ConfigDef())
         .define("principal.builder.class", Type.CLASS, None, None, Importance.LOW)

@@ -16,6 +16,7 @@ from kafka.common.memory.memory_pool import MemoryPool
 from kafka.common.network.network_receive import NetworkReceive, ReceiveBufferPool
 from kafka.common.network.plaintext_transport_layer import PlaintextTransportLayer
 from kafka.common.network.selection_key import SelectionKey
+from kafka.common.network.transport_layer import TransportLayer
 
 LARGE = ReceiveBufferPool.MIN_POOLED_SIZE
 
@@ -286,9 +287,12 @@ def test_a_pool_without_the_low_water_mark_never_raises_it(monkeypatch: pytest.M
 
     marks: list[int] = []
     set_low_water = network_receive._set_low_water
-    monkeypatch.setattr(
-        network_receive, "_set_low_water", lambda channel, size: marks.append(size) or set_low_water(channel, size)
-    )
+
+    def marking_set_low_water(channel: TransportLayer, size: int) -> int:
+        marks.append(size)
+        return set_low_water(channel, size)
+
+    monkeypatch.setattr(network_receive, "_set_low_water", marking_set_low_water)
     payload = bytes(range(256)) * (4 * LARGE // 256)
     frame = _frame(payload)
     sender, transport, nio_selector = _tcp_pair()

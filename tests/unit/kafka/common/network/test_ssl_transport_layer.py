@@ -27,6 +27,7 @@ from kafka.common.network.network_send import NetworkSend
 from kafka.common.network.selector import Selector
 from kafka.common.network.socket_channel import SocketChannel
 from kafka.common.network.ssl_channel_builder import SslChannelBuilder
+from kafka.common.network.ssl_transport_layer import SslTransportLayer
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
 from kafka.common.security.ssl.default_ssl_engine_factory import Mode
 from kafka.common.security.ssl.ssl_factory import SslFactory
@@ -250,16 +251,20 @@ def test_plaintext_bytes_on_a_tls_port_fail_the_handshake(certs: ss.TestCerts, p
 
 
 def test_cipher_suites_and_protocols(certs: ss.TestCerts, pairs: list[Pair]) -> None:
-    server = ss.ssl_overrides(certs)
+    server: dict[str, Any] = ss.ssl_overrides(certs)
     server["ssl.enabled.protocols"] = ["TLSv1.2"]
     server["ssl.cipher.suites"] = ["TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384"]
     pair = _pair(pairs, server, ss.java_ssl_config(certs))
     pair.poll_until(pair.ready, "handshake")
-    transport = pair.server.channel(pair.server_ids[0])._transport_layer  # type: ignore[union-attr]
-    session = transport.ssl_session()  # type: ignore[attr-defined]
+    channel = pair.server.channel(pair.server_ids[0])
+    assert channel is not None
+    transport = channel._transport_layer
+    assert isinstance(transport, SslTransportLayer)
+    session = transport.ssl_session()
     assert session.version() == "TLSv1.2"
-    assert session.cipher()[0] == "ECDHE-RSA-AES256-GCM-SHA384"
-    client = ss.java_ssl_config(certs)
+    cipher = session.cipher()
+    assert cipher is not None and cipher[0] == "ECDHE-RSA-AES256-GCM-SHA384"
+    client: dict[str, Any] = ss.java_ssl_config(certs)
     client["ssl.enabled.protocols"] = ["TLSv1.3"]
     pair2 = _pair(pairs, server, client)
     pair2.poll_until(lambda: "0" in pair2.client_disconnected, "no common protocol")

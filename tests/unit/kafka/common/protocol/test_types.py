@@ -51,7 +51,7 @@ def test_strings_and_bytes() -> None:
     ]:
         out = bytearray()
         writer(out, value)  # type: ignore[operator]
-        assert reader(bytes(out), 0) == (value, len(out))  # type: ignore[operator]
+        assert reader(bytes(out), 0) == (value, len(out))
 
 
 def test_length_beyond_buffer_is_refused() -> None:

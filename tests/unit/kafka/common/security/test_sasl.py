@@ -296,7 +296,7 @@ def test_channel_builder_refuses_unsupported_configs() -> None:
 # ---- OAUTHBEARER (unsecured JWS) -------------------------------------------------------------------------------
 
 
-def _oauth_entries(options: str) -> list:  # type: ignore[type-arg]
+def _oauth_entries(options: str) -> list:
     module = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"
     return JaasConfig("K", f"{module} required {options};").get_app_configuration_entry("K") or []
 

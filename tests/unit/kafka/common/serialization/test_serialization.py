@@ -140,8 +140,10 @@ def test_unknown_encoding_is_a_serialization_exception() -> None:
 
 def test_void_serdes() -> None:
     """Void keys and values are always null; bytes given to the VoidDeserializer are refused."""
-    assert VoidSerializer().serialize(TOPIC, None) is None
-    assert VoidDeserializer().deserialize(TOPIC, None) is None
+    serializer: Serializer[None] = VoidSerializer()
+    assert serializer.serialize(TOPIC, None) is None
+    deserializer: Deserializer[None] = VoidDeserializer()
+    assert deserializer.deserialize(TOPIC, None) is None
     with pytest.raises(ValueError, match=re.escape("Data should be null for a VoidDeserializer.")):
         VoidDeserializer().deserialize(TOPIC, b"x")
 

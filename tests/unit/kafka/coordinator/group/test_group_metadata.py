@@ -47,13 +47,14 @@ def _member(member_id: str, protocols: list[tuple[str, bytes]], instance: str | 
 
 def _group_in(state: GroupState, time: MockTime) -> GroupMetadata:
     group = GroupMetadata("g", Empty(), time)
-    path = {
+    paths: dict[GroupState, list[GroupState]] = {
         Empty(): [],
         PreparingRebalance(): [PreparingRebalance()],
         CompletingRebalance(): [PreparingRebalance(), CompletingRebalance()],
         Stable(): [PreparingRebalance(), CompletingRebalance(), Stable()],
         Dead(): [Dead()],
-    }[state]
+    }
+    path = paths[state]
     for s in path:
         group.transition_to(s)
     return group
@@ -185,7 +186,7 @@ def test_init_next_generation() -> None:
     group.add(_member("m1", [("range", _subscription("t1", "t2"))]), lambda r: None)
     group.init_next_generation()
     assert group.generation_id == 1 and group.protocol_name == "range" and group.is_(CompletingRebalance())
-    assert group.get_subscribed_topics() == {"t1", "t2"}
+    assert group.get_subscribed_topics() == frozenset({"t1", "t2"})
     group.transition_to(PreparingRebalance())
     group.remove("m1")
     group.init_next_generation()

@@ -1026,12 +1026,12 @@ def test_apply_builds_the_coordinator_from_the_broker_config() -> None:
     try:
         coordinator = TransactionCoordinator.apply(
             config,
-            object(),
+            object(),  # type: ignore[arg-type]  # a placeholder replica manager
             MockScheduler(time),
             lambda: pid,
             metrics,
-            object(),
-            time,  # type: ignore[arg-type]
+            object(),  # type: ignore[arg-type]  # a placeholder metadata cache
+            time,
         )
         assert coordinator.producer_id_manager is pid
         assert coordinator.log_ident == "[TransactionCoordinator id=3] "

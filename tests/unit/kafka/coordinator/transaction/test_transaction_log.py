@@ -119,7 +119,7 @@ def test_should_read_write_messages() -> None:
         txn_metadata = metadata(transactional_id, producer_id, states[producer_id])
         if txn_metadata.state is not TransactionState.Empty:
             txn_metadata.add_partitions(TOPIC_PARTITIONS)
-        key = transaction_log.key_to_bytes(transactional_id)
+        key: bytes | None = transaction_log.key_to_bytes(transactional_id)
         value = transaction_log.value_to_bytes(txn_metadata.prepare_no_transit())
         txn_records.append(SimpleRecord(0, key, value))
     records = MemoryRecords.with_records(CompressionType.NONE, *txn_records)

@@ -402,7 +402,8 @@ def test_retries_append_to_log_when_coordinator_not_available() -> None:
     assert env.channel_manager.num_txns_with_pending_markers == 0
     assert env.queue(BROKER1).total_num_markers() == 0
     assert env.txn_metadata2.pending_state is None
-    assert env.txn_metadata2.state is TransactionState.CompleteCommit
+    # Changed since the check above, which mypy would keep narrowing it to.
+    assert cast(TransactionState, env.txn_metadata2.state) is TransactionState.CompleteCommit
 
 
 @pytest.mark.parametrize("error", [Errors.NOT_COORDINATOR, Errors.COORDINATOR_LOAD_IN_PROGRESS])

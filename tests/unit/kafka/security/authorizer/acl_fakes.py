@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from kafka.common.resource.pattern_type import PatternType
 from kafka.common.resource.resource_pattern import ResourcePattern
@@ -104,7 +105,7 @@ def fake_authorizer(
     authorizer = AclAuthorizer(MockTime())
     authorizer.zk_client = zk if zk is not None else FakeAclZkClient()  # type: ignore[assignment]
     authorizer.super_users = frozenset(
-        KafkaPrincipal(*s.strip().split(":", 1)) for s in super_users.split(";") if s.strip()
+        KafkaPrincipal(*cast("tuple[str, str]", s.strip().split(":", 1))) for s in super_users.split(";") if s.strip()
     )
     authorizer.should_allow_everyone_if_no_acl_is_found = allow_everyone
     authorizer.load_cache()

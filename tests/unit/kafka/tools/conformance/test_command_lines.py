@@ -15,6 +15,7 @@ from kafka.tools.conformance.capture import (
     Capture,
     CaptureHeader,
     ConnectionEvent,
+    FrameEvent,
     request_event,
     response_event,
     write_capture,
@@ -32,7 +33,7 @@ def _write(path: Path, cluster: str, error: int = 0) -> Path:
         topics=M.MetadataResponseTopicCollection([M.MetadataResponseTopic(name="t", error_code=error)]),
     )
     req = request_event(0, 0.001, request_frame(META, 9, 1, MetadataRequestData(topics=None), client_id="cli"))
-    events = [
+    events: list[ConnectionEvent | FrameEvent] = [
         ConnectionEvent("open", 0, 0.0, peer="127.0.0.1:1"),
         req,
         response_event(0, 0.002, response_frame(META, 9, 1, body), req),

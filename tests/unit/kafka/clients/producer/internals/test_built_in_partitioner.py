@@ -110,7 +110,7 @@ def test_adaptive_partitioning_prefers_short_queues() -> None:
     assert partitioner.load_stats_range_end() == 8
     expected = {0: 0, 3: 0, 4: 1, 5: 2, 7: 2, 8: 0}
     for rnd, partition in expected.items():
-        BuiltInPartitioner.mock_random = lambda rnd=rnd: rnd  # type: ignore[misc]
+        BuiltInPartitioner.mock_random = lambda rnd=rnd: rnd
         fresh = BuiltInPartitioner(LOG_CONTEXT, TOPIC_A, 1)
         fresh.update_partition_load_stats([0, 3, 1], [0, 1, 2], 3)
         assert fresh.peek_current_partition_info(cluster).partition() == partition, rnd

@@ -169,7 +169,7 @@ def test_appends_switching_between_batches(append: Append) -> None:
 
 def test_futures_and_callbacks_after_completion(append: Append) -> None:
     """The futures made by the append give the same RecordMetadata as try_append's, and the callbacks run in order."""
-    records = [(NOW + i, None if i % 3 else b"key", b"v" * (i % 7), ()) for i in range(50)]
+    records: list[Record] = [(NOW + i, None if i % 3 else b"key", b"v" * (i % 7), ()) for i in range(50)]
     results = []
     for fn in (_PYTHON, append):
         seen: list[Any] = []

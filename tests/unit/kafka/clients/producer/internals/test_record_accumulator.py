@@ -6,13 +6,20 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Iterator
+from typing import cast
 
 import pytest
 
+from kafka.clients.metadata_snapshot import MetadataSnapshot
 from kafka.clients.producer.buffer_exhausted_exception import BufferExhaustedException
 from kafka.clients.producer.internals.built_in_partitioner import BuiltInPartitioner
 from kafka.clients.producer.internals.producer_batch import ProducerBatch
-from kafka.clients.producer.internals.record_accumulator import AppendCallbacks, PartitionerConfig
+from kafka.clients.producer.internals.record_accumulator import (
+    AppendCallbacks,
+    PartitionerConfig,
+    RecordAccumulator,
+    RecordAppendResult,
+)
 from kafka.clients.producer.record_metadata import RecordMetadata
 from kafka.common.errors import KafkaException, RecordBatchTooLargeException
 from kafka.common.record.compression_type import CompressionType
@@ -47,8 +54,13 @@ def _records_in(batch: ProducerBatch) -> list[tuple[bytes | None, bytes | None]]
 
 
 def _append(
-    acc, tp: TopicPartition, time: MockTime, key: bytes | None = KEY, value: bytes | None = VALUE, snapshot=None
-):  # type: ignore[no-untyped-def]
+    acc: RecordAccumulator,
+    tp: TopicPartition,
+    time: MockTime,
+    key: bytes | None = KEY,
+    value: bytes | None = VALUE,
+    snapshot: MetadataSnapshot | None = None,
+) -> RecordAppendResult:
     snapshot = snapshot or metadata_snapshot(3, {TOPIC: 3})
     return acc.append(
         tp.topic,
@@ -79,6 +91,7 @@ def test_full() -> None:
         assert acc.ready(snapshot, time.milliseconds()).ready_nodes == set(), "no partitions should be ready"
     # The record that did not fit started a second batch: the first is full, so the node is ready.
     leader = snapshot.cluster().leader_for(TP1)
+    assert leader is not None
     assert acc.ready(snapshot, time.milliseconds()).ready_nodes == {leader}
     batches = acc.drain(snapshot, {leader}, 2**31 - 1, time.milliseconds())[leader.id]
     assert len(batches) == 1
@@ -97,6 +110,7 @@ def test_append_large() -> None:
     result = _append(acc, TP1, time, value=value, snapshot=snapshot)
     assert result.new_batch_created
     leader = snapshot.cluster().leader_for(TP1)
+    assert leader is not None
     assert acc.ready(snapshot, time.milliseconds()).ready_nodes == {leader}
     batches = acc.drain(snapshot, {leader}, 2**31 - 1, time.milliseconds())[leader.id]
     assert _records_in(batches[0]) == [(KEY, value)]
@@ -114,6 +128,7 @@ def test_linger() -> None:
     assert result.next_ready_check_delay_ms == linger_ms
     time.sleep(10)
     leader = snapshot.cluster().leader_for(TP1)
+    assert leader is not None
     assert acc.ready(snapshot, time.milliseconds()).ready_nodes == {leader}
     batches = acc.drain(snapshot, {leader}, 2**31 - 1, time.milliseconds())[leader.id]
     assert _records_in(batches[0]) == [(KEY, VALUE)]
@@ -128,6 +143,7 @@ def test_partial_drain() -> None:
         while not _append(acc, tp, time, snapshot=snapshot).batch_is_full:
             pass
     leader = snapshot.cluster().leader_for(TP1)
+    assert leader is not None
     assert acc.ready(snapshot, time.milliseconds()).ready_nodes == {leader}
     drained = acc.drain(snapshot, {leader}, 1024, time.milliseconds())[leader.id]
     assert len(drained) == 1, "only one batch fits the request"
@@ -139,6 +155,7 @@ def test_drain_rotates_over_partitions() -> None:
     snapshot = metadata_snapshot(1, {TOPIC: 3})
     acc = accumulator(time, batch_size=1024, linger_ms=0)
     leader = snapshot.cluster().leader_for(TP1)
+    assert leader is not None
     first_partitions: list[int] = []
     for _ in range(3):
         for tp in (TP1, TP2, TP3):
@@ -169,6 +186,7 @@ def test_stress_concurrent_appends() -> None:
     for t in threads:
         t.join(30)
     leader = snapshot.cluster().leader_for(TP1)
+    assert leader is not None
     values: list[bytes | None] = []
     while acc.has_undrained():
         for batch in acc.drain(snapshot, {leader}, 2**31 - 1, time.milliseconds())[leader.id]:
@@ -186,6 +204,7 @@ def test_flush_makes_lingering_batches_ready() -> None:
     acc = accumulator(time, batch_size=1024, linger_ms=2**31 - 1)
     futures = [_append(acc, tp, time, snapshot=snapshot).future for tp in (TP1, TP2)]
     leader = snapshot.cluster().leader_for(TP1)
+    assert leader is not None
     assert acc.ready(snapshot, time.milliseconds()).ready_nodes == set()
     acc.begin_flush()
     assert acc.ready(snapshot, time.milliseconds()).ready_nodes == {leader}
@@ -225,6 +244,7 @@ def test_abort_incomplete_batches() -> None:
     assert all(isinstance(e, KafkaException) and str(e) == "Producer is closed forcefully." for e in errors)
     assert not acc.has_incomplete()
     assert not acc.has_undrained()
+    assert futures[0] is not None
     with pytest.raises(KafkaException, match=re.escape("Producer is closed forcefully.")):
         futures[0].get()
 
@@ -258,6 +278,7 @@ def test_retry_backoff() -> None:
     )
     _append(acc, TP1, time, snapshot=snapshot)
     leader = snapshot.cluster().leader_for(TP1)
+    assert leader is not None
     batch = acc.drain(snapshot, {leader}, 2**31 - 1, time.milliseconds())[leader.id][0]
     acc.reenqueue(batch, time.milliseconds())
     result = acc.ready(snapshot, time.milliseconds())
@@ -277,6 +298,7 @@ def test_leader_change_skips_the_retry_backoff() -> None:
     acc = accumulator(time, batch_size=1024, linger_ms=0, retry_backoff_ms=1000, retry_backoff_max_ms=1000)
     _append(acc, TP1, time, snapshot=old)
     leader = old.cluster().leader_for(TP1)
+    assert leader is not None
     batch = acc.drain(old, {leader}, 2**31 - 1, time.milliseconds())[leader.id][0]
     acc.reenqueue(batch, time.milliseconds())
     assert acc.ready(old, time.milliseconds()).ready_nodes == set()
@@ -291,6 +313,7 @@ def test_muted_partitions_are_not_drained() -> None:
     acc = accumulator(time, batch_size=1024, linger_ms=0)
     _append(acc, TP1, time, snapshot=snapshot)
     leader = snapshot.cluster().leader_for(TP1)
+    assert leader is not None
     acc.mute_partition(TP1)
     assert acc.ready(snapshot, time.milliseconds()).ready_nodes == set()
     assert acc.drain(snapshot, {leader}, 2**31 - 1, time.milliseconds())[leader.id] == []
@@ -339,6 +362,7 @@ def test_split_and_reenqueue() -> None:
     num = acc.split_and_reenqueue(big)
     assert num == 2
     leader = snapshot.cluster().leader_for(TP1)
+    assert leader is not None
     drained: list[ProducerBatch] = []
     while acc.has_undrained():
         drained.extend(acc.drain(snapshot, {leader}, 2**31 - 1, time.milliseconds())[leader.id])
@@ -456,7 +480,9 @@ def test_adaptive_partitioning_avoids_a_node_that_cannot_drain() -> None:
     for p in (0, 1):
         acc.append(TOPIC, p, 0, None, VALUE, None, None, MAX_BLOCK, False, 0, snapshot.cluster())
     node0 = snapshot.cluster().leader_for(TP1)
+    assert node0 is not None
     node1 = snapshot.cluster().leader_for(TP2)
+    assert node1 is not None
     acc.update_node_latency_stats(node0.id, time.milliseconds(), True)
     acc.update_node_latency_stats(node1.id, time.milliseconds(), True)
     time.sleep(200)
@@ -484,6 +510,7 @@ def test_idempotent_drain_assigns_sequences() -> None:
     tm = TransactionManager(LOG_CONTEXT, None, 60_000, 100, ApiVersions())
     acc = accumulator(time, batch_size=1024, linger_ms=0, transaction_manager=tm)
     leader = snapshot.cluster().leader_for(TP1)
+    assert leader is not None
     _append(acc, TP1, time, snapshot=snapshot)
     # No producer id yet: nothing is drained.
     assert acc.drain(snapshot, {leader}, 2**31 - 1, time.milliseconds())[leader.id] == []
@@ -559,7 +586,13 @@ def _appends_as_send_does(fast: bool) -> tuple[list[object], int]:
             fast_appends += result is not None
         if result is None:
             result = acc.append(TOPIC, partition, now, key, value, headers, callbacks, MAX_BLOCK, False, now, cluster)
-        partition_told = callbacks.get_partition() if kind == "producer" else told[-1] if kind == "other" else None
+        partition_told = (
+            cast(kafka_producer._AppendCallbacks, callbacks).get_partition()
+            if kind == "producer"
+            else told[-1]
+            if kind == "other"
+            else None
+        )
         answers.append(
             (
                 type(result).__name__,

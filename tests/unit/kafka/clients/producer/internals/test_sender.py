@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from kafka.clients.api_versions import ApiVersions
+from kafka.clients.producer.callback import Callback
 from kafka.clients.producer.internals.future_record_metadata import FutureRecordMetadata
 from kafka.clients.producer.internals.producer_metadata import ProducerMetadata
 from kafka.clients.producer.internals.record_accumulator import RecordAccumulator
@@ -312,8 +313,10 @@ def test_callbacks_run_in_send_order_per_partition() -> None:
     futures = []
     for i in range(5):
         now = h.time.milliseconds()
+        # Duck-typed, not a Callback subclass: a subclass would change what the accumulator's isinstance checks see.
+        recorder: Callback = _Recorder(order, i)  # type: ignore[assignment]
         result = h.accumulator.append(
-            TOPIC, 0, now, None, b"%d" % i, None, _Recorder(order, i), MAX_BLOCK, False, now, h.metadata.fetch()
+            TOPIC, 0, now, None, b"%d" % i, None, recorder, MAX_BLOCK, False, now, h.metadata.fetch()
         )
         futures.append(result.future)
     h.run_once()

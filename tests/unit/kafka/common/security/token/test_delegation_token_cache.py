@@ -71,6 +71,7 @@ def test_token_information_and_token_equality() -> None:
 
 def _exchange(server: ScramSaslServer, client: ScramSaslClient) -> None:
     challenge = client.evaluate_challenge(b"")
+    assert challenge is not None
     while not server.is_complete():
         response = server.evaluate_response(challenge)
         assert response is not None
