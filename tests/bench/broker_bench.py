@@ -114,11 +114,13 @@ class Tansu:
                 return
             except OSError:
                 if self.process.poll() is not None:
-                    break
+                    raise RuntimeError(
+                        f"tansu exited with status {self.process.returncode} before it listened"
+                    ) from None
                 time.sleep(0.1)
         self.process.kill()
         self.process.wait(10)
-        raise RuntimeError(f"tansu did not start listening on {self.port} (exit status {self.process.returncode})")
+        raise RuntimeError(f"tansu did not listen on {self.port} within 30 s")
 
     @property
     def bootstrap(self) -> str:

@@ -113,7 +113,7 @@ def _kcat() -> dict[str, Any]:
 
 
 def _aiokafka() -> dict[str, Any]:
-    import aiokafka  # type: ignore[import-untyped]
+    import aiokafka
 
     return {"name": "aiokafka", "version": aiokafka.__version__}
 
@@ -451,7 +451,7 @@ def ck_fallback_090(ctx: Ctx) -> None:
 
 def aiokafka_produce_fetch(ctx: Ctx) -> None:
     import aiokafka
-    from aiokafka.structs import TopicPartition  # type: ignore[import-untyped]
+    from aiokafka.structs import TopicPartition
 
     async def run() -> None:
         producer = aiokafka.AIOKafkaProducer(bootstrap_servers=ctx.bootstrap, acks="all", compression_type="gzip")

@@ -30,8 +30,8 @@ def broker(zookeeper, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Brok
 
 def test_aiokafka_produces_and_fetches(broker: BrokerProcess) -> None:
     """aiokafka's producer and an assigned aiokafka consumer round-trip 500 keyed records."""
-    import aiokafka  # type: ignore[import-untyped]
-    from aiokafka.structs import TopicPartition  # type: ignore[import-untyped]
+    import aiokafka
+    from aiokafka.structs import TopicPartition
 
     async def run() -> list[tuple[bytes, bytes, int]]:
         producer = aiokafka.AIOKafkaProducer(bootstrap_servers=broker.bootstrap, acks="all")

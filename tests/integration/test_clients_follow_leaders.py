@@ -180,8 +180,8 @@ def test_our_python_clients_follow_the_leader(leaders_cluster: KafkaCluster, lea
 
 def test_aiokafka_follows_the_leader(leaders_cluster: KafkaCluster, leaders_view: ClusterView) -> None:
     """aiokafka's producer and consumer carry on across a SIGKILL of the partition's leader."""
-    import aiokafka  # type: ignore[import-untyped]
-    from aiokafka.structs import TopicPartition as AioTP  # type: ignore[import-untyped]
+    import aiokafka
+    from aiokafka.structs import TopicPartition as AioTP
 
     cluster, view, topic = leaders_cluster, leaders_view, "follow-aiokafka"
     create_topic(cluster, view, topic)

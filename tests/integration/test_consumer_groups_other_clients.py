@@ -49,8 +49,8 @@ def _assert_split(assignments: list[list[int]]) -> None:
 def test_aiokafka_members_split_commit_and_a_new_member_resumes(broker: BrokerProcess) -> None:
     """Two aiokafka members split a 4-partition topic 2/2, read and commit every record of their own partitions,
     and a member started after they stop reads exactly the records produced since."""
-    import aiokafka  # type: ignore[import-untyped]
-    from aiokafka.structs import TopicPartition  # type: ignore[import-untyped]
+    import aiokafka
+    from aiokafka.structs import TopicPartition
 
     topic = group = "aio-group"
     create_topic(broker.bootstrap, topic, PARTITIONS)
@@ -133,7 +133,7 @@ def test_aiokafka_members_split_commit_and_a_new_member_resumes(broker: BrokerPr
 def test_aiokafka_empty_group_id_is_refused(broker: BrokerProcess) -> None:
     """An aiokafka member with an empty group id gets Kafka's INVALID_GROUP_ID when it tries to join."""
     import aiokafka
-    from aiokafka.errors import InvalidGroupIdError  # type: ignore[import-untyped]
+    from aiokafka.errors import InvalidGroupIdError
 
     topic = "aio-empty-group"
     create_topic(broker.bootstrap, topic, 1)

@@ -267,8 +267,8 @@ def test_kcat(sasl_bootstrap: str) -> None:
 
 
 def test_aiokafka(sasl_bootstrap: str, boot_user: tuple[str, str]) -> None:
-    from aiokafka import AIOKafkaConsumer, AIOKafkaProducer  # type: ignore[import-untyped]
-    from aiokafka.errors import KafkaError as AioKafkaError  # type: ignore[import-untyped]
+    from aiokafka import AIOKafkaConsumer, AIOKafkaProducer
+    from aiokafka.errors import KafkaError as AioKafkaError
 
     topic = "sasl-aio-" + uuid.uuid4().hex[:8]
 

@@ -378,8 +378,8 @@ def test_dump_log_prints_transaction_markers(broker: BrokerProcess, offsets: Off
 
 async def _aio_read(broker: BrokerProcess, topic: str, isolation: str, end: int) -> list[str]:
     """What an aiokafka consumer of `isolation` reads from partition 0 until its position reaches `end`."""
-    import aiokafka  # type: ignore[import-untyped]
-    from aiokafka.structs import TopicPartition  # type: ignore[import-untyped]
+    import aiokafka
+    from aiokafka.structs import TopicPartition
 
     consumer = aiokafka.AIOKafkaConsumer(
         bootstrap_servers=broker.bootstrap, enable_auto_commit=False, isolation_level=isolation
@@ -441,7 +441,7 @@ def test_aiokafka_producer_is_fenced(broker: BrokerProcess, offsets: Offsets) ->
     """A second aiokafka producer with the same transactional_id fences the first: the first one's next commit
     raises ProducerFenced, and its open transaction never reaches read_committed consumers."""
     import aiokafka
-    from aiokafka.errors import ProducerFenced  # type: ignore[import-untyped]
+    from aiokafka.errors import ProducerFenced
 
     topic = "aio-fenced"
     create_topic(broker.bootstrap, topic)

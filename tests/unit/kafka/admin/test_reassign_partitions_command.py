@@ -4,6 +4,7 @@ exit status for bad input (with nothing changed)."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -185,9 +186,8 @@ def test_generate_proposal_over_the_brokers(tmp_path: Path) -> None:
     leaders over them."""
     admin = cluster_admin()
     topics_file = write(tmp_path, "topics.json", {"topics": [{"topic": "bar"}, {"topic": "foo"}], "version": 1})
-    # _Out: a stand-in for a TextIO, with write and flush only.
     topics_json = Path(topics_file).read_text()
-    proposed, current = rpc.generate_assignment(admin, topics_json, "0,1,2,7", True, _Out())  # type: ignore[arg-type]
+    proposed, current = rpc.generate_assignment(admin, topics_json, "0,1,2,7", True, _Out())
     assert set(proposed) == set(current) == {TP0, TP1, TP2, TopicPartition("bar", 0)}
     for tp, replicas in proposed.items():
         assert len(replicas) == len(current[tp]) and len(set(replicas)) == len(replicas)
@@ -218,16 +218,12 @@ def test_generate_bad_input(tmp_path: Path) -> None:
     assert out.splitlines()[0] == "Error: List of topics to reassign contains duplicate entries: foo"
 
 
-class _Out:
-    def __init__(self) -> None:
-        self.text = ""
+class _Out(io.StringIO):
+    """A captured output stream; `text` is what was written."""
 
-    def write(self, s: str) -> int:
-        self.text += s
-        return len(s)
-
-    def flush(self) -> None:
-        pass
+    @property
+    def text(self) -> str:
+        return self.getvalue()
 
 
 # -- --execute ---------------------------------------------------------------------------------------------------
@@ -442,7 +438,7 @@ def test_cancel(tmp_path: Path) -> None:
 def test_usage_errors(args: list[str], message: str) -> None:
     """Kafka's usage errors: the message and the help on stderr, status 1."""
     out, err = _Out(), _Out()
-    status = rpc.run_command(args, out, err, admin_factory=FakeAdmin().factory)  # type: ignore[arg-type]
+    status = rpc.run_command(args, out, err, admin_factory=FakeAdmin().factory)
     assert status == 1
     assert err.text.startswith(message)
     assert "--reassignment-json-file" in err.text
@@ -452,15 +448,14 @@ def test_zookeeper_only_actions_need_bootstrap_server() -> None:
     """An option that needs --bootstrap-server, given with --zookeeper only, ends as Kafka's does: an uncaught
     RuntimeException naming it; --list does not take --zookeeper at all."""
     out, err = _Out(), _Out()
-    # _Out: a stand-in for a TextIO, with write and flush only.
     status = rpc.run_command(
         ["--zookeeper", "z:2181", "--execute", "--additional", "--reassignment-json-file", "f"],
-        out,  # type: ignore[arg-type]
-        err,  # type: ignore[arg-type]
+        out,
+        err,
     )
     assert status == 1
     assert 'java.lang.RuntimeException: You must specify --bootstrap-server when using "[additional]"' in err.text
-    status = rpc.run_command(["--zookeeper", "z:2181", "--list"], out, err)  # type: ignore[arg-type]
+    status = rpc.run_command(["--zookeeper", "z:2181", "--list"], out, err)
     assert status == 1
     assert 'Option "[zookeeper]" can\'t be used with action "[list]"' in err.text
 

@@ -5,7 +5,6 @@ Kafka's TopicCommandTest and TopicCommandWithAdminClientTest."""
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -179,9 +178,8 @@ def test_is_not_under_replicated_when_adding() -> None:
     """A replica being added by a reassignment does not count towards the replication factor."""
     replicas = [Node(1, "localhost", 9091), Node(2, "localhost", 9092)]
     info = TopicPartitionInfo(0, replicas[0], replicas, [replicas[0]])
-    reassignment = SimpleNamespace(replicas=[1, 2], adding_replicas=[2], removing_replicas=[])
-    # reassignment: a stand-in for PartitionReassignment, with its three replica lists.
-    desc = tc.PartitionDescription("test-topic", info, None, False, reassignment)  # type: ignore[arg-type]
+    reassignment = PartitionReassignment((1, 2), (2,), ())
+    desc = tc.PartitionDescription("test-topic", info, None, False, reassignment)
     assert not desc.is_under_replicated()
     assert tc.PartitionDescription("test-topic", info, None, False, None).is_under_replicated()
 

@@ -276,7 +276,7 @@ def test_touch_files_sessions_as_kafka_does() -> None:
             privileged = rng.random() < 0.3
             size = rng.randrange(1, 5)
             new_id = rng.randrange(1, 10**6)
-            ours.new_session_id = reference.new_session_id = lambda n=new_id: n  # type: ignore
+            ours.new_session_id = reference.new_session_id = lambda n=new_id: n  # type: ignore[method-assign,misc]
             created = ours.maybe_create_session(now, privileged, size, False, partial(_cached, size))
             again = reference.maybe_create_session(now, privileged, size, False, partial(_cached, size))
             assert created == again

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import cast
 
 from kafka.common.resource.pattern_type import PatternType
 from kafka.common.resource.resource_pattern import ResourcePattern
 from kafka.common.resource.resource_type import ResourceType
 from kafka.common.security.auth.kafka_principal import KafkaPrincipal
-from kafka.common.utils.security_utils import resource_type_name
+from kafka.common.utils.security_utils import parse_kafka_principal, resource_type_name
 from kafka.common.utils.time import MockTime
 from kafka.security.authorizer.acl_authorizer import NO_ACLS, AclAuthorizer, VersionedAcls
 from kafka.security.authorizer.acl_entry import AclEntry
@@ -104,9 +103,7 @@ def fake_authorizer(
     """An AclAuthorizer over `zk` (a new fake when None), configured as `configure` would, and loaded."""
     authorizer = AclAuthorizer(MockTime())
     authorizer.zk_client = zk if zk is not None else FakeAclZkClient()  # type: ignore[assignment]
-    authorizer.super_users = frozenset(
-        KafkaPrincipal(*cast("tuple[str, str]", s.strip().split(":", 1))) for s in super_users.split(";") if s.strip()
-    )
+    authorizer.super_users = frozenset(parse_kafka_principal(s.strip()) for s in super_users.split(";") if s.strip())
     authorizer.should_allow_everyone_if_no_acl_is_found = allow_everyone
     authorizer.load_cache()
     return authorizer
