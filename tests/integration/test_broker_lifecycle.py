@@ -197,7 +197,7 @@ def test_restart_keeps_every_acknowledged_record(zookeeper, zk_chroot: str, tmp_
         owner = old_registration.ephemeralOwner
         assert new_registration.ephemeralOwner != owner
         assert (
-            f"Waiting up to 10000 ms for the registration at /brokers/ids/0 to go away: it is held by ZooKeeper "
+            f"Waiting up to 20000 ms for the registration at /brokers/ids/0 to go away: it is held by ZooKeeper "
             f"session 0x{owner:x}" in broker.console_since_start()
         )
     consumer = ck.Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "unused", "enable.auto.commit": False})

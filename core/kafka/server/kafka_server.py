@@ -244,9 +244,13 @@ class KafkaServer(Logging, KafkaMetricsGroup):
             self.prometheus_reporter.startup(config.metrics_prometheus_host, config.metrics_prometheus_port)
 
         # PORT: Kafka 2.8 fails at registration below if the previous run of this broker was killed and its session
-        # still holds /brokers/ids/{id}; this waits for it (at most a session timeout) instead, before the
-        # listeners are bound, so that clients find the port closed rather than unanswered meanwhile.
-        zk_client.await_previous_broker_registration_gone(broker_id, config.zk_session_timeout_ms)
+        # still holds /brokers/ids/{id}; this waits for it instead, before the listeners are bound, so that clients
+        # find the port closed rather than unanswered meanwhile. ZooKeeper expires a session at the first tick after
+        # the session timeout has passed since its last request (a tick is at most half the timeout: ZooKeeper keeps
+        # timeouts between 2 and 20 ticks) and then deletes its ephemeral znodes, and the previous run may have made
+        # its last request just before this one started: so the wait is twice the session timeout, not one (with
+        # one, a broker restarted at once after SIGKILL lost that race by a few hundred ms).
+        zk_client.await_previous_broker_registration_gone(broker_id, 2 * config.zk_session_timeout_ms)
 
         from kafka.common.security.scram.internals.scram_mechanism import ScramMechanism
         from kafka.common.security.token.delegation.internals.delegation_token_cache import DelegationTokenCache

@@ -254,7 +254,8 @@ class KafkaZkClient(Logging, KafkaMetricsGroup):
 
         # PORT: not in Kafka 2.8, whose broker exits at once with NodeExistsException in that case, so that a broker
         # restarted right after a crash cannot come back until its old session has expired. ZooKeeper removes the
-        # old registration within the session timeout, which is what `timeout_ms` is meant to be."""
+        # old registration at most a session timeout and a tick after the old session's last request (KafkaServer
+        # says what it passes as `timeout_ms`)."""
         path = BrokerIdZNode.path(broker_id)
         start_ms = self._time.milliseconds()
         deadline_ms = start_ms + timeout_ms
