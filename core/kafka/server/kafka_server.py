@@ -249,7 +249,8 @@ class KafkaServer(Logging, KafkaMetricsGroup):
         # the session timeout has passed since its last request (a tick is at most half the timeout: ZooKeeper keeps
         # timeouts between 2 and 20 ticks) and then deletes its ephemeral znodes, and the previous run may have made
         # its last request just before this one started: so the wait is twice the session timeout, not one (with
-        # one, a broker restarted at once after SIGKILL lost that race by a few hundred ms).
+        # one, a broker restarted at once after SIGKILL could find the znode still there when the wait ended, by up
+        # to a tick; it happened once in CI).
         zk_client.await_previous_broker_registration_gone(broker_id, 2 * config.zk_session_timeout_ms)
 
         from kafka.common.security.scram.internals.scram_mechanism import ScramMechanism
