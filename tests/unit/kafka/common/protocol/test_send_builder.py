@@ -1,0 +1,61 @@
+"""SendBuilder: which record sets are copied into the frame and which stay parts of their own."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from kafka.common.protocol.send_builder import FILE_COPY_THRESHOLD, ZERO_COPY_THRESHOLD, SendBuilder
+from kafka.common.record.file_records import FileRecords
+
+
+@pytest.fixture
+def segment(tmp_path: Path) -> FileRecords:
+    path = tmp_path / "00000000000000000000.log"
+    path.write_bytes(os.urandom(4 * FILE_COPY_THRESHOLD))
+    return FileRecords.open(path, mutable=False, file_already_exists=True)
+
+
+def build(records: object) -> list[object]:
+    builder = SendBuilder()
+    builder.buf += b"head"
+    builder.add_records(records)
+    builder.buf += b"tail"
+    return builder.build()
+
+
+def test_a_small_file_slice_is_read_into_the_frame(segment: FileRecords) -> None:
+    piece = segment.slice(100, FILE_COPY_THRESHOLD - 1)
+    parts = build(piece)
+    assert parts == [b"head" + piece.read_bytes() + b"tail"]
+
+
+def test_a_file_slice_at_the_threshold_stays_a_part(segment: FileRecords) -> None:
+    piece = segment.slice(100, FILE_COPY_THRESHOLD)
+    parts = build(piece)
+    assert parts == [b"head", piece, b"tail"]
+
+
+def test_a_slice_cut_below_its_end_stays_a_part(segment: FileRecords) -> None:
+    piece = segment.slice(0, 1000)
+    os.truncate(segment.file(), 500)
+    parts = build(piece)
+    assert parts == [b"head", piece, b"tail"]  # its send then reports the truncation, as Kafka's transferTo does
+
+
+def test_in_memory_records_under_their_threshold_are_copied() -> None:
+    small = memoryview(b"x" * (ZERO_COPY_THRESHOLD - 1))
+    large = memoryview(b"y" * ZERO_COPY_THRESHOLD)
+    assert build(small) == [b"head" + bytes(small) + b"tail"]
+    assert build(large) == [b"head", large, b"tail"]
+
+
+def test_to_bytes_is_the_parts_joined(segment: FileRecords) -> None:
+    for size in (10, FILE_COPY_THRESHOLD + 10):
+        builder = SendBuilder()
+        builder.buf += b"head"
+        builder.add_records(segment.slice(0, size))
+        builder.buf += b"tail"
+        assert builder.to_bytes() == b"head" + segment.slice(0, size).read_bytes() + b"tail"
