@@ -20,6 +20,7 @@ import pytest
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from tests.integration.broker import BrokerProcess
+from tests.integration.cluster import TEST_OVERRIDES, ClusterView, KafkaCluster
 from tests.integration.zookeeper import ZooKeeperServer
 from tests.utils import wait_until_true
 
@@ -79,9 +80,9 @@ class Writer:
     """A confluent-kafka producer (acks=all) that remembers which values were acknowledged, per partition, and the
     errors of those that were not."""
 
-    def __init__(self, bootstrap: str) -> None:
+    def __init__(self, bootstrap: str, message_timeout_ms: int = 10000) -> None:
         self.producer = ck.Producer(
-            {"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 5, "message.timeout.ms": 10000}
+            {"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 5, "message.timeout.ms": message_timeout_ms}
         )
         self.acked: dict[int, list[bytes]] = {}
         self.errors: list[str] = []
@@ -217,10 +218,7 @@ def test_a_broker_whose_only_log_dir_fills_halts_and_loses_nothing(
         writer.write(0, 8000, "filling")
         acked = list(writer.acked.get(0, []))
         assert 0 < len(acked) < 8000
-        deadline = time.monotonic() + 30
-        while broker.is_running and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert not broker.is_running, "the broker should halt once its only log dir has failed"
+        wait_until_true(lambda: not broker.is_running, "the broker to halt, its only log dir full", timeout=30)
         assert broker.stop() == 1
         console = broker.console_since_start()
         assert "No space left on device" in console
@@ -235,3 +233,50 @@ def test_a_broker_whose_only_log_dir_fills_halts_and_loses_nothing(
         assert writer.acked[0][-100:] == [f"room-again-{i:06d}".encode() for i in range(100)]
     finally:
         broker.stop()
+
+
+def test_a_follower_whose_disk_fills_drops_out_and_nothing_acknowledged_is_lost(
+    zookeeper: ZooKeeperServer, zk_chroot: str, tmp_path: Path, small_fs: SmallFileSystem
+) -> None:
+    """Three brokers; broker 2 keeps its only log dir on a 4 MB tmpfs. A partition led by broker 0 with replicas
+    0, 1, 2 (min.insync.replicas=2) takes 8 MB at acks=all: broker 2's disk fills and it halts, the leader shrinks the
+    ISR to 0, 1 and goes on acknowledging, and every record is acknowledged and read back once, in order. Given room
+    and restarted, broker 2 truncates its torn tail, catches up, rejoins the ISR and ends with the leader's bytes."""
+    zk_connect = zookeeper.connect_string + zk_chroot
+    cluster = KafkaCluster(
+        tmp_path,
+        zk_connect,
+        overrides={**TEST_OVERRIDES, "replica.lag.time.max.ms": "3000", "zookeeper.session.timeout.ms": "6000"},
+    )
+    cluster.broker(2).overrides["log.dirs"] = str(small_fs.path)
+    try:
+        cluster.start()
+        admin = AdminClient({"bootstrap.servers": cluster.bootstrap})
+        topic = NewTopic(TOPIC, num_partitions=1, replica_assignment=[[0, 1, 2]], config={"min.insync.replicas": "2"})
+        admin.create_topics([topic], operation_timeout=30)[TOPIC].result(30)
+        with ClusterView(zk_connect) as view:
+            wait_until_true(lambda: view.has_partition_state(TOPIC), "the partition's state")
+            assert view.leader(TOPIC) == 0
+            writer = Writer(cluster.bootstrap, message_timeout_ms=90000)
+            writer.write(0, 8000, "replicated")
+            assert writer.errors == []
+            expected = [f"replicated-{i:06d}".encode() for i in range(8000)]
+            assert writer.acked[0] == expected
+            # Acknowledged with min.insync.replicas=2: the leader has dropped broker 2, which halted.
+            wait_until_true(lambda: not cluster.broker(2).is_running, "broker 2 to halt, its only log dir full")
+            assert cluster.broker(2).stop() == 1
+            assert "No space left on device" in cluster.broker(2).console_since_start()
+            wait_until_true(lambda: view.isr(TOPIC) == [0, 1], "the ISR without broker 2")
+            assert read_back(cluster.bootstrap, 0) == expected
+
+            small_fs.grow("64m")
+            cluster.broker(2).start()
+            wait_until_true(lambda: view.isr(TOPIC) == [0, 1, 2], "broker 2 to rejoin the ISR", timeout=60)
+        segment = f"{TOPIC}-0/00000000000000000000.log"
+        leader_bytes = (cluster.broker(0).log_dir / segment).read_bytes()
+        wait_until_true(
+            lambda: (small_fs.path / segment).read_bytes() == leader_bytes,
+            "broker 2's segment to match the leader's",
+        )
+    finally:
+        cluster.stop()
