@@ -52,8 +52,11 @@ class SendBuilder:
                 try:
                     self.buf += records.read_bytes()
                     return
-                except EOFError:
-                    pass  # cut below the slice: as a part its send fails, as Kafka's transferTo does
+                except (EOFError, OSError):
+                    # Cut below the slice, or its file closed: as a part, its send fails where and as it did before
+                    # (the network thread closes the connection, as Kafka's failed transferTo does), not in the
+                    # thread building this response (a handler, or one completing a delayed fetch for another).
+                    pass
             self._flush()
             self.parts.append(records)
             self._parts_size += records.size_in_bytes()

@@ -45,6 +45,15 @@ def test_a_slice_cut_below_its_end_stays_a_part(segment: FileRecords) -> None:
     assert parts == [b"head", piece, b"tail"]  # its send then reports the truncation, as Kafka's transferTo does
 
 
+def test_a_slice_of_a_closed_file_stays_a_part(segment: FileRecords) -> None:
+    """A read that fails (the segment closed, as after its deletion) leaves the slice to the network thread's send,
+    which fails there as it always did, not in the thread building the response."""
+    piece = segment.slice(0, 1000)
+    segment.close()
+    parts = build(piece)
+    assert parts == [b"head", piece, b"tail"]
+
+
 def test_in_memory_records_under_their_threshold_are_copied() -> None:
     small = memoryview(b"x" * (ZERO_COPY_THRESHOLD - 1))
     large = memoryview(b"y" * ZERO_COPY_THRESHOLD)
