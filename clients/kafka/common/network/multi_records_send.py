@@ -2,9 +2,10 @@
 
 A Send made of several parts written one after the other: a response framed by SendBuilder, whose parts are runs
 of bytes (the size, header and body as the generated code wrote them, and in-memory record sets) and FileRecords
-slices of log segments (a fetch response's records). Each run of byte parts goes out with one gathering write;
-each FileRecords part through the channel's transfer_from (sendfile for plaintext), so that log data never passes
-through Python. A partial write resumes where it stopped when the socket is writable again.
+slices of log segments (a fetch response's records; SendBuilder reads the smallest into the bytes instead). Each run
+of byte parts goes out with one gathering write; each FileRecords part through the channel's transfer_from (sendfile
+for plaintext), so that large runs of log data never pass through Python. A partial write resumes where it stopped
+when the socket is writable again.
 
 # PORT: Java composes this of nested Sends (ByteBufferSend, DefaultRecordsSend over TransferableRecords) kept in
 # org.apache.kafka.common.record; here SendBuilder's parts list is written directly (one object per response

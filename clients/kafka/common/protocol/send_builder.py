@@ -5,10 +5,11 @@ record sets kept as they are (a memoryview of in-memory records, or a FileRecord
 network layer hands to os.sendfile). Nothing large is copied until someone asks for `to_bytes()`.
 
 # PORT: Java's writeRecords adds every FileRecords as its own Send (transferTo). Here a slice under
-# FILE_COPY_THRESHOLD is read into the frame instead, as small in-memory records are: a response then goes out in one
-# gathering write, where a slice of its own costs the network thread an fstat, a sendfile and a separate write of the
-# bytes after it, and the peer a second wake-up when those arrive apart (a follower's fetch of one record, a consumer
-# at the head of the log). The bytes on the wire are the same.
+# FILE_COPY_THRESHOLD is read into the frame instead, as small in-memory records are, while a response's copied slices
+# stay within FILE_COPY_BUDGET: a response then goes out in one gathering write, where a slice of its own costs the
+# network thread an fstat, a sendfile and a separate write of the bytes after it, and the peer a second wake-up when
+# those arrive apart (a follower's fetch of one record, a consumer at the head of the log). The bytes on the wire are
+# the same; a fetch over many partitions still sends all but its first few small slices with sendfile.
 """
 
 from __future__ import annotations
@@ -20,15 +21,19 @@ ZERO_COPY_THRESHOLD = 4096
 # The same for a slice of a log segment, read with one pread: under this, the read and the copy into the frame cost
 # less than the system calls and the peer's wake-up they save.
 FILE_COPY_THRESHOLD = 16384
+# The most bytes of log segments one response reads into its frame, so that the copies stay small beside the
+# zero-copy parts (a fetch answer of many partitions can reach fetch.max.bytes).
+FILE_COPY_BUDGET = 65536
 
 
 class SendBuilder:
-    __slots__ = ("buf", "parts", "_parts_size")
+    __slots__ = ("buf", "parts", "_parts_size", "_file_copy_left")
 
     def __init__(self) -> None:
         self.buf = bytearray()
         self.parts: list[Any] = []  # bytes, memoryview or FileRecords, in order, before `buf`
         self._parts_size = 0
+        self._file_copy_left = FILE_COPY_BUDGET
 
     @property
     def size(self) -> int:
@@ -48,9 +53,13 @@ class SendBuilder:
         elif hasattr(records, "buffer"):
             data = records.buffer()
         else:  # FileRecords: a small slice is read into the frame, a larger one stays a zero-copy part
-            if records.size_in_bytes() < FILE_COPY_THRESHOLD:
+            size = records.size_in_bytes()
+            if size == 0:
+                return  # nothing to send (MultiRecordsSend would drop the part)
+            if size < FILE_COPY_THRESHOLD and size <= self._file_copy_left:
                 try:
                     self.buf += records.read_bytes()
+                    self._file_copy_left -= size
                     return
                 except (EOFError, OSError):
                     # Cut below the slice, or its file closed: as a part, its send fails where and as it did before
@@ -59,7 +68,7 @@ class SendBuilder:
                     pass
             self._flush()
             self.parts.append(records)
-            self._parts_size += records.size_in_bytes()
+            self._parts_size += size
             return
         if len(data) < ZERO_COPY_THRESHOLD:
             self.buf += data

@@ -85,7 +85,8 @@ def serialize(header: Any, header_version: int, message: Any, version: int, size
 
 def build_send(header: Any, header_version: int, message: Any, version: int) -> list[Any]:
     """A framed header and body as a list of parts for scatter/gather writing: bytes and memoryviews, and record
-    sets (FileRecords) that the network layer sends with sendfile. The first part starts with the frame size."""
+    sets (FileRecords) that the network layer sends with sendfile (SendBuilder reads small ones into the bytes). The
+    first part starts with the frame size."""
     builder = SendBuilder()
     builder.buf += b"\x00\x00\x00\x00"
     header.write_to(builder, header_version)

@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from kafka.common.protocol.send_builder import FILE_COPY_THRESHOLD, ZERO_COPY_THRESHOLD, SendBuilder
+from kafka.common.protocol.send_builder import (
+    FILE_COPY_BUDGET,
+    FILE_COPY_THRESHOLD,
+    ZERO_COPY_THRESHOLD,
+    SendBuilder,
+)
 from kafka.common.record.file_records import FileRecords
 
 
 @pytest.fixture
-def segment(tmp_path: Path) -> FileRecords:
+def segment(tmp_path: Path) -> Iterator[FileRecords]:
     path = tmp_path / "00000000000000000000.log"
-    path.write_bytes(os.urandom(4 * FILE_COPY_THRESHOLD))
-    return FileRecords.open(path, mutable=False, file_already_exists=True)
+    path.write_bytes(os.urandom(2 * FILE_COPY_BUDGET))
+    records = FileRecords.open(path, mutable=False, file_already_exists=True)
+    yield records
+    records.close()
 
 
 def build(records: object) -> list[object]:
@@ -36,6 +44,26 @@ def test_a_file_slice_at_the_threshold_stays_a_part(segment: FileRecords) -> Non
     piece = segment.slice(100, FILE_COPY_THRESHOLD)
     parts = build(piece)
     assert parts == [b"head", piece, b"tail"]
+
+
+def test_a_response_copies_at_most_its_budget_of_small_slices(segment: FileRecords) -> None:
+    """Small slices are read into the frame until the next would take the response past FILE_COPY_BUDGET; that one
+    and the rest stay parts, sent with sendfile."""
+    size = FILE_COPY_THRESHOLD - 1
+    fitting = FILE_COPY_BUDGET // size
+    pieces = [segment.slice(i * size, size) for i in range(fitting + 2)]
+    builder = SendBuilder()
+    for piece in pieces:
+        builder.add_records(piece)
+        builder.buf += b"|"
+    parts = builder.build()
+    copied = b"|".join(piece.read_bytes() for piece in pieces[:fitting]) + b"|"
+    assert parts == [copied, pieces[fitting], b"|", pieces[fitting + 1], b"|"]
+    assert builder.size == sum(piece.size_in_bytes() + 1 for piece in pieces)
+
+
+def test_an_empty_slice_adds_nothing(segment: FileRecords) -> None:
+    assert build(segment.slice(100, 0)) == [b"headtail"]
 
 
 def test_a_slice_cut_below_its_end_stays_a_part(segment: FileRecords) -> None:
