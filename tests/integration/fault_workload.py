@@ -223,12 +223,17 @@ class FaultWorkload:
             consumer.close()
 
     def check(self) -> Outcome:
+        """Every acknowledged record is stored; each key's records are in order of their first copies; a record
+        stored more than once is the client's re-send (one copy per producer epoch) or a problem."""
         records = self.read_back()
         seen: dict[tuple[str, int], list[tuple[int, int]]] = defaultdict(list)
         for partition, entries in records.items():
             last_seq: dict[str, int] = {}
             for offset, key, seq in entries:
-                seen[(key, seq)].append((partition, offset))
+                copies = seen[(key, seq)]
+                copies.append((partition, offset))
+                if len(copies) > 1:
+                    continue  # a further copy of a stored record: judged below by its producer epochs
                 if key in last_seq and seq <= last_seq[key]:
                     self.outcome.problems.append(
                         f"key {key}: sequence {seq} at {partition}/{offset} after {last_seq[key]} (out of order)"
@@ -237,20 +242,22 @@ class FaultWorkload:
         with self._lock:
             acked = dict(self._acked)
         for (key, seq), where in acked.items():
-            copies = seen.get((key, seq), [])
-            if not copies:
+            if not seen.get((key, seq)):
                 self.outcome.problems.append(f"acknowledged {key}={seq} at {where[0]}/{where[1]} is lost")
-            elif len(copies) > 1:
-                epochs = {self._producer_epoch_at(partition, offset) for partition, offset in copies}
-                what = f"{key}={seq} appears {len(copies)} times: {copies}"
-                if len(epochs) == len(copies):
-                    # librdkafka's idempotent producer sometimes re-sends a record it was told NOT_LEADER_OR_FOLLOWER
-                    # for (an acks=all write appended before the leader moved, committed by the new leader) after
-                    # bumping its producer epoch and resetting sequences (confluentinc/librdkafka#4953). A broker can
-                    # only deduplicate within one producer epoch, as Kafka's; a copy per epoch is the client's doing.
-                    self.outcome.rewritten_by_client.append(f"{what} under producer epochs {sorted(epochs)}")
-                else:
-                    self.outcome.problems.append(what)
+        # Acknowledged or not: an idempotent producer's record must not be stored twice within one producer epoch.
+        for (key, seq), copies in seen.items():
+            if len(copies) < 2:
+                continue
+            epochs = {self._producer_epoch_at(partition, offset) for partition, offset in copies}
+            what = f"{key}={seq} appears {len(copies)} times: {copies}"
+            if len(epochs) == len(copies):
+                # librdkafka's idempotent producer sometimes re-sends a record it was told NOT_LEADER_OR_FOLLOWER
+                # for (an acks=all write appended before the leader moved, committed by the new leader) after
+                # bumping its producer epoch and resetting sequences (confluentinc/librdkafka#4953). A broker can
+                # only deduplicate within one producer epoch, as Kafka's; a copy per epoch is the client's doing.
+                self.outcome.rewritten_by_client.append(f"{what} under producer epochs {sorted(epochs)}")
+            else:
+                self.outcome.problems.append(what)
         return self.outcome
 
     def _producer_epoch_at(self, partition: int, offset: int) -> int:
